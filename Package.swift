@@ -1,0 +1,73 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One manifest, a library product per module (see ARCHITECTURE.md). Every module carries the
+// `Jewz` prefix because module names are global in a SwiftPM build graph.
+let package = Package(
+    name: "jewzruxin",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "JewzHTTPCore", targets: ["JewzHTTPCore"]),
+        .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
+        .executable(name: "jewz", targets: ["jewz"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "JewzHTTPCore",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Packages/HTTPCore/Sources"
+        ),
+        .target(
+            name: "Jewzruxin",
+            dependencies: ["JewzHTTPCore"],
+            path: "Packages/Jewzruxin/Sources"
+        ),
+        .target(
+            name: "JewzSandbox",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "Tools/Sandbox/Sources"
+        ),
+        .executableTarget(
+            name: "jewz",
+            dependencies: [
+                "Jewzruxin",
+                "JewzSandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tools/jewz/Sources"
+        ),
+        .testTarget(
+            name: "JewzHTTPCoreTests",
+            dependencies: ["JewzHTTPCore", "JewzSandbox"],
+            path: "Tests/JewzHTTPCoreTests"
+        ),
+        .testTarget(
+            name: "JewzSandboxTests",
+            dependencies: ["JewzSandbox"],
+            path: "Tests/JewzSandboxTests"
+        ),
+        .testTarget(
+            name: "JewzToolTests",
+            dependencies: ["jewz", "JewzSandbox"],
+            path: "Tests/JewzToolTests"
+        ),
+    ]
+)

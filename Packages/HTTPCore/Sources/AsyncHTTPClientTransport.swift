@@ -1,0 +1,143 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// The default transport: AsyncHTTPClient's pooled client (HTTP/1.1 and HTTP/2, TLS via
+/// NIOSSL), one client per session.
+///
+/// AsyncHTTPClient's own decompression stays off: content decoding belongs to the session's
+/// decoders. Connection establishment is not retried inside the client, so a refused
+/// connection surfaces at once and the session's retry policy decides what happens next.
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    private let client: HTTPClient
+    private let ownsClient: Bool
+    private let maximumBodySize: Int
+    private let isShutDown = Mutex(false)
+
+    /// Creates a transport with its own client, configured from a session configuration.
+    public init(configuration: HTTPSession.Configuration = .init()) {
+        var clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: configuration.followsRedirects
+                ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
+            timeout: .init(
+                connect: TimeAmount(configuration.connectTimeout),
+                read: TimeAmount(configuration.timeoutForRequest)),
+            decompression: .disabled)
+        clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
+            configuration.maximumConnectionsPerHost
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
+        ownsClient = true
+        maximumBodySize = configuration.maximumResponseBodySize
+    }
+
+    /// Wraps a client the caller owns and shuts down.
+    public init(client: HTTPClient, maximumResponseBodySize: Int = .max) {
+        self.client = client
+        ownsClient = false
+        maximumBodySize = maximumResponseBodySize
+    }
+
+    deinit {
+        // A client that is dropped without shutdown traps in debug builds; shut it down here
+        // so a session can simply go out of scope.
+        if ownsClient, !isShutDown.withLock({ $0 }) {
+            _ = client.shutdown()
+        }
+    }
+
+    public func send(_ request: HTTPRequest, timeout: Duration?) async throws -> HTTPResponse {
+        if isShutDown.withLock({ $0 }) { throw HTTPError.sessionShutDown }
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers {
+            outgoing.headers.add(name: field.name, value: field.value)
+        }
+        if let data = request.data {
+            outgoing.body = .bytes(ByteBuffer(data: data))
+        }
+        let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
+        do {
+            let response = try await client.execute(outgoing, deadline: deadline)
+            let body = try await response.body.collect(upTo: maximumBodySize)
+            var headers = HTTPHeaderFields()
+            for (name, value) in response.headers {
+                headers.add(value, for: name)
+            }
+            return HTTPResponse(
+                statusCode: Int(response.status.code), headers: headers,
+                data: Data(buffer: body, byteTransferStrategy: .automatic),
+                url: response.url ?? request.url)
+        } catch {
+            throw HTTPError(transportError: error, bodyLimit: maximumBodySize)
+        }
+    }
+
+    public func shutdown() async throws {
+        let wasShutDown = isShutDown.withLock { state in
+            defer { state = true }
+            return state
+        }
+        if ownsClient, !wasShutDown {
+            try await client.shutdown()
+        }
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        self = nanoseconds.overflow ? .nanoseconds(.max) : .nanoseconds(nanoseconds.partialValue + attoseconds / 1_000_000_000)
+    }
+}
+
+extension HTTPError {
+    /// Classifies an AsyncHTTPClient or SwiftNIO error, so that callers can tell a request the
+    /// server never saw from one that broke on the way.
+    init(transportError error: any Error, bodyLimit: Int) {
+        switch error {
+        case let error as HTTPError:
+            self = error
+        case is CancellationError:
+            self = .cancelled(explicitly: false)
+        case is NIOTooManyBytesError:
+            self = .responseTooLarge(limit: bodyLimit)
+        case let error as HTTPClientError:
+            switch error {
+            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded,
+                .getConnectionFromPoolTimeout, .tlsHandshakeTimeout:
+                self = .timedOut
+            case .cancelled, .requestStreamCancelled:
+                self = .cancelled(explicitly: false)
+            case .remoteConnectionClosed:
+                self = .connectionLost(reason: "the server closed the connection")
+            case .invalidURL, .emptyHost, .emptyScheme:
+                self = .invalidURL(String(describing: error))
+            case .alreadyShutdown:
+                self = .sessionShutDown
+            default:
+                self = .transport(reason: String(describing: error))
+            }
+        case is NIOConnectionError:
+            self = .connectionFailed(reason: String(describing: error))
+        case let error as IOError where [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL].contains(error.errnoCode):
+            self = .connectionFailed(reason: String(describing: error))
+        case let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode):
+            self = .connectionLost(reason: String(describing: error))
+        case HTTPParserError.invalidEOFState:
+            self = .connectionLost(reason: "the connection closed before the response was complete")
+        case ChannelError.connectTimeout(_):
+            self = .timedOut
+        case ChannelError.eof, ChannelError.ioOnClosedChannel, ChannelError.outputClosed:
+            self = .connectionLost(reason: String(describing: error))
+        default:
+            self = .transport(reason: String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+// The seed's one-call forms: each sends at once, in an `async` form that returns the finished
+// cycle and a completion-handler form that returns the cycle immediately. An invalid URL
+// string throws `HTTPError.invalidURL` before anything is sent.
+extension HTTPCycle {
+    /// Creates a cycle for a URL string with `parameters` merged into its query.
+    ///
+    /// - Throws: ``HTTPError/invalidURL(_:)`` when the string is not an absolute http(s) URL.
+    public convenience init(
+        _ urlString: String, method: HTTPMethod, parameters: QueryParameters = [:],
+        requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil,
+        responseProcessors: [any HTTPProcessor]? = nil,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        session: HTTPSession = .default
+    ) throws {
+        let merged = urlString.mergingQueryParameters(parameters)
+        guard let url = URL(string: merged), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else { throw HTTPError.invalidURL(urlString) }
+        self.init(
+            requestURL: url, requestMethod: method, session: session, requestObject: requestObject,
+            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
+            authentications: authentications)
+        self.solicited = solicited
+    }
+
+    /// Sends a request and returns the finished cycle.
+    ///
+    /// - Throws: ``HTTPError``; on `.statusCode` the response is on the error's cycle only, so
+    ///   use ``HTTPCycle/start()`` on a cycle you keep when you need it.
+    @discardableResult
+    public static func send(
+        _ method: HTTPMethod, _ urlString: String, parameters: QueryParameters = [:],
+        requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil,
+        responseProcessors: [any HTTPProcessor]? = nil,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        session: HTTPSession = .default
+    ) async throws -> HTTPCycle {
+        let cycle = try HTTPCycle(
+            urlString, method: method, parameters: parameters, requestObject: requestObject,
+            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
+            authentications: authentications, solicited: solicited, session: session)
+        try await cycle.start()
+        return cycle
+    }
+
+    /// Sends a request and returns the cycle at once; `completion` runs on the session's
+    /// completion queue.
+    @discardableResult
+    public static func send(
+        _ method: HTTPMethod, _ urlString: String, parameters: QueryParameters = [:],
+        requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil,
+        responseProcessors: [any HTTPProcessor]? = nil,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        session: HTTPSession = .default, completion: @escaping Completion
+    ) throws -> HTTPCycle {
+        let cycle = try HTTPCycle(
+            urlString, method: method, parameters: parameters, requestObject: requestObject,
+            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
+            authentications: authentications, solicited: solicited, session: session)
+        cycle.start(completion: completion)
+        return cycle
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import Synchronization
+
+/// One request and its response: create, configure and start a cycle, then read the response
+/// from the same object. A cycle can be started again (``restart()``); each run replaces the
+/// response of the one before.
+///
+/// ```swift
+/// let cycle = HTTPCycle(requestURL: url, requestMethod: .post)
+/// cycle.request.headers["User-Agent"] = "Example/1.0"
+/// cycle.request.data = Data("Hello".utf8)
+/// try await cycle.start()
+/// print(cycle.response?.text ?? "")
+/// ```
+public final class HTTPCycle: Sendable {
+    /// Called with the cycle and `nil`, or the error that ended it.
+    public typealias Completion = @Sendable (HTTPCycle, HTTPError?) -> Void
+
+    public let session: HTTPSession
+
+    private struct State {
+        var request: HTTPRequest
+        var response: HTTPResponse?
+        var requestProcessors: [any HTTPProcessor]?
+        var responseProcessors: [any HTTPProcessor]?
+        var authentications: [any HTTPAuthentication]?
+        var solicited = false
+        /// Counts runs, so that the result of a run that was restarted is dropped.
+        var generation = 0
+        var task: Task<HTTPResponse, any Error>?
+        var completion: Completion?
+        var cancellation: HTTPError?
+    }
+
+    private let state: Mutex<State>
+
+    /// Creates a cycle that is ready to ``start()``.
+    public init(
+        requestURL: URL, requestMethod: HTTPMethod = .get, session: HTTPSession = .default,
+        requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil,
+        responseProcessors: [any HTTPProcessor]? = nil,
+        authentications: [any HTTPAuthentication]? = nil
+    ) {
+        self.session = session
+        var state = State(request: HTTPRequest(url: requestURL, method: requestMethod, object: requestObject))
+        state.requestProcessors = requestProcessors
+        state.responseProcessors = responseProcessors
+        state.authentications = authentications
+        self.state = Mutex(state)
+    }
+
+    /// The request to send. Changes apply to the next start.
+    public var request: HTTPRequest {
+        get { state.withLock { $0.request } }
+        set { state.withLock { $0.request = newValue } }
+    }
+
+    /// The response of the latest run, once it arrived (also when its status failed the cycle).
+    public var response: HTTPResponse? {
+        state.withLock { $0.response }
+    }
+
+    /// This cycle's request processors; `nil` uses the session's.
+    public var requestProcessors: [any HTTPProcessor]? {
+        get { state.withLock { $0.requestProcessors } }
+        set { state.withLock { $0.requestProcessors = newValue } }
+    }
+
+    /// This cycle's response processors; `nil` uses the session's, and when those are empty
+    /// the session's registry picks one by Content-Type. An empty list turns processing off.
+    public var responseProcessors: [any HTTPProcessor]? {
+        get { state.withLock { $0.responseProcessors } }
+        set { state.withLock { $0.responseProcessors = newValue } }
+    }
+
+    /// This cycle's authentications; `nil` uses the session's.
+    public var authentications: [any HTTPAuthentication]? {
+        get { state.withLock { $0.authentications } }
+        set { state.withLock { $0.authentications = newValue } }
+    }
+
+    /// Whether a person asked for this request (a tap on "reload"), so it should be retried
+    /// until data arrives.
+    public var solicited: Bool {
+        get { state.withLock { $0.solicited } }
+        set { state.withLock { $0.solicited = newValue } }
+    }
+
+    /// Whether a run is in progress.
+    public var isRunning: Bool {
+        state.withLock { $0.task != nil }
+    }
+
+    // MARK: Starting
+
+    /// Sends the request and returns when the response has been processed.
+    ///
+    /// Cancelling the awaiting task cancels the cycle. Starting a cycle that is running
+    /// restarts it.
+    ///
+    /// - Returns: the processed response, also available as ``response``.
+    /// - Throws: ``HTTPError``: `.statusCode` when the status counts as a failure (the response
+    ///   is still set), `.cancelled` when cancelled, network and processor errors otherwise.
+    @discardableResult
+    public func start() async throws -> HTTPResponse {
+        let task = launch(completion: nil)
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            self.cancel(explicitly: false)
+        }
+    }
+
+    /// Sends the request and calls `completion` on the session's completion queue.
+    ///
+    /// After ``cancel(explicitly:)`` with `explicitly: true`, `completion` is not called.
+    public func start(completion: @escaping Completion) {
+        _ = launch(completion: completion)
+    }
+
+    /// Cancels the running request, if any, and sends the same request again. A completion
+    /// handler given to the last ``start(completion:)`` is called for the new run only.
+    public func restart() {
+        let completion = state.withLock { $0.completion }
+        _ = launch(completion: completion)
+    }
+
+    /// Cancels the running request.
+    ///
+    /// - Parameter explicitly: `true` when a person asked for it: the completion handler is
+    ///   not called and the async ``start()`` throws `.cancelled(explicitly: true)`. With
+    ///   `false` the cycle completes with `.cancelled(explicitly: false)`.
+    public func cancel(explicitly: Bool) {
+        let task = state.withLock { state -> Task<HTTPResponse, any Error>? in
+            guard state.task != nil else { return nil }
+            state.cancellation = .cancelled(explicitly: explicitly)
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    private func launch(completion: Completion?) -> Task<HTTPResponse, any Error> {
+        let (generation, previous) = state.withLock { state in
+            state.generation += 1
+            state.completion = completion
+            state.cancellation = nil
+            return (state.generation, state.task)
+        }
+        previous?.cancel()
+        let task = Task {
+            let result: Result<HTTPResponse, HTTPError>
+            do {
+                result = .success(try await self.run(generation))
+            } catch {
+                result = .failure(self.finalError(for: error, generation: generation))
+            }
+            self.finish(generation, result: result, completion: completion)
+            return try result.get()
+        }
+        state.withLock { state in
+            if state.generation == generation { state.task = task }
+        }
+        return task
+    }
+
+    /// The error a run ends with: cancellation as recorded by ``cancel(explicitly:)``, never
+    /// as the network error it may have caused.
+    private func finalError(for error: any Error, generation: Int) -> HTTPError {
+        let recorded = state.withLock { $0.generation == generation ? $0.cancellation : nil }
+        if let recorded { return recorded }
+        if Task.isCancelled { return .cancelled(explicitly: false) }
+        return HTTPError(transportError: error, bodyLimit: session.configuration.maximumResponseBodySize)
+    }
+
+    private func finish(_ generation: Int, result: Result<HTTPResponse, HTTPError>, completion: Completion?) {
+        state.withLock { state in
+            if state.generation == generation { state.task = nil }
+        }
+        guard let completion else { return }
+        session.completionQueue.async {
+            // A cancel issued before the completion runs always wins; a restarted run's
+            // completion belongs to the new run.
+            let outcome = self.state.withLock { state -> HTTPError?? in
+                guard state.generation == generation else { return .none }
+                if case .cancelled(explicitly: true)? = state.cancellation { return .none }
+                if let cancellation = state.cancellation { return .some(cancellation) }
+                if case .failure(let error) = result { return .some(error) }
+                return .some(nil)
+            }
+            if case .some(let error) = outcome {
+                completion(self, error)
+            }
+        }
+    }
+
+    // MARK: The pipeline
+
+    private func run(_ generation: Int) async throws -> HTTPResponse {
+        let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications) = state.withLock {
+            ($0.request, $0.requestProcessors, $0.responseProcessors, $0.authentications)
+        }
+        let requestProcessors = ownRequestProcessors ?? session.requestProcessors
+        let authentications = ownAuthentications ?? session.authentications
+
+        var request = original
+        request.headers.addMissing(from: session.configuration.additionalHeaders)
+        for processor in requestProcessors {
+            try Self.applying(processor) { try processor.prepare(&request) }
+        }
+        for authentication in authentications {
+            try Self.applying(authentication) { try authentication.authorize(&request) }
+        }
+        try request.validateForSending()
+
+        var response = try await send(request)
+        if response.statusCode == 401 || response.statusCode == 407 {
+            for authentication in authentications {
+                var retry = request
+                let answers = try Self.applying(authentication) {
+                    try authentication.respond(to: response, retrying: &retry)
+                }
+                guard answers else { continue }
+                try retry.validateForSending()
+                response = try await send(retry)
+                if response.statusCode != 401, response.statusCode != 407 { break }
+            }
+        }
+
+        try Task.checkCancellation()
+        let failed = session.shouldTreatStatusCodeAsFailure(response.statusCode)
+        var processingError: (any Error)?
+        if !failed {
+            do {
+                try processResponse(&response, request: request, explicit: ownResponseProcessors)
+            } catch {
+                processingError = error
+            }
+        } else {
+            // A failing status keeps its error; the body is still processed when it can be.
+            try? processResponse(&response, request: request, explicit: ownResponseProcessors)
+        }
+        try Task.checkCancellation()
+        let stored = response
+        state.withLock { state in
+            if state.generation == generation { state.response = stored }
+        }
+        if failed { throw HTTPError.statusCode(response.statusCode) }
+        if let processingError { throw processingError }
+        return response
+    }
+
+    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let clock = ContinuousClock()
+        let started = clock.now
+        session.logger.debug("\(request.method) \(request.url.absoluteString)")
+        let response = try await session.transport.send(
+            request, timeout: request.timeout ?? session.configuration.timeoutForResource)
+        session.logger.debug(
+            "\(response.statusCode) \(request.method) \(request.url.absoluteString) in \(clock.now - started)")
+        return response
+    }
+
+    /// Runs the explicit processors, else the session's, else the registry's for the
+    /// Content-Type (unless the request opts out or the body is empty).
+    private func processResponse(
+        _ response: inout HTTPResponse, request: HTTPRequest, explicit: [any HTTPProcessor]?
+    ) throws {
+        var processors = explicit ?? session.responseProcessors
+        if explicit == nil, processors.isEmpty, request.appliesContentTypeProcessing, !response.data.isEmpty {
+            let mediaType = request.responseContentTypeOverride.flatMap { MediaType($0) } ?? response.contentType
+            if let mediaType, let processor = session.processorRegistry.processor(for: mediaType) {
+                processors = [processor]
+            }
+        }
+        for processor in processors {
+            try Self.applying(processor) { try processor.process(&response) }
+        }
+    }
+
+    /// Runs a processor's or authentication's step, naming it in the error it throws.
+    private static func applying<T>(_ part: Any, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            throw HTTPError.processor(name: String(describing: type(of: part)), underlying: error)
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// Refuses what must never reach the wire: a URL that is not http(s) with a host, and
+    /// header names or values that would split or corrupt the request.
+    func validateForSending() throws {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { throw HTTPError.invalidURL(url.absoluteString) }
+        for field in headers {
+            let nameIsToken = !field.name.isEmpty && field.name.utf8.allSatisfy { byte in
+                byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+            }
+            let valueIsClean = !field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+            guard nameIsToken, valueIsClean else { throw HTTPError.invalidHeader(name: field.name) }
+        }
+    }
+}

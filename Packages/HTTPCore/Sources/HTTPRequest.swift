@@ -1,0 +1,46 @@
+import Foundation
+
+/// What a cycle sends: URL, method, headers, and a body given as raw `data` or as an `object`
+/// that the request processors turn into data.
+public struct HTTPRequest: Sendable {
+    /// The absolute URL to send the request to.
+    public var url: URL
+    public var method: HTTPMethod
+    public var headers: HTTPHeaderFields
+    /// The raw body. Request processors set it from ``object``.
+    public var data: Data?
+    /// A model for the request processors to turn into ``data`` (a dictionary, an `Encodable`…).
+    public var object: (any Sendable)?
+    /// The longest the whole exchange may take; `nil` uses the session's resource timeout.
+    public var timeout: Duration?
+    /// Whether a response without explicit processors is digested by the processor registered
+    /// for its Content-Type (JustAPIs' `applyContentTypeParsing`). On by default.
+    public var appliesContentTypeProcessing: Bool
+    /// A media type to use instead of the response's Content-Type when choosing the processor
+    /// (JustAPIs' `contentTypeOverride`), for servers that label their bodies wrongly.
+    public var responseContentTypeOverride: String?
+
+    public init(
+        url: URL, method: HTTPMethod = .get, headers: HTTPHeaderFields = [:], data: Data? = nil,
+        object: (any Sendable)? = nil, timeout: Duration? = nil
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.data = data
+        self.object = object
+        self.timeout = timeout
+        appliesContentTypeProcessing = true
+        responseContentTypeOverride = nil
+    }
+
+    /// The value of a header, looked up case-insensitively (several values joined by `", "`).
+    public func value(forHTTPHeaderField name: String) -> String? {
+        headers[name]
+    }
+
+    /// Sets a header, replacing any value it had; `nil` removes it.
+    public mutating func setValue(_ value: String?, forHTTPHeaderField name: String) {
+        headers[name] = value
+    }
+}

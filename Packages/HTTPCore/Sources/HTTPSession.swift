@@ -1,0 +1,114 @@
+import Dispatch
+import Logging
+import Synchronization
+
+/// Owns a transport and the policies its cycles share: processors, authentications, the
+/// processor registry, the status-code policy and the queue completion handlers run on.
+///
+/// A cycle whose own `requestProcessors`, `responseProcessors` or `authentications` is `nil`
+/// uses the session's (the seed's "backing properties").
+///
+/// ```swift
+/// let session = HTTPSession()
+/// session.requestProcessors = [HTTPDataProcessor()]
+/// let cycle = try await HTTPCycle.get("https://example.com", session: session)
+/// try await session.shutdown()
+/// ```
+public final class HTTPSession: Sendable {
+    /// Timeouts, limits and headers that hold for every request of a session.
+    public struct Configuration: Sendable {
+        /// The longest the session waits for the next bytes of a response.
+        public var timeoutForRequest: Duration = .seconds(60)
+        /// The longest a whole exchange may take; `nil` for no limit. A request's own
+        /// `timeout` overrides it.
+        public var timeoutForResource: Duration? = nil
+        /// The longest establishing a connection may take.
+        public var connectTimeout: Duration = .seconds(10)
+        /// How many HTTP/1.1 connections to one host may be open at once. AsyncHTTPClient's
+        /// default of 8 halves throughput at high concurrency, so the default is higher.
+        public var maximumConnectionsPerHost: Int = 256
+        /// Whether redirects are followed (up to ``maximumRedirects``).
+        public var followsRedirects = true
+        public var maximumRedirects = 10
+        /// Responses with larger bodies fail with ``HTTPError/responseTooLarge(limit:)``.
+        public var maximumResponseBodySize: Int = .max
+        /// Headers added to every request that does not set them itself.
+        public var additionalHeaders: HTTPHeaderFields = ["User-Agent": "Jewzruxin/0.1"]
+
+        public init() {}
+    }
+
+    /// The session cycles use when none is given. It lives as long as the process.
+    public static let `default` = HTTPSession()
+
+    public let configuration: Configuration
+    public let transport: any HTTPTransport
+    /// The queue completion handlers are called on (serial unless you pass another).
+    public let completionQueue: DispatchQueue
+    public let logger: Logger
+
+    private struct Settings {
+        var requestProcessors: [any HTTPProcessor] = []
+        var responseProcessors: [any HTTPProcessor] = []
+        var authentications: [any HTTPAuthentication] = []
+        var processorRegistry: ProcessorRegistry
+        var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
+    }
+
+    private let settings: Mutex<Settings>
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - transport: the transport to use; by default an ``AsyncHTTPClientTransport`` made
+    ///     from `configuration`, which the session shuts down.
+    ///   - processorRegistry: where responses without explicit processors find theirs.
+    public init(
+        configuration: Configuration = .init(), transport: (any HTTPTransport)? = nil,
+        processorRegistry: ProcessorRegistry = .shared,
+        completionQueue: DispatchQueue = DispatchQueue(label: "jewzruxin.session.completion"),
+        logger: Logger = Logger(label: "jewzruxin")
+    ) {
+        self.configuration = configuration
+        self.transport = transport ?? AsyncHTTPClientTransport(configuration: configuration)
+        self.completionQueue = completionQueue
+        self.logger = logger
+        settings = Mutex(Settings(processorRegistry: processorRegistry))
+    }
+
+    /// Processors for cycles that have none of their own.
+    public var requestProcessors: [any HTTPProcessor] {
+        get { settings.withLock { $0.requestProcessors } }
+        set { settings.withLock { $0.requestProcessors = newValue } }
+    }
+
+    /// Processors for cycles that have none of their own; when empty, the registry decides.
+    public var responseProcessors: [any HTTPProcessor] {
+        get { settings.withLock { $0.responseProcessors } }
+        set { settings.withLock { $0.responseProcessors = newValue } }
+    }
+
+    /// Authentications for cycles that have none of their own.
+    public var authentications: [any HTTPAuthentication] {
+        get { settings.withLock { $0.authentications } }
+        set { settings.withLock { $0.authentications = newValue } }
+    }
+
+    /// The registry that picks processors by the response's Content-Type.
+    public var processorRegistry: ProcessorRegistry {
+        get { settings.withLock { $0.processorRegistry } }
+        set { settings.withLock { $0.processorRegistry = newValue } }
+    }
+
+    /// Decides whether a status code fails the cycle with ``HTTPError/statusCode(_:)``
+    /// (the seed's `sessionShouldTreatStatusCodeAsFailure`). Default: `>= 400`.
+    public var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool {
+        get { settings.withLock { $0.shouldTreatStatusCodeAsFailure } }
+        set { settings.withLock { $0.shouldTreatStatusCodeAsFailure = newValue } }
+    }
+
+    /// Shuts the transport down; later requests fail with ``HTTPError/sessionShutDown``.
+    public func shutdown() async throws {
+        try await transport.shutdown()
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The value of one query parameter: a single value or a list, written `key=a&key=b`.
+///
+/// Literals of strings, numbers, booleans and arrays of those convert directly:
+/// `["q": "cats", "page": 2, "tag": ["a", "b"]]`.
+public struct QueryValue: Sendable, Hashable, CustomStringConvertible,
+    ExpressibleByStringInterpolation, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral
+{
+    /// The values in order; one entry for a single value.
+    public var values: [String]
+
+    public init(_ value: some CustomStringConvertible) {
+        values = [value.description]
+    }
+
+    public init(_ values: [String]) {
+        self.values = values
+    }
+
+    public init(stringLiteral value: String) { values = [value] }
+    public init(integerLiteral value: Int) { values = [String(value)] }
+    public init(floatLiteral value: Double) { values = [String(value)] }
+    public init(booleanLiteral value: Bool) { values = [String(value)] }
+    public init(arrayLiteral elements: QueryValue...) { values = elements.flatMap(\.values) }
+
+    public var description: String { values.joined(separator: ",") }
+}
+
+/// Query parameters in a stable order: a literal's order, or a dictionary's keys sorted.
+public struct QueryParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
+    public struct Parameter: Sendable, Hashable {
+        public var name: String
+        public var value: QueryValue
+    }
+
+    public private(set) var parameters: [Parameter]
+
+    public init(dictionaryLiteral elements: (String, QueryValue)...) {
+        parameters = elements.map { Parameter(name: $0.0, value: $0.1) }
+    }
+
+    /// Parameters from a dictionary, ordered by key so the URL is the same on every run.
+    public init(_ dictionary: [String: QueryValue]) {
+        parameters = dictionary.sorted { $0.key < $1.key }.map { Parameter(name: $0.key, value: $0.value) }
+    }
+
+    /// Parameters in the order given.
+    public init(_ pairs: some Sequence<(String, QueryValue)>) {
+        parameters = pairs.map { Parameter(name: $0.0, value: $0.1) }
+    }
+
+    public func makeIterator() -> IndexingIterator<[Parameter]> { parameters.makeIterator() }
+
+    public var isEmpty: Bool { parameters.isEmpty }
+
+    /// Merges these parameters into a query string (without `?`), RFC 3986-encoding names and
+    /// values.
+    ///
+    /// Pairs of the existing query keep their order and exact spelling; a name given here
+    /// replaces all of that name's existing pairs at the place of the first one; new names
+    /// follow in order. A list value repeats the name (`tag=a&tag=b`).
+    public func merged(intoQuery query: some StringProtocol) -> String {
+        var pending = parameters
+        var output: [String] = []
+        for pair in query.split(separator: "&") {
+            let rawName = pair.prefix { $0 != "=" }
+            let name = PercentEncoding.decode(rawName, plusAsSpace: true) ?? String(rawName)
+            if let index = pending.firstIndex(where: { $0.name == name }) {
+                output.append(contentsOf: Self.encodedPairs(pending.remove(at: index)))
+            } else if !parameters.contains(where: { $0.name == name }) {
+                output.append(String(pair))
+            }
+        }
+        for parameter in pending {
+            output.append(contentsOf: Self.encodedPairs(parameter))
+        }
+        return output.joined(separator: "&")
+    }
+
+    private static func encodedPairs(_ parameter: Parameter) -> [String] {
+        let name = PercentEncoding.encode(parameter.name)
+        return parameter.value.values.map { "\(name)=\(PercentEncoding.encode($0))" }
+    }
+}
+
+extension String {
+    /// This URL string with `parameters` merged into its query, before any `#fragment`.
+    ///
+    /// ```swift
+    /// "/hello/?key2=value2".mergingQueryParameters(["key1": "value1"])
+    /// // "/hello/?key2=value2&key1=value1"
+    /// ```
+    public func mergingQueryParameters(_ parameters: QueryParameters) -> String {
+        guard !parameters.isEmpty else { return self }
+        let fragmentStart = firstIndex(of: "#") ?? endIndex
+        let beforeFragment = self[..<fragmentStart]
+        let fragment = self[fragmentStart...]
+        let queryStart = beforeFragment.firstIndex(of: "?")
+        let base = queryStart.map { beforeFragment[..<$0] } ?? beforeFragment
+        let query = queryStart.map { beforeFragment[beforeFragment.index(after: $0)...] } ?? ""
+        return "\(base)?\(parameters.merged(intoQuery: query))\(fragment)"
+    }
+}
+
+extension URL {
+    /// This URL with `parameters` merged into its query; see
+    /// `String.mergingQueryParameters(_:)` for the rules.
+    public func mergingQueryParameters(_ parameters: QueryParameters) -> URL {
+        URL(string: absoluteString.mergingQueryParameters(parameters)) ?? self
+    }
+}

@@ -1,0 +1,373 @@
+import Dispatch
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import Synchronization
+import Testing
+
+/// An authentication that answers a Basic challenge, as the Auth module's will.
+struct ChallengeAnsweringBasic: HTTPAuthentication {
+    let user: String
+    let password: String
+    func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) throws -> Bool {
+        guard challenge.value(forHTTPHeaderField: "www-authenticate")?.hasPrefix("Basic") == true else { return false }
+        request.headers["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        return true
+    }
+}
+
+/// Counts its runs and marks the requests it prepared.
+final class CountingProcessor: HTTPProcessor, Sendable {
+    private let count = Counter()
+    var runs: Int { count.value }
+    func prepare(_ request: inout HTTPRequest) throws {
+        count.increment()
+        request.headers["X-Prepared"] = "yes"
+    }
+}
+
+final class Counter: Sendable {
+    private let storage = Mutex(0)
+    var value: Int { storage.withLock { $0 } }
+    func increment() { storage.withLock { $0 += 1 } }
+}
+
+@Suite struct HTTPCycleTests {
+    @Test func getReturnsTheFinishedCycle() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(cycle.response?.statusCode == 200)
+            #expect(cycle.response?.text == "Hello World")
+            #expect(cycle.response?.value(forHTTPHeaderField: "content-TYPE") == "text/plain; charset=utf-8")
+        }
+    }
+
+    @Test(arguments: ["", "not a url", "ftp://example.com/file", "http://", "http:///path", "//host/path"])
+    func invalidURLStringsThrowAtOnce(_ string: String) async {
+        let error = await httpError { _ = try await HTTPCycle.get(string) }
+        guard case .invalidURL(let reported)? = error else {
+            Issue.record("expected invalidURL, got \(String(describing: error))")
+            return
+        }
+        #expect(reported == string)
+        #expect(throws: HTTPError.self) { try HTTPCycle.get(string) { _, _ in Issue.record("must not complete") } }
+    }
+
+    @Test func parametersMergeIntoTheQuerySentOnTheWire() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.get(
+                sandbox.url("/inspect?x=1&y=%2F"), parameters: ["content": ["dummy", 71], "é": "a b"],
+                session: session)
+            #expect(try Inspection(cycle.response).uri == "/inspect?x=1&y=%2F&content=dummy&content=71&%C3%A9=a%20b")
+            let echoed = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["content": "dummy"], session: session)
+            #expect(echoed.response?.text == "dummy")
+        }
+    }
+
+    @Test func customHeadersAndMultipleValuesReachTheServer() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = HTTPCycle(requestURL: try #require(URL(string: sandbox.url("/inspect"))), session: session)
+            cycle.request.headers["User-Agent"] = "Jewzruxin-Test/1.0"
+            cycle.request.headers.add("a", for: "X-Tag")
+            cycle.request.headers.add("b", for: "x-tag")
+            try await cycle.start()
+            let inspection = try Inspection(cycle.response)
+            #expect(inspection.values("user-agent") == ["Jewzruxin-Test/1.0"])
+            #expect(inspection.values("X-Tag") == ["a", "b"])
+        }
+    }
+
+    @Test func sessionAdditionalHeadersApplyUnlessTheRequestSetsThem() async throws {
+        var configuration = HTTPSession.Configuration()
+        configuration.additionalHeaders = ["User-Agent": "Session/1", "Accept": "text/plain"]
+        try await withSandbox(configuration: configuration) { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/inspect"), method: .get, session: session)
+            cycle.request.headers["accept"] = "application/json"
+            try await cycle.start()
+            let inspection = try Inspection(cycle.response)
+            #expect(inspection.values("User-Agent") == ["Session/1"])
+            #expect(inspection.values("Accept") == ["application/json"])
+        }
+    }
+
+    @Test func postRawDataThroughTheDataProcessor() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.post(
+                sandbox.url("/dumpupload/"), requestObject: "Hello World", requestProcessors: [HTTPDataProcessor()],
+                responseProcessors: [HTTPDataProcessor()], session: session)
+            #expect(cycle.response?.text == "Hello World")
+            #expect(cycle.response?.object as? Data == Data("Hello World".utf8))
+
+            let manual = HTTPCycle(requestURL: try #require(URL(string: sandbox.url("/dumpupload/"))), requestMethod: .put, session: session)
+            manual.request.data = Data([0, 1, 2, 255])
+            try await manual.start()
+            #expect(manual.response?.data == Data([0, 1, 2, 255]))
+        }
+    }
+
+    @Test func unsupportedRequestObjectsFailBeforeSending() async throws {
+        try await withSandbox { sandbox, session in
+            let error = await httpError {
+                _ = try await HTTPCycle.post(
+                    sandbox.url("/dumpupload/"), requestObject: 42, requestProcessors: [HTTPDataProcessor()], session: session)
+            }
+            guard case .unsupportedRequestObject(let type, _)? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+            #expect(type == "Int")
+        }
+    }
+
+    @Test func statusAtOrAbove400FailsAndTheResponseStaysReadable() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["code": 404, "content": "gone"], session: session)
+            let error = await httpError { try await cycle.start() }
+            guard case .statusCode(404)? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+            #expect(cycle.response?.statusCode == 404)
+            #expect(cycle.response?.text == "gone")
+            let ok = try await HTTPCycle.get(sandbox.url("/status/399"), session: session)
+            #expect(ok.response?.statusCode == 399)
+        }
+    }
+
+    @Test func theSessionPolicyCanAcceptFailureStatuses() async throws {
+        try await withSandbox { sandbox, session in
+            session.shouldTreatStatusCodeAsFailure = { _ in false }
+            let cycle = try await HTTPCycle.get(sandbox.url("/status/500"), session: session)
+            #expect(cycle.response?.statusCode == 500)
+            session.shouldTreatStatusCodeAsFailure = { $0 >= 500 }
+            let notFound = try await HTTPCycle.get(sandbox.url("/status/404"), session: session)
+            #expect(notFound.response?.statusCode == 404)
+        }
+    }
+
+    @Test func theCompletionFormReturnsAtOnceAndCallsBackOnTheCompletionQueue() async throws {
+        let queue = DispatchQueue(label: "test.completion")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "completion")
+        let sandbox = try await Sandbox.start()
+        let session = HTTPSession(completionQueue: queue)
+        let (text, onQueue, error): (String?, Bool, HTTPError?) = try await withCheckedThrowingContinuation { continuation in
+            do {
+                let cycle = try HTTPCycle.get(sandbox.url("/echo/"), parameters: ["content": "later", "delay": 0.05], session: session) { cycle, error in
+                    continuation.resume(returning: (cycle.response?.text, DispatchQueue.getSpecific(key: key) == "completion", error))
+                }
+                #expect(cycle.response == nil)
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        #expect(text == "later")
+        #expect(onQueue)
+        #expect(error == nil)
+        try await session.shutdown()
+        try await sandbox.shutdown()
+    }
+
+    @Test func sessionProcessorsBackCyclesThatHaveNone() async throws {
+        try await withSandbox { sandbox, session in
+            let sessionProcessor = CountingProcessor()
+            session.requestProcessors = [sessionProcessor]
+            let cycle = try HTTPCycle(sandbox.url("/inspect"), method: .get, session: session)
+            #expect(cycle.requestProcessors == nil)
+            try await cycle.start()
+            #expect(try Inspection(cycle.response).values("X-Prepared") == ["yes"])
+            #expect(sessionProcessor.runs == 1)
+
+            let own = CountingProcessor()
+            cycle.requestProcessors = [own]
+            try await cycle.start()
+            #expect(own.runs == 1)
+            #expect(sessionProcessor.runs == 1)
+        }
+    }
+
+    @Test func theRegistryProcessesResponsesByContentType() async throws {
+        try await withSandbox { sandbox, session in
+            try session.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
+            let cycle = try await HTTPCycle.get(sandbox.url("/csv"), session: session)
+            #expect(cycle.response?.object as? String == "csv")
+
+            // Explicit processors beat the registry; an empty list turns processing off.
+            let explicit = try await HTTPCycle.get(sandbox.url("/csv"), responseProcessors: [TaggingProcessor(tag: "mine")], session: session)
+            #expect(explicit.response?.object as? String == "mine")
+            let none = try await HTTPCycle.get(sandbox.url("/csv"), responseProcessors: [], session: session)
+            #expect(none.response?.object == nil)
+        }
+    }
+
+    @Test func aRequestCanOptOutOrForceTheContentType() async throws {
+        try await withSandbox { sandbox, session in
+            try session.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
+            let optOut = try HTTPCycle(sandbox.url("/csv"), method: .get, session: session)
+            optOut.request.appliesContentTypeProcessing = false
+            try await optOut.start()
+            #expect(optOut.response?.object == nil)
+
+            let forced = try HTTPCycle(sandbox.url("/hello/"), method: .get, session: session)
+            forced.request.responseContentTypeOverride = "text/csv"
+            try await forced.start()
+            #expect(forced.response?.object as? String == "csv")
+        }
+    }
+
+    @Test func processorErrorsNameTheProcessor() async throws {
+        struct Failing: HTTPProcessor {
+            struct Broken: Error {}
+            func process(_ response: inout HTTPResponse) throws { throw Broken() }
+        }
+        try await withSandbox { sandbox, session in
+            let error = await httpError {
+                _ = try await HTTPCycle.get(sandbox.url("/hello/"), responseProcessors: [Failing()], session: session)
+            }
+            guard case .processor(let name, let underlying)? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+            #expect(name == "Failing")
+            #expect(underlying is Failing.Broken)
+        }
+    }
+
+    @Test func textEncodingRulesAgainstTheServer() async throws {
+        try await withSandbox { sandbox, session in
+            let latin = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["content": "é", "encoding": "iso-8859-1"], session: session)
+            #expect(latin.response?.data == Data([0xE9]))
+            #expect(latin.response?.text == "é")
+            let noCharset = try await HTTPCycle.get(
+                sandbox.url("/echo/"), parameters: ["content": "é", "header": "Content-Type: text/plain"], session: session)
+            #expect(noCharset.response?.text == "Ã©")
+            let bom = try await HTTPCycle.get(
+                sandbox.url("/echo/"),
+                parameters: ["content": "hé", "encoding": "utf-16", "header": "Content-Type: application/octet-stream"],
+                session: session)
+            #expect(bom.response?.data.count == 6)
+            #expect(bom.response?.text == "hé")
+        }
+    }
+
+    @Test func concurrentCyclesOnOneSessionEachGetTheirOwnResponse() async throws {
+        try await withSandbox { sandbox, session in
+            try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for index in 0..<100 {
+                    group.addTask {
+                        let cycle = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["content": "\(index)"], session: session)
+                        return (index, cycle.response?.text)
+                    }
+                }
+                var seen = 0
+                for try await (index, text) in group {
+                    #expect(text == "\(index)")
+                    seen += 1
+                }
+                #expect(seen == 100)
+            }
+        }
+    }
+
+    @Test func authenticationsAnswerChallengesOnce() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.get(
+                sandbox.url("/hello_with_basic_auth"), authentications: [ChallengeAnsweringBasic(user: "test", password: "12345")],
+                session: session)
+            #expect(cycle.response?.text == "Hello World")
+
+            let wrong = try HTTPCycle(
+                sandbox.url("/hello_with_basic_auth"), method: .get,
+                authentications: [ChallengeAnsweringBasic(user: "test", password: "nope")], session: session)
+            let error = await httpError { try await wrong.start() }
+            guard case .statusCode(401)? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+        }
+    }
+
+    @Test func redirectsAreFollowed() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.get(sandbox.url("/redirect/3"), session: session)
+            #expect(cycle.response?.text == "Hello World")
+            #expect(cycle.response?.url?.absoluteString == sandbox.url("/hello/"))
+        }
+    }
+
+    @Test func headerInjectionIsRefusedBeforeSending() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/inspect"), method: .get, session: session)
+            cycle.request.headers["X-Evil"] = "a\r\nInjected: yes"
+            let error = await httpError { try await cycle.start() }
+            guard case .invalidHeader(let name)? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+            #expect(name == "X-Evil")
+        }
+    }
+
+    @Test func aRefusedConnectionIsAConnectionFailure() async throws {
+        let sandbox = try await Sandbox.start()
+        let url = sandbox.url("/hello/")
+        try await sandbox.shutdown()
+        let session = HTTPSession()
+        let error = await httpError { _ = try await HTTPCycle.get(url, session: session) }
+        guard case .connectionFailed? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        try await session.shutdown()
+    }
+
+    @Test func aRequestTimeoutIsTimedOut() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 5], session: session)
+            cycle.request.timeout = .milliseconds(200)
+            let clock = ContinuousClock()
+            let started = clock.now
+            let error = await httpError { try await cycle.start() }
+            guard case .timedOut? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+            #expect(clock.now - started < .seconds(3))
+        }
+    }
+
+    @Test func aConnectionDroppedMidBodyIsAConnectionLoss() async throws {
+        try await withSandbox { sandbox, session in
+            let error = await httpError { _ = try await HTTPCycle.get(sandbox.url("/drop/1000"), session: session) }
+            guard case .connectionLost? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+        }
+    }
+
+    @Test func anExplicitCancelThrowsCancelledExplicitly() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 5], session: session)
+            async let outcome = httpError { try await cycle.start() }
+            while !cycle.isRunning { await Task.yield() }
+            cycle.cancel(explicitly: true)
+            guard case .cancelled(explicitly: true)? = await outcome else {
+                Issue.record("expected an explicit cancellation")
+                return
+            }
+        }
+    }
+
+    @Test func aSessionThatIsShutDownRefusesRequests() async throws {
+        try await withSandbox { sandbox, session in
+            let other = HTTPSession()
+            try await other.shutdown()
+            let error = await httpError { _ = try await HTTPCycle.get(sandbox.url("/hello/"), session: other) }
+            guard case .sessionShutDown? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+        }
+    }
+}

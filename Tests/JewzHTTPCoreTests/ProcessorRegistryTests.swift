@@ -1,0 +1,52 @@
+import Foundation
+import JewzHTTPCore
+import Testing
+
+/// A processor that only says who it is, to see which one the registry picked.
+struct TaggingProcessor: HTTPProcessor {
+    let tag: String
+    func process(_ response: inout HTTPResponse) throws {
+        response.object = tag
+    }
+}
+
+@Suite struct ProcessorRegistryTests {
+    private func tag(_ registry: ProcessorRegistry, _ contentType: String) throws -> String? {
+        var response = HTTPResponse(statusCode: 200)
+        try registry.processor(forContentType: contentType)?.process(&response)
+        return response.object as? String
+    }
+
+    @Test func theMostSpecificPatternWins() throws {
+        let registry = ProcessorRegistry()
+        try registry.register(TaggingProcessor(tag: "any"), for: "*/*")
+        try registry.register(TaggingProcessor(tag: "application"), for: "application/*")
+        try registry.register(TaggingProcessor(tag: "json-suffix"), for: "application/*+json")
+        try registry.register(TaggingProcessor(tag: "json"), for: "application/json")
+        #expect(try tag(registry, "application/json; charset=utf-8") == "json")
+        #expect(try tag(registry, "Application/JSON") == "json")
+        #expect(try tag(registry, "application/problem+json") == "json-suffix")
+        #expect(try tag(registry, "application/octet-stream") == "application")
+        #expect(try tag(registry, "image/png") == "any")
+        #expect(try tag(registry, "not a media type") == nil)
+    }
+
+    @Test func registeringAgainReplacesAndUnregisterRemoves() throws {
+        let registry = ProcessorRegistry()
+        try registry.register(TaggingProcessor(tag: "one"), for: "text/csv", "text/tab-separated-values")
+        try registry.register(TaggingProcessor(tag: "two"), for: "TEXT/CSV")
+        #expect(try tag(registry, "text/csv") == "two")
+        #expect(registry.patterns == ["text/csv", "text/tab-separated-values"])
+        registry.unregister("text/csv")
+        #expect(try tag(registry, "text/csv") == nil)
+    }
+
+    @Test(arguments: ["json", "*/json", "text/*+", "text/csv; charset=utf-8", "a b/c", ""])
+    func invalidPatternsThrowAndRegisterNothing(_ pattern: String) {
+        let registry = ProcessorRegistry()
+        #expect(throws: HTTPError.self) {
+            try registry.register(TaggingProcessor(tag: "x"), for: "text/plain", pattern)
+        }
+        #expect(registry.patterns.isEmpty)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import Testing
+
+/// Runs `body` with a Sandbox on a free loopback port and a fresh session, then stops both.
+func withSandbox(
+    configuration: HTTPSession.Configuration = .init(),
+    _ body: (Sandbox, HTTPSession) async throws -> Void
+) async throws {
+    let sandbox = try await Sandbox.start()
+    let session = HTTPSession(configuration: configuration, processorRegistry: ProcessorRegistry())
+    do {
+        try await body(sandbox, session)
+    } catch {
+        try? await session.shutdown()
+        try? await sandbox.shutdown()
+        throw error
+    }
+    try await session.shutdown()
+    try await sandbox.shutdown()
+}
+
+/// The HTTPError that `body` throws, or a recorded issue when it throws something else or nothing.
+func httpError(
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+) async -> HTTPError? {
+    do {
+        try await body()
+        Issue.record("expected an HTTPError, nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as HTTPError {
+        return error
+    } catch {
+        Issue.record("expected an HTTPError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
+
+/// Decodes the Sandbox's `/inspect` answer.
+struct Inspection: Decodable {
+    var method: String
+    var uri: String
+    var headers: [[String]]
+    var body: String
+    var bodyLength: Int
+
+    init(_ response: HTTPResponse?) throws {
+        self = try JSONDecoder().decode(Inspection.self, from: try #require(response?.data))
+    }
+
+    func values(_ name: String) -> [String] {
+        headers.filter { $0.first?.lowercased() == name.lowercased() }.compactMap { $0.last }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import JewzSandbox
+import Testing
+
+@testable import jewz
+
+/// Runs the built `jewz` binary (it sits beside the test bundle) and collects its output.
+func runJewz(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+    let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = directory.appendingPathComponent("jewz")
+    process.arguments = arguments
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    // Read before waiting, so a large output cannot fill the pipe and stall the child.
+    async let outputData = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+    async let errorData = Task.detached { error.fileHandleForReading.readDataToEndOfFile() }.value
+    let (out, err) = await (outputData, errorData)
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+}
+
+@Suite struct JewzCommandTests {
+    @Test func theTourRunsEveryStepAndExitsZero() async throws {
+        let result = try await runJewz(["tour"])
+        #expect(result.status == 0, "\(result.output)\n\(result.error)")
+        #expect(result.output.contains("All 12 steps gave the expected result."))
+        #expect(!result.output.contains("✗"))
+    }
+
+    @Test func exitStatusesFollowTheOutcome() async throws {
+        let sandbox = try await Sandbox.start()
+        let ok = try await runJewz([sandbox.url("/hello/")])
+        #expect(ok.status == 0)
+        #expect(ok.output == "Hello World\n")
+        let redirected = try await runJewz([sandbox.url("/redirect/1")])
+        #expect(redirected.status == 0)
+        let notFound = try await runJewz([sandbox.url("/status/404")])
+        #expect(notFound.status == 4)
+        #expect(notFound.error == "jewz: the server answered 404\n")
+        let failing = try await runJewz([sandbox.url("/status/502")])
+        #expect(failing.status == 5)
+        let slow = try await runJewz(["--timeout", "0.2", sandbox.url("/echo/?delay=5")])
+        #expect(slow.status == 2)
+        #expect(slow.error.split(separator: "\n").count == 1)
+        try await sandbox.shutdown()
+        let refused = try await runJewz([sandbox.url("/hello/")])
+        #expect(refused.status == 2)
+        #expect(refused.error.hasPrefix("jewz: Could not connect"))
+    }
+
+    @Test(arguments: [["http://"], [], ["http://127.0.0.1:9/x", "bad:=nojson"], ["--print", "xyz", "http://127.0.0.1:9/"], ["--bogus"]])
+    func usageErrorsExitOne(_ arguments: [String]) async throws {
+        let result = try await runJewz(arguments)
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("jewz: "))
+    }
+
+    @Test func itemsBuildHeadersQueryAndAJSONBody() async throws {
+        let sandbox = try await Sandbox.start()
+        let result = try await runJewz([
+            "--print", "b", "PUT", sandbox.url("/inspect"), "X-Test:yes", "q==a b", "name=café", "n:=42", "list:=[1,\"a\"]",
+        ])
+        #expect(result.status == 0)
+        let inspection = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(inspection["method"] as? String == "PUT")
+        #expect(inspection["uri"] as? String == "/inspect?q=a%20b")
+        #expect(inspection["body"] as? String == #"{"name": "café", "n": 42, "list": [1,"a"]}"#)
+        let headers = try #require(inspection["headers"] as? [[String]])
+        #expect(headers.contains(["X-Test", "yes"]))
+        #expect(headers.contains(["Content-Type", "application/json"]))
+        try await sandbox.shutdown()
+    }
+
+    @Test func itemSeparatorsFollowHttpieRules() throws {
+        #expect(try RequestItem("a:=1") == .jsonField(name: "a", json: "1"))
+        #expect(try RequestItem("a==b=c") == .query(name: "a", value: "b=c"))
+        #expect(try RequestItem("Header:a=b") == .header(name: "Header", value: "a=b"))
+        #expect(try RequestItem("k=v:w") == .field(name: "k", value: "v:w"))
+        #expect(try RequestItem("k=") == .field(name: "k", value: ""))
+        #expect(throws: RequestItemError.self) { try RequestItem("plain") }
+        #expect(throws: RequestItemError.self) { try RequestItem("=v") }
+        #expect(RequestItem.jsonString("a\"\\\n\u{1}é") == #""a\"\\\n\u0001é""#)
+    }
+
+    @Test func methodDetection() {
+        #expect(RequestCommand.isMethod("PUT", before: "localhost:3000/x"))
+        #expect(RequestCommand.isMethod("get", before: "http://h/"))
+        #expect(RequestCommand.isMethod("PROPFIND", before: "h:1"))
+        #expect(!RequestCommand.isMethod("localhost", before: "a=1"))
+        #expect(RequestCommand.isMethod("localhost", before: "example.com"))
+        #expect(!RequestCommand.isMethod("http://h/", before: "a=1"))
+    }
+
+    @Test func urlShorthands() {
+        #expect(RequestCommand.normalizedURL(":3000/x") == "http://localhost:3000/x")
+        #expect(RequestCommand.normalizedURL("example.com") == "http://example.com")
+        #expect(RequestCommand.normalizedURL("https://example.com") == "https://example.com")
+    }
+}

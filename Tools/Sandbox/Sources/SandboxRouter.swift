@@ -1,0 +1,189 @@
+import Foundation
+import Synchronization
+
+/// The playground endpoints of the seed, plus the ones tests need. Every route validates its
+/// input and answers 400 on anything malformed; nothing a client sends can crash it.
+///
+/// | path | answers |
+/// | --- | --- |
+/// | `/hello/` | `Hello World` |
+/// | `/dumpupload/` | the request body, with the request's Content-Type |
+/// | `/echo/?code=&content=&encoding=&header=Name:Value&delay=` | as the parameters say |
+/// | `/hello_with_basic_auth` | `Hello World` for Basic `test:12345`, else 401 |
+/// | `/status/N` | status N |
+/// | `/bytes/N` | N bytes, byte i = i mod 256 |
+/// | `/json`, `/xml`, `/csv` | a small document of that type |
+/// | `/inspect` | the request as JSON (method, uri, headers, body) |
+/// | `/drop/N` | announces N bytes, sends half, closes the connection |
+/// | `/counter?key=K&fail=N&status=S&retry-after=R` | status S (503) N times per key, then 200 |
+/// | `/redirect/N` | N redirects, then `/hello/` |
+public final class SandboxRouter: Sendable {
+    /// The largest request body accepted; larger ones get 413.
+    public static let maximumRequestBodySize = 256 << 20
+    /// The longest `/echo/?delay=` may wait.
+    public static let maximumDelay: Duration = .seconds(30)
+
+    private let counters = Mutex<[String: Int]>([:])
+
+    public init() {}
+
+    /// The response for a complete request.
+    public func respond(to request: SandboxRequest) -> SandboxResponse {
+        guard let query = request.queryItems else { return .text("malformed request target", status: 400) }
+        let segments = request.path.split(separator: "/").map(String.init)
+        switch (segments.first ?? "", segments.count) {
+        case ("hello", 1):
+            return .text("Hello World")
+        case ("dumpupload", 1):
+            return SandboxResponse(
+                status: 200,
+                headers: [("Content-Type", request.header("Content-Type") ?? "application/octet-stream")],
+                body: request.body)
+        case ("echo", 1):
+            return echo(query)
+        case ("hello_with_basic_auth", 1):
+            return basicAuth(request)
+        case ("status", 2):
+            guard let code = Int(segments[1]), (200...599).contains(code) else {
+                return .text("status must be 200...599", status: 400)
+            }
+            return .text("status \(code)", status: code)
+        case ("bytes", 2):
+            guard let count = Int(segments[1]), (0...Self.maximumRequestBodySize).contains(count) else {
+                return .text("byte count must be 0...\(Self.maximumRequestBodySize)", status: 400)
+            }
+            return SandboxResponse(
+                status: 200, headers: [("Content-Type", "application/octet-stream")],
+                body: Data((0..<count).lazy.map { UInt8(truncatingIfNeeded: $0) }))
+        case ("json", 1):
+            return document(Self.sampleJSON, type: "application/json")
+        case ("xml", 1):
+            return document(Self.sampleXML, type: "application/xml")
+        case ("csv", 1):
+            return document("name,language\nJewzruxin,Swift\nhttpx,Python\n", type: "text/csv; charset=utf-8")
+        case ("inspect", 1):
+            return inspect(request)
+        case ("drop", 2):
+            guard let count = Int(segments[1]), (2...Self.maximumRequestBodySize).contains(count) else {
+                return .text("byte count must be 2...\(Self.maximumRequestBodySize)", status: 400)
+            }
+            var response = SandboxResponse(
+                status: 200, headers: [("Content-Type", "application/octet-stream")],
+                body: Data(repeating: 0x61, count: count))
+            response.delivery = .dropAfter(bytes: count / 2)
+            return response
+        case ("counter", 1):
+            return counter(query)
+        case ("redirect", 2):
+            guard let remaining = Int(segments[1]), (0...50).contains(remaining) else {
+                return .text("redirect count must be 0...50", status: 400)
+            }
+            let location = remaining == 0 ? "/hello/" : "/redirect/\(remaining - 1)"
+            return SandboxResponse(status: 302, headers: [("Location", location)])
+        default:
+            return .text("no such endpoint: \(request.path)", status: 404)
+        }
+    }
+
+    private func document(_ text: String, type: String) -> SandboxResponse {
+        SandboxResponse(status: 200, headers: [("Content-Type", type)], body: Data(text.utf8))
+    }
+
+    private func echo(_ query: [URLQueryItem]) -> SandboxResponse {
+        let value: (String) -> String? = { name in query.first { $0.name == name }?.value }
+        let code = value("code").map { Int($0) } ?? 200
+        guard let code, (200...599).contains(code) else { return .text("code must be 200...599", status: 400) }
+        let content = value("content") ?? ""
+        var headers: [(name: String, value: String)] = []
+        for item in query where item.name == "header" {
+            guard let field = item.value, let colon = field.firstIndex(of: ":"), colon != field.startIndex,
+                field.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F })
+            else { return .text("header must be Name:Value", status: 400) }
+            headers.append((String(field[..<colon]), String(field[field.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+        }
+        let body: Data
+        if let charset = value("encoding") {
+            guard let encoding = Self.encodings[charset.lowercased()] else {
+                return .text("unsupported encoding \(charset)", status: 400)
+            }
+            guard let encoded = content.data(using: encoding) else {
+                return .text("content cannot be encoded as \(charset)", status: 400)
+            }
+            body = encoded
+        } else {
+            body = Data(content.utf8)
+        }
+        if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            headers.append(("Content-Type", "text/plain; charset=\(value("encoding") ?? "utf-8")"))
+        }
+        var response = SandboxResponse(status: code, headers: headers, body: body)
+        if let delay = value("delay") {
+            guard let seconds = Double(delay), seconds >= 0, seconds <= 30 else {
+                return .text("delay must be 0...30 seconds", status: 400)
+            }
+            response.delay = .milliseconds(Int(seconds * 1000))
+        }
+        return response
+    }
+
+    /// The charsets `/echo/?encoding=` can produce: enough to exercise every text-decoding rule.
+    private static let encodings: [String: String.Encoding] = [
+        "utf-8": .utf8, "iso-8859-1": .isoLatin1, "us-ascii": .ascii, "utf-16": .utf16, "utf-16le": .utf16LittleEndian,
+        "utf-16be": .utf16BigEndian, "windows-1252": .windowsCP1252,
+    ]
+
+    private func basicAuth(_ request: SandboxRequest) -> SandboxResponse {
+        let expected = "Basic " + Data("test:12345".utf8).base64EncodedString()
+        if request.header("Authorization") == expected {
+            return .text("Hello World")
+        }
+        var response = SandboxResponse.text("authentication required", status: 401)
+        response.headers.append(("WWW-Authenticate", "Basic realm=\"sandbox\""))
+        return response
+    }
+
+    private func counter(_ query: [URLQueryItem]) -> SandboxResponse {
+        let value: (String) -> String? = { name in query.first { $0.name == name }?.value }
+        guard let key = value("key"), let failures = Int(value("fail") ?? "1"), failures >= 0,
+            let status = Int(value("status") ?? "503"), (400...599).contains(status)
+        else { return .text("counter needs key, fail >= 0 and status 400...599", status: 400) }
+        let attempt = counters.withLock { counters in
+            counters[key, default: 0] += 1
+            return counters[key, default: 0]
+        }
+        if attempt <= failures {
+            var response = SandboxResponse.text("attempt \(attempt) fails", status: status)
+            if let retryAfter = value("retry-after") {
+                response.headers.append(("Retry-After", retryAfter))
+            }
+            return response
+        }
+        return .text("attempt \(attempt) succeeds")
+    }
+
+    private func inspect(_ request: SandboxRequest) -> SandboxResponse {
+        struct Inspection: Encodable {
+            var method: String
+            var uri: String
+            var headers: [[String]]
+            var body: String
+            var bodyLength: Int
+        }
+        let inspection = Inspection(
+            method: request.method, uri: request.uri, headers: request.headers.map { [$0.name, $0.value] },
+            body: String(decoding: request.body, as: UTF8.self), bodyLength: request.body.count)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(inspection) else { return .text("cannot encode", status: 500) }
+        return SandboxResponse(status: 200, headers: [("Content-Type", "application/json")], body: data)
+    }
+
+    static let sampleJSON = """
+        {"name":"Jewzruxin","version":1,"tags":["http","swift"],"items":[{"id":1,"title":"Hello"},{"id":2,"title":"Wörld"}]}
+        """
+
+    static let sampleXML = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <catalog xmlns:j="urn:jewzruxin"><j:item id="1">Hello</j:item><j:item id="2"><![CDATA[World & more]]></j:item></catalog>
+        """
+}

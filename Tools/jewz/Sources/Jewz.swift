@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+
+/// `jewz`: an httpie-style HTTP client over Jewzruxin, the Sandbox server, and a guided tour.
+@main
+struct Jewz: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jewz",
+        abstract: "A command-line HTTP client built on Jewzruxin.",
+        discussion: """
+            jewz [METHOD] URL [ITEM ...]   send a request (items: Header:Value, name==query, name=value, name:=json)
+            jewz serve [--port N]           run the Sandbox server
+            jewz tour                       walk through the toolkit against an in-process Sandbox
+
+            Exit status: 0 for 2xx/3xx, 4 for 4xx, 5 for 5xx, 2 for network errors and timeouts, 1 for usage errors.
+            """,
+        subcommands: [RequestCommand.self, ServeCommand.self, TourCommand.self],
+        defaultSubcommand: RequestCommand.self)
+
+    /// Parses and runs, mapping every outcome to the documented exit status (ArgumentParser's
+    /// own code for usage errors is 64; ours is 1).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            if exitCode(for: error) == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data("jewz: \(fullMessage(for: error))\n".utf8))
+            Foundation.exit(JewzExit.usage.rawValue)
+        }
+    }
+}
+
+/// The exit statuses `jewz` promises.
+enum JewzExit: Int32 {
+    case success = 0
+    case usage = 1
+    case network = 2
+    case clientError = 4
+    case serverError = 5
+
+    var code: ExitCode { ExitCode(rawValue) }
+}
+
+/// Writes one line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("jewz: \(message)\n".utf8))
+}

@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import Jewzruxin
+
+/// `jewz [METHOD] URL [ITEM…]`: sends one request the way httpie does and prints the exchange.
+struct RequestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Send a request: jewz [METHOD] URL [ITEM ...].",
+        discussion: """
+            Items: Header:Value sets a header, name==value adds a query parameter, name=value adds a \
+            string field and name:=json a JSON field to a JSON body (the method then defaults to POST).
+            """)
+
+    @Option(name: [.customShort("p"), .customLong("print")], help: "What to print: H request headers, B request body, h response headers, b response body (default hb on a terminal, b when piped).")
+    var printed: String?
+
+    @Flag(name: .shortAndLong, help: "Print the whole exchange (same as --print HBhb).")
+    var verbose = false
+
+    @Option(help: "Seconds the whole exchange may take.")
+    var timeout: Double?
+
+    @Argument(help: "[METHOD] URL [ITEM ...]")
+    var words: [String] = []
+
+    func run() async throws {
+        let (method, urlString, items) = try parseWords()
+        let parts = verbose ? "HBhb" : printed ?? (isatty(STDOUT_FILENO) == 1 ? "hb" : "b")
+        guard parts.allSatisfy({ "HBhb".contains($0) }) else {
+            throw ValidationError("--print takes the letters H, B, h and b.")
+        }
+        var parameters: [(String, QueryValue)] = []
+        var headers = HTTPHeaderFields()
+        for item in items {
+            switch item {
+            case .header(let name, let value): headers.add(value, for: name)
+            case .query(let name, let value): parameters.append((name, QueryValue(value)))
+            case .field, .jsonField: break
+            }
+        }
+        let body = RequestItem.jsonBody(items)
+        let cycle: HTTPCycle
+        do {
+            cycle = try HTTPCycle(
+                urlString, method: method ?? (body == nil ? .get : .post), parameters: QueryParameters(parameters))
+        } catch let error as HTTPError {
+            throw ValidationError(error.description)
+        }
+        if let body {
+            headers.addMissing(from: ["Content-Type": "application/json", "Accept": "application/json, */*;q=0.5"])
+            cycle.request.data = Data(body.utf8)
+        }
+        headers.addMissing(from: cycle.session.configuration.additionalHeaders)
+        cycle.request.headers = headers
+        cycle.request.timeout = timeout.map { .milliseconds(Int($0 * 1000)) }
+
+        if parts.contains("H") { printRequestHead(cycle.request) }
+        if parts.contains("B"), let data = cycle.request.data { printBody(data, text: String(data: data, encoding: .utf8)) }
+
+        var failure: HTTPError?
+        do {
+            try await cycle.start()
+        } catch let error as HTTPError {
+            failure = error
+        }
+        if let response = cycle.response {
+            if parts.contains("h") { printResponseHead(response) }
+            if parts.contains("b") { printBody(response.data, text: response.text) }
+        }
+        guard let failure else { return }
+        switch failure {
+        case .statusCode(let code):
+            printError("the server answered \(code)")
+            throw (code >= 500 ? JewzExit.serverError : .clientError).code
+        case .timedOut, .connectionFailed, .connectionLost, .transport, .responseTooLarge, .cancelled:
+            printError(failure.description)
+            throw JewzExit.network.code
+        default:
+            printError(failure.description)
+            throw JewzExit.usage.code
+        }
+    }
+
+    /// Splits the words into method, URL and items.
+    private func parseWords() throws -> (HTTPMethod?, String, [RequestItem]) {
+        var rest = words[...]
+        guard let first = rest.popFirst() else { throw ValidationError("Give a URL: jewz [METHOD] URL [ITEM ...].") }
+        var method: HTTPMethod?
+        var url = first
+        if let second = rest.first, Self.isMethod(first, before: second) {
+            method = HTTPMethod(first.uppercased())
+            url = second
+            rest = rest.dropFirst()
+        }
+        let items = try rest.map { word in
+            do { return try RequestItem(word) } catch let error as RequestItemError { throw ValidationError(error.description) }
+        }
+        return (method, Self.normalizedURL(url), items)
+    }
+
+    /// Whether the first word is a method: a standard one or an all-capitals word always is
+    /// (`PUT localhost:3000` even though `localhost:3000` reads like a header item); another word of
+    /// letters is one when the next word is not an item (`jewz localhost a=1` is a URL and an item).
+    static func isMethod(_ word: String, before next: String) -> Bool {
+        guard !word.isEmpty, word.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        let standard: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+        if standard.contains(word.uppercased()) || word.allSatisfy(\.isUppercase) { return true }
+        return (try? RequestItem(next)) == nil
+    }
+
+    /// httpie's shorthands: `:3000/x` is localhost, and a URL without scheme is http.
+    static func normalizedURL(_ url: String) -> String {
+        if url.hasPrefix(":") { return "http://localhost" + url }
+        if url.contains("://") { return url }
+        return "http://" + url
+    }
+
+    private func printRequestHead(_ request: HTTPRequest) {
+        var target = request.url.path(percentEncoded: true)
+        if target.isEmpty { target = "/" }
+        if let query = request.url.query(percentEncoded: true) { target += "?" + query }
+        print("\(request.method) \(target) HTTP/1.1")
+        print("Host: \(request.url.host(percentEncoded: false) ?? "")\(request.url.port.map { ":\($0)" } ?? "")")
+        for field in request.headers { print("\(field.name): \(field.value)") }
+        print()
+    }
+
+    private func printResponseHead(_ response: HTTPResponse) {
+        print("HTTP/1.1 \(response.statusCode) \(reasonPhrase(for: response.statusCode))")
+        for field in response.headers { print("\(field.name): \(field.value)") }
+        print()
+    }
+
+    private func printBody(_ data: Data, text: String?) {
+        if let text {
+            print(text)
+        } else if isatty(STDOUT_FILENO) == 1 {
+            print("[binary data, \(data.count) bytes: not shown on a terminal]")
+        } else {
+            FileHandle.standardOutput.write(data)
+        }
+    }
+}

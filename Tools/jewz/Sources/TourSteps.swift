@@ -1,0 +1,192 @@
+import Foundation
+import Jewzruxin
+import JewzSandbox
+
+/// The tour's steps, in the order the seed's README introduces the ideas. Each `code` is the
+/// code its `run` executes, with `url(…)` standing for the Sandbox's address.
+extension TourStep {
+    static func all(_ sandbox: Sandbox) -> [TourStep] {
+        let url = sandbox.url
+        return [
+            TourStep(
+                title: "Make a request: the async form returns the finished cycle",
+                code: """
+                    let cycle = try await HTTPCycle.get(url("/hello/"))
+                    cycle.response?.text
+                    """
+            ) {
+                let cycle = try await HTTPCycle.get(url("/hello/"))
+                return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"Hello World\"")
+            },
+            TourStep(
+                title: "The completion-handler form returns the cycle at once",
+                code: """
+                    try HTTPCycle.get(url("/hello/")) { cycle, error in
+                        // runs on the session's completion queue
+                    }
+                    """
+            ) {
+                let text: String? = try await withCheckedThrowingContinuation { continuation in
+                    do {
+                        try HTTPCycle.get(url("/hello/")) { cycle, error in
+                            continuation.resume(returning: error == nil ? cycle.response?.text : nil)
+                        }
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }
+                return Outcome("completion got \"\(text ?? "nothing")\"", expected: "completion got \"Hello World\"")
+            },
+            TourStep(
+                title: "An invalid URL throws at once, before anything is sent",
+                code: """
+                    try await HTTPCycle.get("not a url")   // throws HTTPError.invalidURL
+                    """
+            ) {
+                do {
+                    _ = try await HTTPCycle.get("not a url")
+                    return Outcome("no error", expected: "HTTPError.invalidURL")
+                } catch HTTPError.invalidURL {
+                    return Outcome("HTTPError.invalidURL", expected: "HTTPError.invalidURL")
+                }
+            },
+            TourStep(
+                title: "Query parameters merge into the URL's query (arrays repeat the name)",
+                code: """
+                    let cycle = try await HTTPCycle.get(url("/inspect?page=2"), parameters: ["tag": ["a", "b"], "q": "swift nio"])
+                    // the server saw this request target:
+                    """
+            ) {
+                let cycle = try await HTTPCycle.get(url("/inspect?page=2"), parameters: ["tag": ["a", "b"], "q": "swift nio"])
+                let target = (try? JSONSerialization.jsonObject(with: cycle.response?.data ?? Data()) as? [String: Any])?["uri"] as? String
+                return Outcome(target ?? "?", expected: "/inspect?page=2&tag=a&tag=b&q=swift%20nio")
+            },
+            TourStep(
+                title: "Custom headers: create the cycle, set them, start it",
+                code: """
+                    let cycle = HTTPCycle(requestURL: target)   // target: URL of /echo/?content=hi
+                    cycle.request.headers["User-Agent"] = "Jewzruxin-Tour/1.0"
+                    try await cycle.start()
+                    cycle.response?.text
+                    """
+            ) {
+                guard let target = URL(string: url("/echo/?content=hi")) else { return Outcome("bad URL", expected: "\"hi\"") }
+                let cycle = HTTPCycle(requestURL: target)
+                cycle.request.headers["User-Agent"] = "Jewzruxin-Tour/1.0"
+                try await cycle.start()
+                return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"hi\"")
+            },
+            TourStep(
+                title: "POST raw data: a processor turns the request object into the body",
+                code: """
+                    let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: "Hello World",
+                                                         requestProcessors: [HTTPDataProcessor()])
+                    cycle.response?.text
+                    """
+            ) {
+                let cycle = try await HTTPCycle.post(
+                    url("/dumpupload/"), requestObject: "Hello World", requestProcessors: [HTTPDataProcessor()])
+                return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"Hello World\"")
+            },
+            TourStep(
+                title: "Text decoding follows the Content-Type charset (here ISO-8859-1)",
+                code: """
+                    let cycle = try await HTTPCycle.get(url("/echo/"), parameters: ["content": "café", "encoding": "iso-8859-1"])
+                    (cycle.response?.data.count, cycle.response?.text)
+                    """
+            ) {
+                let cycle = try await HTTPCycle.get(url("/echo/"), parameters: ["content": "café", "encoding": "iso-8859-1"])
+                return Outcome("\(cycle.response?.data.count ?? 0) bytes, \"\(cycle.response?.text ?? "")\"", expected: "4 bytes, \"café\"")
+            },
+            TourStep(
+                title: "A status >= 400 is an error, and the response stays readable",
+                code: """
+                    let cycle = try HTTPCycle(url("/echo/"), method: .get, parameters: ["code": 404, "content": "not here"])
+                    do { try await cycle.start() } catch HTTPError.statusCode(let code) { … }
+                    """
+            ) {
+                let cycle = try HTTPCycle(url("/echo/"), method: .get, parameters: ["code": 404, "content": "not here"])
+                do {
+                    try await cycle.start()
+                    return Outcome("no error", expected: "HTTPError.statusCode(404), body \"not here\"")
+                } catch HTTPError.statusCode(let code) {
+                    return Outcome("HTTPError.statusCode(\(code)), body \"\(cycle.response?.text ?? "")\"",
+                                   expected: "HTTPError.statusCode(404), body \"not here\"")
+                }
+            },
+            TourStep(
+                title: "A session policy can accept any status",
+                code: """
+                    let session = HTTPSession()
+                    session.shouldTreatStatusCodeAsFailure = { _ in false }
+                    let cycle = try await HTTPCycle.get(url("/status/503"), session: session)
+                    """
+            ) {
+                let session = HTTPSession()
+                session.shouldTreatStatusCodeAsFailure = { _ in false }
+                let cycle = try await HTTPCycle.get(url("/status/503"), session: session)
+                try await session.shutdown()
+                return Outcome("status \(cycle.response?.statusCode ?? 0), no error", expected: "status 503, no error")
+            },
+            TourStep(
+                title: "Register your own processor by content type; responses use it automatically",
+                code: """
+                    struct CSVProcessor: HTTPProcessor {
+                        func process(_ response: inout HTTPResponse) throws {
+                            response.object = response.text?.split(separator: "\\n").map { $0.split(separator: ",").map(String.init) }
+                        }
+                    }
+                    try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
+                    let rows = try await HTTPCycle.get(url("/csv")).response?.object as? [[String]]
+                    """
+            ) {
+                try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
+                let rows = try await HTTPCycle.get(url("/csv")).response?.object as? [[String]]
+                return Outcome("\(rows?.count ?? 0) rows, first \(rows?.first ?? [])", expected: "3 rows, first [\"name\", \"language\"]")
+            },
+            TourStep(
+                title: "Cycles run concurrently on one session",
+                code: """
+                    try await withThrowingTaskGroup(of: String?.self) { group in
+                        for n in 1...20 { group.addTask { try await HTTPCycle.get(url("/echo/"), parameters: ["content": "\\(n)"]).response?.text } }
+                        …
+                    }
+                    """
+            ) {
+                let sum = try await withThrowingTaskGroup(of: String?.self) { group in
+                    for n in 1...20 {
+                        group.addTask { try await HTTPCycle.get(url("/echo/"), parameters: ["content": "\(n)"]).response?.text }
+                    }
+                    var sum = 0
+                    for try await text in group { sum += Int(text ?? "") ?? 0 }
+                    return sum
+                }
+                return Outcome("20 responses, their numbers add up to \(sum)", expected: "20 responses, their numbers add up to 210")
+            },
+            TourStep(
+                title: "A timeout is HTTPError.timedOut, not a hang",
+                code: """
+                    let cycle = try HTTPCycle(url("/echo/"), method: .get, parameters: ["delay": 3])
+                    cycle.request.timeout = .milliseconds(300)
+                    try await cycle.start()   // throws HTTPError.timedOut
+                    """
+            ) {
+                let cycle = try HTTPCycle(url("/echo/"), method: .get, parameters: ["delay": 3])
+                cycle.request.timeout = .milliseconds(300)
+                do {
+                    try await cycle.start()
+                    return Outcome("no error", expected: "HTTPError.timedOut")
+                } catch HTTPError.timedOut {
+                    return Outcome("HTTPError.timedOut", expected: "HTTPError.timedOut")
+                }
+            },
+        ]
+    }
+}
+
+/// The tour's example of a user's own processor: CSV rows as arrays of fields.
+struct CSVProcessor: HTTPProcessor {
+    func process(_ response: inout HTTPResponse) throws {
+        response.object = response.text?.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+    }
+}
