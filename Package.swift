@@ -7,7 +7,9 @@ let package = Package(
     name: "jewzruxin",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "JewzURITemplate", targets: ["JewzURITemplate"]),
         .library(name: "JewzHTTPCore", targets: ["JewzHTTPCore"]),
+        .library(name: "JewzJSON", targets: ["JewzJSON"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -18,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
+        .target(
+            name: "JewzURITemplate",
+            path: "Packages/URITemplate/Sources"
+        ),
         .target(
             name: "JewzHTTPCore",
             dependencies: [
@@ -30,8 +36,13 @@ let package = Package(
             path: "Packages/HTTPCore/Sources"
         ),
         .target(
-            name: "Jewzruxin",
+            name: "JewzJSON",
             dependencies: ["JewzHTTPCore"],
+            path: "Packages/Processors/JSON/Sources"
+        ),
+        .target(
+            name: "Jewzruxin",
+            dependencies: ["JewzHTTPCore", "JewzURITemplate", "JewzJSON"],
             path: "Packages/Jewzruxin/Sources"
         ),
         .target(
@@ -58,6 +69,16 @@ let package = Package(
             name: "JewzHTTPCoreTests",
             dependencies: ["JewzHTTPCore", "JewzSandbox"],
             path: "Tests/JewzHTTPCoreTests"
+        ),
+        .testTarget(
+            name: "JewzJSONTests",
+            dependencies: ["JewzJSON", "JewzSandbox"],
+            path: "Tests/JewzJSONTests"
+        ),
+        .testTarget(
+            name: "JewzURITemplateTests",
+            dependencies: ["JewzURITemplate", "JewzJSON"],
+            path: "Tests/JewzURITemplateTests"
         ),
         .testTarget(
             name: "JewzSandboxTests",

@@ -11,7 +11,19 @@ import Synchronization
 /// ```
 public final class ProcessorRegistry: Sendable {
     /// The registry sessions use unless given another one.
-    public static let shared = ProcessorRegistry()
+    ///
+    /// With `import Jewzruxin` it starts with the standard processors (JSON, form…); with
+    /// HTTPCore alone it starts empty.
+    public static let shared: ProcessorRegistry = {
+        let registry = ProcessorRegistry()
+        // The umbrella module provides `Jewzruxin.StandardProcessors`. It is found by its
+        // mangled name, so HTTPCore installs the defaults whenever the umbrella is linked in
+        // without depending on the modules above it (see ARCHITECTURE.md).
+        if let defaults = _typeByName("9Jewzruxin18StandardProcessorsO") as? any ProcessorRegistryDefaults.Type {
+            defaults.registerDefaults(in: registry)
+        }
+        return registry
+    }()
 
     private let entries = Mutex<[String: any HTTPProcessor]>([:])
 
@@ -23,6 +35,13 @@ public final class ProcessorRegistry: Sendable {
     /// - Throws: ``HTTPError/invalidMediaTypePattern(_:)`` when a pattern is not one of the four
     ///   forms; nothing is registered then.
     public func register(_ processor: any HTTPProcessor, for patterns: String...) throws {
+        try register(processor, for: patterns)
+    }
+
+    /// Registers `processor` for each of `patterns`.
+    ///
+    /// - Throws: ``HTTPError/invalidMediaTypePattern(_:)``; nothing is registered then.
+    public func register(_ processor: any HTTPProcessor, for patterns: [String]) throws {
         let keys = try patterns.map(Self.normalizedPattern)
         entries.withLock { entries in
             for key in keys { entries[key] = processor }
@@ -77,4 +96,11 @@ public final class ProcessorRegistry: Sendable {
         guard valid else { throw HTTPError.invalidMediaTypePattern(pattern) }
         return mediaType.essence
     }
+}
+
+/// Supplies the processors a registry starts with. The umbrella module `Jewzruxin` provides
+/// the conformance that fills ``ProcessorRegistry/shared``.
+public protocol ProcessorRegistryDefaults {
+    /// Registers the default processors in `registry`.
+    static func registerDefaults(in registry: ProcessorRegistry)
 }

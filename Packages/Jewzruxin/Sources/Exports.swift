@@ -1,1 +1,4 @@
+// `import Jewzruxin` gives the whole toolkit.
 @_exported import JewzHTTPCore
+@_exported import JewzJSON
+@_exported import JewzURITemplate

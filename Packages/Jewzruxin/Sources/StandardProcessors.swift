@@ -1,0 +1,11 @@
+import JewzHTTPCore
+import JewzJSON
+
+/// The processors `import Jewzruxin` installs in `ProcessorRegistry.shared`. HTTPCore finds this
+/// type by name when the shared registry is first used.
+public enum StandardProcessors: ProcessorRegistryDefaults {
+    public static func registerDefaults(in registry: ProcessorRegistry) {
+        // The patterns are constants of the processors themselves, so registering cannot fail.
+        try? registry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import JewzHTTPCore
+
+/// Sends and reads JSON.
+///
+/// Request: turns `request.object` into JSON — a ``JSONValue`` (member order kept), any
+/// `Encodable` (through ``encoder``), or dictionaries and arrays of plain values — and sets
+/// `Content-Type: application/json` unless one is set.
+///
+/// Response: parses the body into a ``JSONValue`` in `response.object`. An empty body is
+/// `nil`, not an error (204, 205, HEAD…). For a model type, use `response.decode(_:using:)`.
+///
+/// ```swift
+/// let cycle = try await HTTPCycle.post(url, requestObject: ["name": "Ada"] as JSONValue,
+///                                      requestProcessors: [HTTPJSONProcessor()])
+/// let name = (cycle.response?.object as? JSONValue)?["name"].string
+/// ```
+public struct HTTPJSONProcessor: HTTPProcessor {
+    /// The media types the processor reads, for registering it in one line.
+    public static let mediaTypePatterns = ["application/json", "application/*+json"]
+
+    /// The encoder used for `Encodable` request objects.
+    public var encoder: JSONEncoder
+    /// The deepest nesting accepted in a response.
+    public var maximumDepth: Int
+
+    public init(encoder: JSONEncoder = JSONEncoder(), maximumDepth: Int = 512) {
+        self.encoder = encoder
+        self.maximumDepth = maximumDepth
+    }
+
+    /// - Throws: ``JSONError`` for values JSON cannot hold, or the encoder's error.
+    public func prepare(_ request: inout HTTPRequest) throws {
+        guard let object = request.object else { return }
+        let data: Data
+        switch object {
+        case let value as JSONValue:
+            data = Data(value.encoded())
+        case let encodable as any Encodable:
+            data = try encoder.encode(encodable)
+        default:
+            data = Data(try JSONValue(converting: object).encoded())
+        }
+        request.data = data
+        if request.headers["Content-Type"] == nil {
+            request.headers["Content-Type"] = "application/json"
+        }
+    }
+
+    /// - Throws: ``JSONError`` saying where the body stopped being JSON.
+    public func process(_ response: inout HTTPResponse) throws {
+        guard !response.data.isEmpty else {
+            response.object = nil
+            return
+        }
+        response.object = try JSONValue(parsing: response.data, maximumDepth: maximumDepth)
+    }
+}
+
+extension HTTPResponse {
+    /// The body decoded as `type` by `decoder`.
+    ///
+    /// - Throws: `DecodingError` from the decoder.
+    public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: data)
+    }
+
+    /// The parsed JSON body, when a JSON processor produced one.
+    public var json: JSONValue? { object as? JSONValue }
+}

@@ -1,0 +1,81 @@
+extension URITemplate.Expression {
+    /// Expands one expression as RFC 6570 Appendix A describes.
+    func expand(into output: inout [UInt8], lookup: (String) -> URITemplate.Value?) throws(URITemplateError) {
+        let operation = self.operation
+        var isFirst = true
+        for variable in variables {
+            guard let value = lookup(variable.name), !value.isUndefined else { continue }
+            if !isFirst {
+                output.append(operation.separator)
+            } else if let first = operation.first {
+                output.append(first)
+            }
+            isFirst = false
+            switch value {
+            case .string(let string):
+                if operation.named {
+                    output.append(contentsOf: variable.nameBytes)
+                    if string.isEmpty {
+                        if let ifEmpty = operation.ifEmpty { output.append(ifEmpty) }
+                        continue
+                    }
+                    output.append(.equals)
+                }
+                URIEncoding.append(string, allowsReserved: operation.allowsReserved, prefix: variable.prefix, to: &output)
+            case .list(let items):
+                guard variable.prefix == nil else { throw .prefixOnCompositeValue(variable: variable.name) }
+                if variable.explode {
+                    for (position, item) in items.enumerated() {
+                        if position > 0 { output.append(operation.separator) }
+                        if operation.named { appendName(variable.nameBytes, emptyValue: item.isEmpty, to: &output) }
+                        URIEncoding.append(item, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
+                    }
+                } else {
+                    if operation.named {
+                        output.append(contentsOf: variable.nameBytes)
+                        output.append(.equals)
+                    }
+                    for (position, item) in items.enumerated() {
+                        if position > 0 { output.append(.comma) }
+                        URIEncoding.append(item, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
+                    }
+                }
+            case .associative(let pairs):
+                guard variable.prefix == nil else { throw .prefixOnCompositeValue(variable: variable.name) }
+                if variable.explode {
+                    for (position, pair) in pairs.enumerated() {
+                        if position > 0 { output.append(operation.separator) }
+                        URIEncoding.append(pair.key, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
+                        if operation.named, pair.value.isEmpty {
+                            if let ifEmpty = operation.ifEmpty { output.append(ifEmpty) }
+                            continue
+                        }
+                        output.append(.equals)
+                        URIEncoding.append(pair.value, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
+                    }
+                } else {
+                    if operation.named {
+                        output.append(contentsOf: variable.nameBytes)
+                        output.append(.equals)
+                    }
+                    for (position, pair) in pairs.enumerated() {
+                        if position > 0 { output.append(.comma) }
+                        URIEncoding.append(pair.key, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
+                        output.append(.comma)
+                        URIEncoding.append(pair.value, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A named, exploded list member's `name=` (or `name` plus ifemp for an empty member).
+    private func appendName(_ name: [UInt8], emptyValue: Bool, to output: inout [UInt8]) {
+        output.append(contentsOf: name)
+        if emptyValue {
+            if let ifEmpty = operation.ifEmpty { output.append(ifEmpty) }
+        } else {
+            output.append(.equals)
+        }
+    }
+}
