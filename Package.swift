@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "JewzURITemplate", targets: ["JewzURITemplate"]),
         .library(name: "JewzHTTPCore", targets: ["JewzHTTPCore"]),
         .library(name: "JewzJSON", targets: ["JewzJSON"]),
+        .library(name: "JewzForm", targets: ["JewzForm"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -41,8 +42,13 @@ let package = Package(
             path: "Packages/Processors/JSON/Sources"
         ),
         .target(
+            name: "JewzForm",
+            dependencies: ["JewzHTTPCore"],
+            path: "Packages/Processors/Form/Sources"
+        ),
+        .target(
             name: "Jewzruxin",
-            dependencies: ["JewzHTTPCore", "JewzURITemplate", "JewzJSON"],
+            dependencies: ["JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm"],
             path: "Packages/Jewzruxin/Sources"
         ),
         .target(
@@ -65,15 +71,30 @@ let package = Package(
             ],
             path: "Tools/jewz/Sources"
         ),
+        .target(
+            name: "JewzTestSupport",
+            dependencies: ["JewzHTTPCore", "JewzSandbox"],
+            path: "Tests/JewzTestSupport"
+        ),
         .testTarget(
             name: "JewzHTTPCoreTests",
-            dependencies: ["JewzHTTPCore", "JewzSandbox"],
+            dependencies: ["JewzHTTPCore", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzHTTPCoreTests"
         ),
         .testTarget(
             name: "JewzJSONTests",
-            dependencies: ["JewzJSON", "JewzSandbox"],
+            dependencies: ["JewzJSON", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzJSONTests"
+        ),
+        .testTarget(
+            name: "JewzFormTests",
+            dependencies: ["JewzForm", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzFormTests"
+        ),
+        .testTarget(
+            name: "JewzruxinTests",
+            dependencies: ["Jewzruxin", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzruxinTests"
         ),
         .testTarget(
             name: "JewzURITemplateTests",

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import JewzHTTPCore
 import JewzSandbox
+import JewzTestSupport
 import Synchronization
 import Testing
 

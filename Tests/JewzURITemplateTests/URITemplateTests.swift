@@ -102,6 +102,29 @@ import Testing
         }
     }
 
+    @Test func reservedValuesMatchAsWrittenSoTheyExpandBackUnchanged() throws {
+        // Found by the fuzzer: decoding %2F here would re-expand as a bare '/'.
+        let template = try URITemplate("x{+v}/{;b,c}")
+        let expansion = try template.expand(["v": "%2Fa'", "b": "%", "c": ["%2F", "y"]])
+        #expect(expansion == "x%2Fa'/;b=%25;c=%252F,y")
+        let values = try #require(template.match(expansion))
+        #expect(values["v"] == "%2Fa'")
+        #expect(try template.expand(values) == expansion)
+    }
+
+    @Test func aRepeatedVariableMustMatchTheSameValue() throws {
+        // Found by the fuzzer: the first {/a} must not read its own '/' as the next one's.
+        let template = try URITemplate("{/a}{/a}")
+        #expect(template.match("/x/x") == ["a": "x"])
+        #expect(template.match("/x/y") == nil)
+        #expect(template.match("/x") == nil)
+    }
+
+    @Test func matchRejectsTextTheTemplateCannotProduce() throws {
+        #expect(try URITemplate("{v}").match("a%7Eb") == nil)  // expansion writes '~' literally
+        #expect(try URITemplate("{v}").match("a~b") == ["v": "a~b"])
+    }
+
     @Test func matchRefusesToGuess() throws {
         #expect(try URITemplate("{a}{b}").match("xy") == nil)
         #expect(try URITemplate("{+a,b}").match("x,y,z") == nil)

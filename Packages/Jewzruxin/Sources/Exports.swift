@@ -1,4 +1,5 @@
 // `import Jewzruxin` gives the whole toolkit.
+@_exported import JewzForm
 @_exported import JewzHTTPCore
 @_exported import JewzJSON
 @_exported import JewzURITemplate

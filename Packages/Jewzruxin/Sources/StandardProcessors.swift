@@ -1,3 +1,4 @@
+import JewzForm
 import JewzHTTPCore
 import JewzJSON
 
@@ -7,5 +8,6 @@ public enum StandardProcessors: ProcessorRegistryDefaults {
     public static func registerDefaults(in registry: ProcessorRegistry) {
         // The patterns are constants of the processors themselves, so registering cannot fail.
         try? registry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
+        try? registry.register(HTTPFormProcessor(), for: HTTPFormProcessor.mediaTypePatterns)
     }
 }

@@ -7,6 +7,8 @@ extension URITemplate {
     /// character, and a reserved (`+`, `#`) expression with several variables is not followed
     /// by values that could contain its separator. A value with `,` in a simple expression of
     /// one variable comes back as a list, since a string's comma would have been encoded.
+    /// In reserved expressions an escape of a character that expansion writes literally
+    /// (`%2F` for `/`) stays as written, since it must have been in the value.
     ///
     /// ```swift
     /// try URITemplate("/users/{id}{?fields}").match("/users/42?fields=name,email")
@@ -34,7 +36,10 @@ extension URITemplate {
                 position = end
             }
         }
-        return position == input.count ? values : nil
+        // Only values that give back exactly `uri` are an answer: this rejects a variable read
+        // two ways where it appears twice, and text the template could not have produced.
+        guard position == input.count, (try? expand(values)) == uri else { return nil }
+        return values
     }
 
     /// Where the expression at `index` ends: at the next literal, at the next expression's
@@ -53,13 +58,15 @@ extension URITemplate {
             }
             return nil
         case .expression(let next):
-            guard let leading = next.operation.first else { return nil }
-            guard case .expression(let current) = parts[index], current.operation.named,
-                current.operation.separator == leading, next.operation.named
-            else { return input[position...].firstIndex(of: leading) ?? input.count }
+            guard let leading = next.operation.first, case .expression(let current) = parts[index] else { return nil }
+            // Look past this expression's own leading character.
+            let searchStart = current.operation.first != nil && position < input.count ? position + 1 : position
+            guard current.operation.named, current.operation.separator == leading, next.operation.named else {
+                return input[searchStart...].firstIndex(of: leading) ?? input.count
+            }
             // `{?x,y}{&z}`: the `&` that starts `z=` ends the first expression, not the one
             // between `x` and `y`.
-            var candidate = position
+            var candidate = searchStart
             while let found = input[candidate...].firstIndex(of: leading) {
                 let name = input[(found + 1)...].prefix { $0 != .equals && $0 != leading }
                 if next.variables.contains(where: { $0.nameBytes.elementsEqual(name) }) { return found }
@@ -86,7 +93,7 @@ extension URITemplate.Expression {
                 let name = field.prefix { $0 != .equals }
                 guard let variable = variables.first(where: { $0.nameBytes.elementsEqual(name) }) else { return false }
                 let raw = field.count > name.count ? field.dropFirst(name.count + 1) : []
-                guard let value = Self.decodedValue(raw, allowsList: true) else { return false }
+                guard let value = decodedValue(raw, allowsList: true) else { return false }
                 values[variable.name] = value
             }
             return true
@@ -95,12 +102,12 @@ extension URITemplate.Expression {
             let whole = operation.separator == .comma ? [text] : fields
             guard whole.count == 1 || operation.separator != .comma else { return false }
             if whole.count == 1 {
-                guard let value = Self.decodedValue(whole[0], allowsList: !operation.allowsReserved) else { return false }
+                guard let value = decodedValue(whole[0], allowsList: true) else { return false }
                 values[variable.name] = value
             } else {
                 var items: [String] = []
                 for field in whole {
-                    guard case .string(let item)? = Self.decodedValue(field, allowsList: false) else { return false }
+                    guard case .string(let item)? = decodedValue(field, allowsList: false) else { return false }
                     items.append(item)
                 }
                 values[variable.name] = .list(items)
@@ -111,26 +118,31 @@ extension URITemplate.Expression {
         guard !operation.allowsReserved || !fields.isEmpty, fields.count <= variables.count else { return false }
         if operation.allowsReserved, fields.count != variables.count { return false }
         for (variable, field) in zip(variables, fields) {
-            guard case .string(let value)? = Self.decodedValue(field, allowsList: false) else { return false }
+            guard case .string(let value)? = decodedValue(field, allowsList: false) else { return false }
             values[variable.name] = .string(value)
         }
         return true
     }
 
-    /// Percent-decodes one field; a comma-separated field becomes a list when allowed.
-    private static func decodedValue(_ raw: ArraySlice<UInt8>, allowsList: Bool) -> URITemplate.Value? {
-        if allowsList, raw.contains(.comma) {
+    /// One field's value: percent-decoded, except in reserved expansion, which keeps `%XX` as
+    /// written (so the raw text is what expands back to itself); a comma-separated field
+    /// becomes a list when allowed.
+    private func decodedValue(_ raw: ArraySlice<UInt8>, allowsList: Bool) -> URITemplate.Value? {
+        let keepsReserved = operation.allowsReserved
+        if allowsList, !keepsReserved, raw.contains(.comma) {
             var items: [String] = []
             for item in raw.split(separator: .comma, omittingEmptySubsequences: false) {
-                guard let decoded = percentDecoded(item) else { return nil }
+                guard let decoded = Self.percentDecoded(item, keepingReservedEscapes: false) else { return nil }
                 items.append(decoded)
             }
             return .list(items)
         }
-        return percentDecoded(raw).map { .string($0) }
+        return Self.percentDecoded(raw, keepingReservedEscapes: keepsReserved).map { .string($0) }
     }
 
-    private static func percentDecoded(_ raw: ArraySlice<UInt8>) -> String? {
+    /// Decodes `%XX` escapes. With `keepingReservedEscapes` (reserved expansion), an escape of a
+    /// byte that expansion writes literally stays as written: it must have been in the value.
+    private static func percentDecoded(_ raw: ArraySlice<UInt8>, keepingReservedEscapes: Bool) -> String? {
         var output: [UInt8] = []
         output.reserveCapacity(raw.count)
         var index = raw.startIndex
@@ -139,7 +151,12 @@ extension URITemplate.Expression {
                 guard index + 2 < raw.endIndex, let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2]) else {
                     return nil
                 }
-                output.append(high << 4 | low)
+                let byte = high << 4 | low
+                if keepingReservedEscapes, URIEncoding.isUnreservedOrReserved(byte) {
+                    output.append(contentsOf: raw[index...index + 2])
+                } else {
+                    output.append(byte)
+                }
                 index += 3
             } else {
                 output.append(raw[index])

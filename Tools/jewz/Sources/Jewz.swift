@@ -9,12 +9,13 @@ struct Jewz: AsyncParsableCommand {
         abstract: "A command-line HTTP client built on Jewzruxin.",
         discussion: """
             jewz [METHOD] URL [ITEM ...]   send a request (items: Header:Value, name==query, name=value, name:=json)
+            jewz expand TEMPLATE [VAR ...]  expand an RFC 6570 URI template (--jsonl: one per input line)
             jewz serve [--port N]           run the Sandbox server
             jewz tour                       walk through the toolkit against an in-process Sandbox
 
             Exit status: 0 for 2xx/3xx, 4 for 4xx, 5 for 5xx, 2 for network errors and timeouts, 1 for usage errors.
             """,
-        subcommands: [RequestCommand.self, ServeCommand.self, TourCommand.self],
+        subcommands: [RequestCommand.self, ExpandCommand.self, ServeCommand.self, TourCommand.self],
         defaultSubcommand: RequestCommand.self)
 
     /// Parses and runs, mapping every outcome to the documented exit status (ArgumentParser's

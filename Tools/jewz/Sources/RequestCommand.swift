@@ -18,6 +18,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print the whole exchange (same as --print HBhb).")
     var verbose = false
 
+    @Flag(name: .shortAndLong, help: "Send name=value fields as application/x-www-form-urlencoded instead of JSON.")
+    var form = false
+
     @Option(help: "Seconds the whole exchange may take.")
     var timeout: Double?
 
@@ -39,7 +42,17 @@ struct RequestCommand: AsyncParsableCommand {
             case .field, .jsonField: break
             }
         }
-        let body = RequestItem.jsonBody(items)
+        let body: (data: Data, contentType: String)?
+        do {
+            if form {
+                body = try RequestItem.formBody(items).map { (Data($0.encoded().utf8), "application/x-www-form-urlencoded; charset=utf-8") }
+            } else {
+                body = RequestItem.jsonBody(items).map { (Data($0.encoded()), "application/json") }
+                if body != nil { headers.addMissing(from: ["Accept": "application/json, */*;q=0.5"]) }
+            }
+        } catch {
+            throw ValidationError(error.description)
+        }
         let cycle: HTTPCycle
         do {
             cycle = try HTTPCycle(
@@ -48,8 +61,8 @@ struct RequestCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         if let body {
-            headers.addMissing(from: ["Content-Type": "application/json", "Accept": "application/json, */*;q=0.5"])
-            cycle.request.data = Data(body.utf8)
+            headers.addMissing(from: ["Content-Type": body.contentType])
+            cycle.request.data = body.data
         }
         headers.addMissing(from: cycle.session.configuration.additionalHeaders)
         cycle.request.headers = headers
@@ -66,7 +79,13 @@ struct RequestCommand: AsyncParsableCommand {
         }
         if let response = cycle.response {
             if parts.contains("h") { printResponseHead(response) }
-            if parts.contains("b") { printBody(response.data, text: response.text) }
+            if parts.contains("b") {
+                if let json = response.json, isatty(STDOUT_FILENO) == 1 {
+                    print(json.formatted(pretty: true, highlighting: .ansi))
+                } else {
+                    printBody(response.data, text: response.text)
+                }
+            }
         }
         guard let failure else { return }
         switch failure {

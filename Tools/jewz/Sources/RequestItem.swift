@@ -1,4 +1,5 @@
 import Foundation
+import Jewzruxin
 
 /// One httpie-style request item: `Header:Value`, `name==query`, `name=value` (a string
 /// field), `name:=json` (a raw JSON field).
@@ -6,7 +7,7 @@ enum RequestItem: Equatable {
     case header(name: String, value: String)
     case query(name: String, value: String)
     case field(name: String, value: String)
-    case jsonField(name: String, json: String)
+    case jsonField(name: String, value: JSONValue)
 
     /// The separators, longest first so that `==` and `:=` win over `=` and `:` at one place.
     private static let separators = ["==", ":=", "=", ":"]
@@ -29,50 +30,49 @@ enum RequestItem: Equatable {
         switch best.separator {
         case "==": self = .query(name: name, value: value)
         case ":=":
-            guard (try? JSONSerialization.jsonObject(with: Data(value.utf8), options: .fragmentsAllowed)) != nil else {
-                throw RequestItemError.invalidJSON(name: name, value: value)
+            do {
+                self = .jsonField(name: name, value: try JSONValue(parsing: value))
+            } catch {
+                throw RequestItemError.invalidJSON(name: name, value: value, reason: error.description)
             }
-            self = .jsonField(name: name, json: value)
         case "=": self = .field(name: name, value: value)
         default: self = .header(name: name, value: value.trimmingCharacters(in: .whitespaces))
         }
     }
 
-    /// The items' fields as one JSON object, in the order given.
-    static func jsonBody(_ items: [RequestItem]) -> String? {
-        let members = items.compactMap { item -> String? in
+    /// The items' fields as one JSON object, in the order given; `nil` without fields.
+    static func jsonBody(_ items: [RequestItem]) -> JSONValue? {
+        let members = items.compactMap { item -> (String, JSONValue)? in
             switch item {
-            case .field(let name, let value): "\(jsonString(name)): \(jsonString(value))"
-            case .jsonField(let name, let json): "\(jsonString(name)): \(json)"
+            case .field(let name, let value): (name, .string(value))
+            case .jsonField(let name, let value): (name, value)
             default: nil
             }
         }
-        return members.isEmpty ? nil : "{" + members.joined(separator: ", ") + "}"
+        return members.isEmpty ? nil : .object(JSONObject(members))
     }
 
-    /// A JSON string literal for `text` (RFC 8259 §7).
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
+    /// The items' fields as form fields, in the order given; `nil` without fields.
+    ///
+    /// - Throws: `RequestItemError.jsonFieldInForm` for a `name:=json` item.
+    static func formBody(_ items: [RequestItem]) throws(RequestItemError) -> FormFields? {
+        var pairs: [(String, String)] = []
+        for item in items {
+            switch item {
+            case .field(let name, let value): pairs.append((name, value))
+            case .jsonField(let name, _): throw .jsonFieldInForm(name: name)
+            default: continue
             }
         }
-        return result + "\""
+        return pairs.isEmpty ? nil : FormFields(pairs)
     }
 }
 
 enum RequestItemError: Error, CustomStringConvertible {
     case noSeparator(String)
     case emptyName(String)
-    case invalidJSON(name: String, value: String)
+    case invalidJSON(name: String, value: String, reason: String)
+    case jsonFieldInForm(name: String)
 
     var description: String {
         switch self {
@@ -80,8 +80,10 @@ enum RequestItemError: Error, CustomStringConvertible {
             "'\(text)' is not a request item: use Header:Value, name==query, name=value or name:=json."
         case .emptyName(let text):
             "'\(text)' has no name before its separator."
-        case .invalidJSON(let name, let value):
-            "'\(name):=\(value)': the value after := must be JSON, such as 42, true, [1,2] or {\"a\":1}."
+        case .invalidJSON(let name, let value, let reason):
+            "'\(name):=\(value)': the value after := must be JSON, such as 42, true, [1,2] or {\"a\":1} (\(reason))."
+        case .jsonFieldInForm(let name):
+            "'\(name):=…' is a JSON field and cannot be sent with --form; use name=value."
         }
     }
 }

@@ -145,6 +145,60 @@ extension TourStep {
                 return Outcome("\(rows?.count ?? 0) rows, first \(rows?.first ?? [])", expected: "3 rows, first [\"name\", \"language\"]")
             },
             TourStep(
+                title: "JSON responses are parsed by Content-Type, with no casts to read them",
+                code: """
+                    let cycle = try await HTTPCycle.get(url("/json"))
+                    cycle.response?.json?["items"][1]["title"].string
+                    """
+            ) {
+                let cycle = try await HTTPCycle.get(url("/json"))
+                return Outcome("\"\(cycle.response?.json?["items"][1]["title"].string ?? "")\"", expected: "\"Wörld\"")
+            },
+            TourStep(
+                title: "Send JSON: a processor turns a JSONValue or any Encodable into the body",
+                code: """
+                    struct Person: Codable { var name: String; var languages: [String] }
+                    let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: Person(name: "Ada", languages: ["en", "fr"]),
+                                                         requestProcessors: [HTTPJSONProcessor()])
+                    try cycle.response?.decode(Person.self).languages
+                    """
+            ) {
+                let cycle = try await HTTPCycle.post(
+                    url("/dumpupload/"), requestObject: TourPerson(name: "Ada", languages: ["en", "fr"]),
+                    requestProcessors: [HTTPJSONProcessor()])
+                let languages = try cycle.response?.decode(TourPerson.self).languages ?? []
+                return Outcome("\(languages)", expected: "[\"en\", \"fr\"]")
+            },
+            TourStep(
+                title: "Send a form: ordered fields, repeated names, WHATWG encoding",
+                code: """
+                    let form: FormFields = ["q": "swift nio", "tag": ["a", "b"]]
+                    let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: form, requestProcessors: [HTTPFormProcessor()])
+                    (cycle.response?.text, cycle.response?.form?.values(for: "tag"))
+                    """
+            ) {
+                let form: FormFields = ["q": "swift nio", "tag": ["a", "b"]]
+                let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: form, requestProcessors: [HTTPFormProcessor()])
+                return Outcome("\(cycle.response?.text ?? "") → tags \(cycle.response?.form?.values(for: "tag") ?? [])",
+                               expected: "q=swift+nio&tag=a&tag=b → tags [\"a\", \"b\"]")
+            },
+            TourStep(
+                title: "URI templates (RFC 6570, level 4): parse once, expand many; match reads values back",
+                code: """
+                    let search = try URITemplate("/search{/scope}{?q,tags*}")
+                    try search.expand(["scope": "repos", "q": "http client", "tags": ["swift", "linux"]])
+                    let user = try URITemplate("/users/{id}{?fields}")      // match: levels 1–3
+                    user.match("/users/42?fields=name,email")
+                    """
+            ) {
+                let search = try URITemplate("/search{/scope}{?q,tags*}")
+                let path = try search.expand(["scope": "repos", "q": "http client", "tags": ["swift", "linux"]])
+                let user = try URITemplate("/users/{id}{?fields}")
+                let values = user.match("/users/42?fields=name,email")
+                let shown = "\(path); id \(values?["id"].map { "\($0)" } ?? "nil"), fields \(values?["fields"].map { "\($0)" } ?? "nil")"
+                return Outcome(shown, expected: "/search/repos?q=http%20client&tags=swift&tags=linux; id string(\"42\"), fields list([\"name\", \"email\"])")
+            },
+            TourStep(
                 title: "Cycles run concurrently on one session",
                 code: """
                     try await withThrowingTaskGroup(of: String?.self) { group in
@@ -182,6 +236,12 @@ extension TourStep {
             },
         ]
     }
+}
+
+/// The tour's model for JSON bodies.
+struct TourPerson: Codable, Sendable {
+    var name: String
+    var languages: [String]
 }
 
 /// The tour's example of a user's own processor: CSV rows as arrays of fields.

@@ -1,29 +1,51 @@
-/// Writes ``JSONValue``s as JSON text, members in their order, compact or indented by two spaces.
-enum JSONWriter {
-    static func string(for value: JSONValue, pretty: Bool) -> String {
-        var output: [UInt8] = []
-        write(value, pretty: pretty, indent: 0, to: &output)
-        return String(decoding: output, as: UTF8.self)
+/// Terminal colours for JSON text: the escape sequences written before each kind of token,
+/// and the one that resets after it.
+public struct JSONHighlighting: Sendable {
+    public var key: String
+    public var string: String
+    public var number: String
+    public var literal: String
+    public var reset: String
+
+    public init(key: String, string: String, number: String, literal: String, reset: String) {
+        self.key = key
+        self.string = string
+        self.number = number
+        self.literal = literal
+        self.reset = reset
     }
 
-    static func bytes(for value: JSONValue, pretty: Bool) -> [UInt8] {
+    /// ANSI colours: blue keys, green strings, yellow numbers, magenta `true`/`false`/`null`.
+    public static let ansi = JSONHighlighting(
+        key: "\u{1B}[34m", string: "\u{1B}[32m", number: "\u{1B}[33m", literal: "\u{1B}[35m", reset: "\u{1B}[0m")
+}
+
+/// Writes ``JSONValue``s as JSON text, members in their order, compact or indented by two spaces.
+enum JSONWriter {
+    static func string(for value: JSONValue, pretty: Bool, highlighting: JSONHighlighting? = nil) -> String {
+        String(decoding: bytes(for: value, pretty: pretty, highlighting: highlighting), as: UTF8.self)
+    }
+
+    static func bytes(for value: JSONValue, pretty: Bool, highlighting: JSONHighlighting? = nil) -> [UInt8] {
         var output: [UInt8] = []
-        write(value, pretty: pretty, indent: 0, to: &output)
+        write(value, pretty: pretty, highlighting: highlighting, indent: 0, to: &output)
         return output
     }
 
-    static func write(_ value: JSONValue, pretty: Bool, indent: Int, to output: inout [UInt8]) {
+    private static func write(
+        _ value: JSONValue, pretty: Bool, highlighting: JSONHighlighting?, indent: Int, to output: inout [UInt8]
+    ) {
         switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .number(let number): output.append(contentsOf: number.text.utf8)
-        case .string(let string): writeString(string, to: &output)
+        case .null: token("null", highlighting?.literal, highlighting, &output)
+        case .bool(let flag): token(flag ? "true" : "false", highlighting?.literal, highlighting, &output)
+        case .number(let number): token(number.text, highlighting?.number, highlighting, &output)
+        case .string(let string): quoted(string, highlighting?.string, highlighting, &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 newline(pretty, indent + 1, &output)
-                write(element, pretty: pretty, indent: indent + 1, to: &output)
+                write(element, pretty: pretty, highlighting: highlighting, indent: indent + 1, to: &output)
             }
             if !elements.isEmpty { newline(pretty, indent, &output) }
             output.append(UInt8(ascii: "]"))
@@ -32,14 +54,26 @@ enum JSONWriter {
             for (position, member) in object.members.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 newline(pretty, indent + 1, &output)
-                writeString(member.key, to: &output)
+                quoted(member.key, highlighting?.key, highlighting, &output)
                 output.append(UInt8(ascii: ":"))
                 if pretty { output.append(UInt8(ascii: " ")) }
-                write(member.value, pretty: pretty, indent: indent + 1, to: &output)
+                write(member.value, pretty: pretty, highlighting: highlighting, indent: indent + 1, to: &output)
             }
             if object.count > 0 { newline(pretty, indent, &output) }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    private static func token(_ text: String, _ color: String?, _ highlighting: JSONHighlighting?, _ output: inout [UInt8]) {
+        if let color { output.append(contentsOf: color.utf8) }
+        output.append(contentsOf: text.utf8)
+        if let highlighting { output.append(contentsOf: highlighting.reset.utf8) }
+    }
+
+    private static func quoted(_ text: String, _ color: String?, _ highlighting: JSONHighlighting?, _ output: inout [UInt8]) {
+        if let color { output.append(contentsOf: color.utf8) }
+        writeString(text, to: &output)
+        if let highlighting { output.append(contentsOf: highlighting.reset.utf8) }
     }
 
     private static func newline(_ pretty: Bool, _ indent: Int, _ output: inout [UInt8]) {
@@ -87,9 +121,10 @@ extension JSONValue {
         try self.init(parsing: text.utf8, maximumDepth: maximumDepth)
     }
 
-    /// JSON text for this value: compact, or indented by two spaces.
-    public func formatted(pretty: Bool = false) -> String {
-        JSONWriter.string(for: self, pretty: pretty)
+    /// JSON text for this value: compact, or indented by two spaces, optionally coloured for
+    /// a terminal.
+    public func formatted(pretty: Bool = false, highlighting: JSONHighlighting? = nil) -> String {
+        JSONWriter.string(for: self, pretty: pretty, highlighting: highlighting)
     }
 
     /// UTF-8 JSON bytes for this value.

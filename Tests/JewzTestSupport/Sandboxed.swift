@@ -3,13 +3,14 @@ import JewzHTTPCore
 import JewzSandbox
 import Testing
 
-/// Runs `body` with a Sandbox on a free loopback port and a fresh session, then stops both.
-func withSandbox(
-    configuration: HTTPSession.Configuration = .init(),
+/// Runs `body` with a Sandbox on a free loopback port and a fresh session (with its own
+/// registry, empty unless given), then stops both.
+public func withSandbox(
+    configuration: HTTPSession.Configuration = .init(), registry: ProcessorRegistry = ProcessorRegistry(),
     _ body: (Sandbox, HTTPSession) async throws -> Void
 ) async throws {
     let sandbox = try await Sandbox.start()
-    let session = HTTPSession(configuration: configuration, processorRegistry: ProcessorRegistry())
+    let session = HTTPSession(configuration: configuration, processorRegistry: registry)
     do {
         try await body(sandbox, session)
     } catch {
@@ -22,7 +23,7 @@ func withSandbox(
 }
 
 /// The HTTPError that `body` throws, or a recorded issue when it throws something else or nothing.
-func httpError(
+public func httpError(
     sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
 ) async -> HTTPError? {
     do {
@@ -37,18 +38,18 @@ func httpError(
 }
 
 /// Decodes the Sandbox's `/inspect` answer.
-struct Inspection: Decodable {
-    var method: String
-    var uri: String
-    var headers: [[String]]
-    var body: String
-    var bodyLength: Int
+public struct Inspection: Decodable {
+    public var method: String
+    public var uri: String
+    public var headers: [[String]]
+    public var body: String
+    public var bodyLength: Int
 
-    init(_ response: HTTPResponse?) throws {
+    public init(_ response: HTTPResponse?) throws {
         self = try JSONDecoder().decode(Inspection.self, from: try #require(response?.data))
     }
 
-    func values(_ name: String) -> [String] {
+    public func values(_ name: String) -> [String] {
         headers.filter { $0.first?.lowercased() == name.lowercased() }.compactMap { $0.last }
     }
 }

@@ -1,0 +1,89 @@
+import JewzHTTPCore
+
+/// Ordered name/value pairs of an `application/x-www-form-urlencoded` body; a name may repeat.
+///
+/// ```swift
+/// var form: FormFields = ["q": "swift nio", "tag": "a"]
+/// form.append("b", for: "tag")
+/// form.encoded()            // "q=swift+nio&tag=a&tag=b"
+/// try FormFields(decoding: "a=1&a=2").values(for: "a")   // ["1", "2"]
+/// ```
+public struct FormFields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+    }
+
+    public private(set) var fields: [Field]
+
+    public init(_ pairs: some Sequence<(String, String)>) {
+        fields = pairs.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// Fields from a value, nested fields written `user[name]`, lists as `listStyle` says.
+    public init(_ value: FormValue, listStyle: FormValue.ListStyle = .repeatedName) {
+        var pairs: [(String, String)] = []
+        value.flattened(name: "", listStyle: listStyle, into: &pairs)
+        self.init(pairs)
+    }
+
+    public init(dictionaryLiteral elements: (String, FormValue)...) {
+        self.init(.fields(elements.map { (name: $0.0, value: $0.1) }))
+    }
+
+    /// The first value of `name`.
+    public subscript(name: String) -> String? { fields.first { $0.name == name }?.value }
+
+    /// Every value of `name`, in order.
+    public func values(for name: String) -> [String] { fields.filter { $0.name == name }.map(\.value) }
+
+    public mutating func append(_ value: String, for name: String) { fields.append(Field(name: name, value: value)) }
+
+    public var isEmpty: Bool { fields.isEmpty }
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// How names and values are percent-encoded.
+    public enum Encoding: Sendable {
+        /// WHATWG `application/x-www-form-urlencoded`: space as `+`, only `A-Z a-z 0-9 * - . _`
+        /// kept. For request bodies.
+        case form
+        /// RFC 3986 query components: space as `%20`, unreserved characters kept — the same
+        /// encoding HTTPCore's query merging uses.
+        case query
+    }
+
+    /// The fields as `name=value` pairs joined by `&`.
+    public func encoded(_ encoding: Encoding = .form) -> String {
+        fields.map { field in
+            switch encoding {
+            case .form:
+                PercentEncoding.encode(field.name, allowing: .formURLEncoded, spaceAsPlus: true) + "="
+                    + PercentEncoding.encode(field.value, allowing: .formURLEncoded, spaceAsPlus: true)
+            case .query:
+                PercentEncoding.encode(field.name) + "=" + PercentEncoding.encode(field.value)
+            }
+        }.joined(separator: "&")
+    }
+
+    /// Reads an encoded form (or query string): `+` is a space, `%XX` a byte; empty pieces
+    /// between `&`s are skipped, and a piece without `=` is a name with an empty value.
+    ///
+    /// - Throws: ``FormError/invalidEncoding(field:offset:)`` for a malformed `%` escape or
+    ///   bytes that are not UTF-8.
+    public init(decoding text: some StringProtocol) throws(FormError) {
+        var pairs: [(String, String)] = []
+        var offset = 0
+        for piece in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
+            defer { offset += piece.count + 1 }
+            guard !piece.isEmpty else { continue }
+            let raw = String(decoding: piece, as: UTF8.self)
+            let name = raw.prefix { $0 != "=" }
+            let value = raw.dropFirst(name.count + 1)
+            guard let decodedName = PercentEncoding.decode(name, plusAsSpace: true),
+                let decodedValue = PercentEncoding.decode(value, plusAsSpace: true)
+            else { throw .invalidEncoding(field: String(name), offset: offset) }
+            pairs.append((decodedName, decodedValue))
+        }
+        self.init(pairs)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import JewzHTTPCore
+import JewzJSON
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// A session whose registry knows JSON, against a fresh Sandbox.
+func withJSONSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async throws {
+    let registry = ProcessorRegistry()
+    try registry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
+    try await withSandbox(registry: registry, body)
+}
+
+struct Person: Codable, Equatable {
+    var name: String
+    var languages: [String]
+}
+
+@Suite struct HTTPJSONProcessorTests {
+    @Test func aJSONValueRoundTripsThroughTheServerInOrder() async throws {
+        try await withJSONSandbox { sandbox, session in
+            let sent: JSONValue = ["zeta": "Ωmega 😀", "alpha": ["a&b=c/d?e", "", 1.5, nil], "empty": ""]
+            let cycle = try await HTTPCycle.post(
+                sandbox.url("/dumpupload/"), requestObject: sent, requestProcessors: [HTTPJSONProcessor()], session: session)
+            #expect(cycle.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+            #expect(cycle.response?.json == sent)
+            #expect(cycle.response?.json?.object?.keys == ["zeta", "alpha", "empty"])
+        }
+    }
+
+    @Test func encodableModelsAndTypedDecoding() async throws {
+        try await withJSONSandbox { sandbox, session in
+            let ada = Person(name: "Ada Lovelace", languages: ["en", "fr"])
+            let cycle = try await HTTPCycle.put(
+                sandbox.url("/dumpupload/"), requestObject: ada, requestProcessors: [HTTPJSONProcessor()], session: session)
+            #expect(try cycle.response?.decode(Person.self) == ada)
+            #expect(cycle.response?.json?["languages"][1].string == "fr")
+        }
+    }
+
+    @Test func plainDictionariesAreSent() async throws {
+        try await withJSONSandbox { sandbox, session in
+            let object: [String: any Sendable] = ["k1": "v1", "k2": 9, "k3": [17, "v3"] as [any Sendable]]
+            let cycle = try await HTTPCycle.post(
+                sandbox.url("/dumpupload/"), requestObject: object, requestProcessors: [HTTPJSONProcessor()], session: session)
+            #expect(cycle.response?.text == #"{"k1":"v1","k2":9,"k3":[17,"v3"]}"#)
+        }
+    }
+
+    @Test func anExplicitContentTypeIsKept() async throws {
+        var request = HTTPRequest(url: try #require(URL(string: "http://h/")), object: ["a": 1] as JSONValue)
+        request.headers["Content-Type"] = "application/vnd.api+json"
+        try HTTPJSONProcessor().prepare(&request)
+        #expect(request.headers["Content-Type"] == "application/vnd.api+json")
+        #expect(request.data == Data(#"{"a":1}"#.utf8))
+    }
+
+    @Test func suffixTypesAreParsedByTheRegistry() async throws {
+        try await withJSONSandbox { sandbox, session in
+            let cycle = try HTTPCycle(
+                sandbox.url("/echo/"), method: .get,
+                parameters: ["code": 422, "content": #"{"title":"invalid"}"#, "header": "Content-Type: application/problem+json"],
+                session: session)
+            await #expect(throws: HTTPError.self) { try await cycle.start() }
+            #expect(cycle.response?.json?["title"] == "invalid")
+        }
+    }
+
+    @Test func anEmptyBodyIsNotAnError() async throws {
+        try await withJSONSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.get(
+                sandbox.url("/echo/"), parameters: ["code": 204, "header": "Content-Type: application/json"],
+                responseProcessors: [HTTPJSONProcessor()], session: session)
+            #expect(cycle.response?.statusCode == 204)
+            #expect(cycle.response?.object == nil)
+        }
+    }
+
+    @Test func aBrokenBodySaysWhereItBroke() async throws {
+        try await withJSONSandbox { sandbox, session in
+            let cycle = try HTTPCycle(
+                sandbox.url("/echo/"), method: .get,
+                parameters: ["content": "{\"items\": [1,\n 2,,]}", "header": "Content-Type: application/json"], session: session)
+            do {
+                try await cycle.start()
+                Issue.record("a broken body parsed")
+            } catch HTTPError.processor(let name, let underlying) {
+                #expect(name == "HTTPJSONProcessor")
+                guard case JSONError.syntax(_, let line, let column, _, let excerpt)? = underlying as? JSONError else {
+                    Issue.record("got \(underlying)")
+                    return
+                }
+                #expect((line, column) == (2, 4))
+                #expect(excerpt.contains("2,,]"))
+            }
+            #expect(cycle.response?.statusCode == 200)
+        }
+    }
+
+    @Test func sessionJSONFeedsTheLargeDocumentPath() async throws {
+        try await withJSONSandbox { sandbox, session in
+            let items = (0..<20_000).map { JSONValue.object(["id": .number(JSONNumber($0)), "name": "item \($0)"]) }
+            let cycle = try await HTTPCycle.post(
+                sandbox.url("/dumpupload/"), requestObject: JSONValue.array(items), requestProcessors: [HTTPJSONProcessor()],
+                session: session)
+            #expect(cycle.response?.json?.array?.count == 20_000)
+            #expect(cycle.response?.json?[19_999]["name"] == "item 19999")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import Foundation
+import PackageDescription
+
+// A path dependency is known by its folder's name, which differs between clones.
+let rootIdentity = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+
+// libFuzzer harnesses, kept out of the root package so that sanitizer flags and
+// `-parse-as-library` never touch a normal build. See README.md for how to run them.
+let package = Package(
+    name: "JewzFuzz",
+    dependencies: [.package(path: "../..")],
+    targets: [
+        .executableTarget(
+            name: "URITemplateFuzzer",
+            dependencies: [.product(name: "JewzURITemplate", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        )
+    ]
+)
