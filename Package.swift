@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "JewzHTTPCore", targets: ["JewzHTTPCore"]),
         .library(name: "JewzJSON", targets: ["JewzJSON"]),
         .library(name: "JewzForm", targets: ["JewzForm"]),
+        .library(name: "JewzGzip", targets: ["JewzGzip"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -46,14 +47,26 @@ let package = Package(
             dependencies: ["JewzHTTPCore"],
             path: "Packages/Processors/Form/Sources"
         ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Packages/Processors/Gzip/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "JewzGzip",
+            dependencies: ["JewzHTTPCore", "CZlib"],
+            path: "Packages/Processors/Gzip/Sources"
+        ),
         .target(
             name: "Jewzruxin",
-            dependencies: ["JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm"],
+            dependencies: ["JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip"],
             path: "Packages/Jewzruxin/Sources"
         ),
         .target(
             name: "JewzSandbox",
             dependencies: [
+                "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -90,6 +103,11 @@ let package = Package(
             name: "JewzFormTests",
             dependencies: ["JewzForm", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzFormTests"
+        ),
+        .testTarget(
+            name: "JewzGzipTests",
+            dependencies: ["JewzGzip", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzGzipTests"
         ),
         .testTarget(
             name: "JewzruxinTests",

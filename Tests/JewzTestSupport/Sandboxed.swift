@@ -4,13 +4,14 @@ import JewzSandbox
 import Testing
 
 /// Runs `body` with a Sandbox on a free loopback port and a fresh session (with its own
-/// registry, empty unless given), then stops both.
+/// registries, empty unless given), then stops both.
 public func withSandbox(
     configuration: HTTPSession.Configuration = .init(), registry: ProcessorRegistry = ProcessorRegistry(),
+    contentCodings: ContentCodingRegistry = ContentCodingRegistry(),
     _ body: (Sandbox, HTTPSession) async throws -> Void
 ) async throws {
     let sandbox = try await Sandbox.start()
-    let session = HTTPSession(configuration: configuration, processorRegistry: registry)
+    let session = HTTPSession(configuration: configuration, processorRegistry: registry, contentCodings: contentCodings)
     do {
         try await body(sandbox, session)
     } catch {

@@ -16,7 +16,6 @@ import Synchronization
 public final class AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
     private let ownsClient: Bool
-    private let maximumBodySize: Int
     private let isShutDown = Mutex(false)
 
     /// Creates a transport with its own client, configured from a session configuration.
@@ -33,14 +32,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
         ownsClient = true
-        maximumBodySize = configuration.maximumResponseBodySize
     }
 
     /// Wraps a client the caller owns and shuts down.
-    public init(client: HTTPClient, maximumResponseBodySize: Int = .max) {
+    public init(client: HTTPClient) {
         self.client = client
         ownsClient = false
-        maximumBodySize = maximumResponseBodySize
     }
 
     deinit {
@@ -51,7 +48,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    public func send(_ request: HTTPRequest, timeout: Duration?) async throws -> HTTPResponse {
+    public func send(
+        _ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver
+    ) async throws {
         if isShutDown.withLock({ $0 }) { throw HTTPError.sessionShutDown }
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
@@ -64,17 +63,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
         do {
             let response = try await client.execute(outgoing, deadline: deadline)
-            let body = try await response.body.collect(upTo: maximumBodySize)
             var headers = HTTPHeaderFields()
             for (name, value) in response.headers {
                 headers.add(value, for: name)
             }
-            return HTTPResponse(
-                statusCode: Int(response.status.code), headers: headers,
-                data: Data(buffer: body, byteTransferStrategy: .automatic),
-                url: response.url ?? request.url)
+            try receiver.receiveHead(statusCode: Int(response.status.code), headers: headers, url: response.url ?? request.url)
+            for try await buffer in response.body {
+                try buffer.withUnsafeReadableBytes { try receiver.receiveBody($0) }
+            }
         } catch {
-            throw HTTPError(transportError: error, bodyLimit: maximumBodySize)
+            throw HTTPError(transportError: error)
         }
     }
 
@@ -100,14 +98,12 @@ extension TimeAmount {
 extension HTTPError {
     /// Classifies an AsyncHTTPClient or SwiftNIO error, so that callers can tell a request the
     /// server never saw from one that broke on the way.
-    init(transportError error: any Error, bodyLimit: Int) {
+    init(transportError error: any Error) {
         switch error {
         case let error as HTTPError:
             self = error
         case is CancellationError:
             self = .cancelled(explicitly: false)
-        case is NIOTooManyBytesError:
-            self = .responseTooLarge(limit: bodyLimit)
         case let error as HTTPClientError:
             switch error {
             case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded,

@@ -169,7 +169,7 @@ public final class HTTPCycle: Sendable {
         let recorded = state.withLock { $0.generation == generation ? $0.cancellation : nil }
         if let recorded { return recorded }
         if Task.isCancelled { return .cancelled(explicitly: false) }
-        return HTTPError(transportError: error, bodyLimit: session.configuration.maximumResponseBodySize)
+        return HTTPError(transportError: error)
     }
 
     private func finish(_ generation: Int, result: Result<HTTPResponse, HTTPError>, completion: Completion?) {
@@ -204,6 +204,10 @@ public final class HTTPCycle: Sendable {
 
         var request = original
         request.headers.addMissing(from: session.configuration.additionalHeaders)
+        let codings = session.contentCodings.tokens
+        if !codings.isEmpty, !request.headers.contains("Accept-Encoding") {
+            request.headers["Accept-Encoding"] = codings.joined(separator: ", ")
+        }
         for processor in requestProcessors {
             try Self.applying(processor) { try processor.prepare(&request) }
         }
@@ -253,8 +257,11 @@ public final class HTTPCycle: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         session.logger.debug("\(request.method) \(request.url.absoluteString)")
-        let response = try await session.transport.send(
-            request, timeout: request.timeout ?? session.configuration.timeoutForResource)
+        var collector = ResponseCollector(
+            codings: session.contentCodings, maximumBodySize: session.configuration.maximumResponseBodySize)
+        try await session.transport.send(
+            request, timeout: request.timeout ?? session.configuration.timeoutForResource, to: &collector)
+        let response = try collector.finish()
         session.logger.debug(
             "\(response.statusCode) \(request.method) \(request.url.absoluteString) in \(clock.now - started)")
         return response

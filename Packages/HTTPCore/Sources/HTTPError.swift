@@ -21,6 +21,9 @@ public enum HTTPError: Error, CustomStringConvertible {
     case connectionLost(reason: String)
     /// The response body is larger than the session allows.
     case responseTooLarge(limit: Int)
+    /// The body could not be decoded for its `Content-Encoding` (corrupt, truncated, or past a
+    /// decompression limit).
+    case contentDecoding(coding: String, underlying: any Error)
     /// A request or response processor failed.
     case processor(name: String, underlying: any Error)
     /// A processor was given a request object of a type it cannot turn into data.
@@ -50,6 +53,8 @@ public enum HTTPError: Error, CustomStringConvertible {
             "The connection was lost during the exchange (\(reason)); the request may or may not have been processed."
         case .responseTooLarge(let limit):
             "The response body is larger than \(limit) bytes; raise maximumResponseBodySize or stream the body."
+        case .contentDecoding(let coding, let underlying):
+            "The \(coding)-encoded body could not be decoded: \(underlying)"
         case .processor(let name, let underlying):
             "\(name) failed: \(underlying)"
         case .unsupportedRequestObject(let type, let processor):

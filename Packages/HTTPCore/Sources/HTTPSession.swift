@@ -3,7 +3,8 @@ import Logging
 import Synchronization
 
 /// Owns a transport and the policies its cycles share: processors, authentications, the
-/// processor registry, the status-code policy and the queue completion handlers run on.
+/// processor and content-coding registries, the status-code policy and the queue completion
+/// handlers run on.
 ///
 /// A cycle whose own `requestProcessors`, `responseProcessors` or `authentications` is `nil`
 /// uses the session's (the seed's "backing properties").
@@ -52,6 +53,7 @@ public final class HTTPSession: Sendable {
         var responseProcessors: [any HTTPProcessor] = []
         var authentications: [any HTTPAuthentication] = []
         var processorRegistry: ProcessorRegistry
+        var contentCodings: ContentCodingRegistry
         var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
     }
 
@@ -65,7 +67,7 @@ public final class HTTPSession: Sendable {
     ///   - processorRegistry: where responses without explicit processors find theirs.
     public init(
         configuration: Configuration = .init(), transport: (any HTTPTransport)? = nil,
-        processorRegistry: ProcessorRegistry = .shared,
+        processorRegistry: ProcessorRegistry = .shared, contentCodings: ContentCodingRegistry = .shared,
         completionQueue: DispatchQueue = DispatchQueue(label: "jewzruxin.session.completion"),
         logger: Logger = Logger(label: "jewzruxin")
     ) {
@@ -73,7 +75,7 @@ public final class HTTPSession: Sendable {
         self.transport = transport ?? AsyncHTTPClientTransport(configuration: configuration)
         self.completionQueue = completionQueue
         self.logger = logger
-        settings = Mutex(Settings(processorRegistry: processorRegistry))
+        settings = Mutex(Settings(processorRegistry: processorRegistry, contentCodings: contentCodings))
     }
 
     /// Processors for cycles that have none of their own.
@@ -98,6 +100,12 @@ public final class HTTPSession: Sendable {
     public var processorRegistry: ProcessorRegistry {
         get { settings.withLock { $0.processorRegistry } }
         set { settings.withLock { $0.processorRegistry = newValue } }
+    }
+
+    /// The decoders for `Content-Encoding`; their tokens are advertised in `Accept-Encoding`.
+    public var contentCodings: ContentCodingRegistry {
+        get { settings.withLock { $0.contentCodings } }
+        set { settings.withLock { $0.contentCodings = newValue } }
     }
 
     /// Decides whether a status code fails the cycle with ``HTTPError/statusCode(_:)``

@@ -16,12 +16,7 @@ public final class ProcessorRegistry: Sendable {
     /// HTTPCore alone it starts empty.
     public static let shared: ProcessorRegistry = {
         let registry = ProcessorRegistry()
-        // The umbrella module provides `Jewzruxin.StandardProcessors`. It is found by its
-        // mangled name, so HTTPCore installs the defaults whenever the umbrella is linked in
-        // without depending on the modules above it (see ARCHITECTURE.md).
-        if let defaults = _typeByName("9Jewzruxin18StandardProcessorsO") as? any ProcessorRegistryDefaults.Type {
-            defaults.registerDefaults(in: registry)
-        }
+        standardDefaults?.registerDefaults(in: registry)
         return registry
     }()
 
@@ -98,9 +93,18 @@ public final class ProcessorRegistry: Sendable {
     }
 }
 
-/// Supplies the processors a registry starts with. The umbrella module `Jewzruxin` provides
-/// the conformance that fills ``ProcessorRegistry/shared``.
+/// Supplies what the shared registries start with. The umbrella module `Jewzruxin` provides
+/// the conformance that fills ``ProcessorRegistry/shared`` and ``ContentCodingRegistry/shared``.
 public protocol ProcessorRegistryDefaults {
     /// Registers the default processors in `registry`.
     static func registerDefaults(in registry: ProcessorRegistry)
+    /// Registers the default content decoders in `registry`.
+    static func registerDefaultCodings(in registry: ContentCodingRegistry)
+}
+
+/// `Jewzruxin.StandardProcessors`, when the umbrella module is linked in. It is found by its
+/// mangled name, so HTTPCore installs the defaults without depending on the modules above it
+/// (see ARCHITECTURE.md).
+var standardDefaults: (any ProcessorRegistryDefaults.Type)? {
+    _typeByName("9Jewzruxin18StandardProcessorsO") as? any ProcessorRegistryDefaults.Type
 }

@@ -1,5 +1,6 @@
 // `import Jewzruxin` gives the whole toolkit.
 @_exported import JewzForm
+@_exported import JewzGzip
 @_exported import JewzHTTPCore
 @_exported import JewzJSON
 @_exported import JewzURITemplate

@@ -1,4 +1,5 @@
 import JewzForm
+import JewzGzip
 import JewzHTTPCore
 import JewzJSON
 
@@ -9,5 +10,9 @@ public enum StandardProcessors: ProcessorRegistryDefaults {
         // The patterns are constants of the processors themselves, so registering cannot fail.
         try? registry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
         try? registry.register(HTTPFormProcessor(), for: HTTPFormProcessor.mediaTypePatterns)
+    }
+
+    public static func registerDefaultCodings(in registry: ContentCodingRegistry) {
+        registry.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
     }
 }

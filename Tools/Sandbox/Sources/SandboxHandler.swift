@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOPosix
 
 /// Collects one request at a time (the pipeline handler serializes pipelined requests), asks
 /// the router for the answer, and writes it as the route's delivery says.
@@ -33,26 +34,38 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
-            let response: SandboxResponse
-            if bodyTooLarge {
-                response = SandboxResponse(status: 413, body: Data("request body too large".utf8))
-            } else {
-                let request = SandboxRequest(
-                    method: head.method.rawValue, uri: head.uri,
-                    headers: head.headers.map { (name: $0.name, value: $0.value) },
-                    body: Data(buffer: body, byteTransferStrategy: .copy))
-                response = router.respond(to: request)
-            }
             let keepAlive = head.isKeepAlive && !bodyTooLarge
             let isHead = head.method == .HEAD
-            if response.delay == .zero {
-                write(response, keepAlive: keepAlive, omitBody: isHead, context: context)
-            } else {
-                let (seconds, attoseconds) = response.delay.components
-                let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-                context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
-                    self.write(response, keepAlive: keepAlive, omitBody: isHead, context: context)
+            if bodyTooLarge {
+                let response = SandboxResponse(status: 413, body: Data("request body too large".utf8))
+                respond(response, keepAlive: keepAlive, omitBody: isHead, context: context)
+                return
+            }
+            let request = SandboxRequest(
+                method: head.method.rawValue, uri: head.uri,
+                headers: head.headers.map { (name: $0.name, value: $0.value) },
+                body: Data(buffer: body, byteTransferStrategy: .copy))
+            // Routes may compute (a gzip bomb, large bodies): run them off the event loop so
+            // that other connections keep being served meanwhile.
+            let router = self.router
+            NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop) { router.respond(to: request) }
+                .assumeIsolated()
+                .whenComplete { result in
+                    let response = (try? result.get()) ?? SandboxResponse(status: 500)
+                    self.respond(response, keepAlive: keepAlive, omitBody: isHead, context: context)
                 }
+        }
+    }
+
+    /// Writes the response now, or after the route's delay.
+    private func respond(_ response: SandboxResponse, keepAlive: Bool, omitBody: Bool, context: ChannelHandlerContext) {
+        if response.delay == .zero {
+            write(response, keepAlive: keepAlive, omitBody: omitBody, context: context)
+        } else {
+            let (seconds, attoseconds) = response.delay.components
+            let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
+                self.write(response, keepAlive: keepAlive, omitBody: omitBody, context: context)
             }
         }
     }

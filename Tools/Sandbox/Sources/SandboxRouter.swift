@@ -17,6 +17,8 @@ import Synchronization
 /// | `/drop/N` | announces N bytes, sends half, closes the connection |
 /// | `/counter?key=K&fail=N&status=S&retry-after=R` | status S (503) N times per key, then 200 |
 /// | `/redirect/N` | N redirects, then `/hello/` |
+/// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1` | content compressed by zlib in those codings, in order (`raw-deflate` too) |
+/// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
 public final class SandboxRouter: Sendable {
     /// The largest request body accepted; larger ones get 413.
     public static let maximumRequestBodySize = 256 << 20
@@ -74,6 +76,13 @@ public final class SandboxRouter: Sendable {
             return response
         case ("counter", 1):
             return counter(query)
+        case ("encoded", 1):
+            return encoded(query)
+        case ("bomb", 2):
+            guard let mebibytes = Int(segments[1]), (1...4096).contains(mebibytes) else {
+                return .text("bomb size must be 1...4096 MiB", status: 400)
+            }
+            return bomb(mebibytes: mebibytes)
         case ("redirect", 2):
             guard let remaining = Int(segments[1]), (0...50).contains(remaining) else {
                 return .text("redirect count must be 0...50", status: 400)
@@ -83,6 +92,43 @@ public final class SandboxRouter: Sendable {
         default:
             return .text("no such endpoint: \(request.path)", status: 404)
         }
+    }
+
+    private func encoded(_ query: [URLQueryItem]) -> SandboxResponse {
+        let value: (String) -> String? = { name in query.first { $0.name == name }?.value }
+        let names = (value("coding") ?? "gzip").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let codings = names.compactMap(SandboxCompression.Coding.init(rawValue:))
+        guard codings.count == names.count, !codings.isEmpty,
+            let repetitions = Int(value("repeat") ?? "1"), (1...1_000_000).contains(repetitions)
+        else { return .text("coding must list gzip, x-gzip, deflate or raw-deflate; repeat 1...1000000", status: 400) }
+        var body = Data(String(repeating: value("content") ?? "Hello World", count: repetitions).utf8)
+        for coding in codings {
+            guard let compressed = SandboxCompression.compress([body], as: coding) else {
+                return .text("zlib failed", status: 500)
+            }
+            body = compressed
+        }
+        if value("truncate") == "1" { body = body.dropLast(min(8, body.count)) }
+        if value("garbage") == "1" { body.append(Data("garbage".utf8)) }
+        return SandboxResponse(
+            status: 200,
+            headers: [("Content-Type", "text/plain; charset=utf-8"), ("Content-Encoding", codings.map(\.headerToken).joined(separator: ", "))],
+            body: body)
+    }
+
+    /// Bombs take seconds to build, so every Sandbox in the process shares them.
+    private static let bombs = Mutex<[Int: Data]>([:])
+
+    private func bomb(mebibytes: Int) -> SandboxResponse {
+        let body = Self.bombs.withLock { bombs in
+            if let cached = bombs[mebibytes] { return cached }
+            let zeros = Data(count: 1 << 20)
+            let compressed = SandboxCompression.compress(repeatElement(zeros, count: mebibytes), as: .gzip) ?? Data()
+            bombs[mebibytes] = compressed
+            return compressed
+        }
+        return SandboxResponse(
+            status: 200, headers: [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")], body: body)
     }
 
     private func document(_ text: String, type: String) -> SandboxResponse {

@@ -1,0 +1,53 @@
+import Foundation
+import Synchronization
+
+/// Decodes one `Content-Encoding` (gzip, deflate…). The Gzip module provides gzip and deflate.
+public protocol HTTPContentDecoder: Sendable {
+    /// A fresh decoder for one body.
+    func makeDecoding() -> any HTTPContentDecoding
+}
+
+/// The state of decoding one body, fed chunk by chunk as it arrives.
+public protocol HTTPContentDecoding: AnyObject {
+    /// Decodes the next piece of input, appending what it yields to `output`.
+    func decode(_ input: UnsafeRawBufferPointer, into output: inout Data) throws
+    /// Ends the input; throws when the encoded stream was cut short.
+    func finish(into output: inout Data) throws
+}
+
+/// Maps `Content-Encoding` tokens to decoders. A session whose registry is not empty
+/// advertises its tokens in `Accept-Encoding` and decodes matching responses.
+public final class ContentCodingRegistry: Sendable {
+    /// The registry sessions use unless given another one; with `import Jewzruxin` it knows
+    /// gzip and deflate.
+    public static let shared: ContentCodingRegistry = {
+        let registry = ContentCodingRegistry()
+        standardDefaults?.registerDefaultCodings(in: registry)
+        return registry
+    }()
+
+    private let decoders = Mutex<[(token: String, decoder: any HTTPContentDecoder)]>([])
+
+    public init() {}
+
+    /// Registers `decoder` for each coding token (`gzip`, `x-gzip`…), replacing earlier ones.
+    public func register(_ decoder: any HTTPContentDecoder, for tokens: String...) {
+        decoders.withLock { decoders in
+            for token in tokens.map({ $0.lowercased() }) {
+                decoders.removeAll { $0.token == token }
+                decoders.append((token, decoder))
+            }
+        }
+    }
+
+    /// The decoder for a coding token, if registered.
+    public func decoder(for token: String) -> (any HTTPContentDecoder)? {
+        let token = token.trimmingHTTPWhitespace().lowercased()
+        return decoders.withLock { $0.first { $0.token == token }?.decoder }
+    }
+
+    /// The registered tokens in registration order, as `Accept-Encoding` lists them.
+    public var tokens: [String] {
+        decoders.withLock { $0.map(\.token) }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import JewzHTTPCore
+
+/// gzip and deflate for HTTP.
+///
+/// As a content decoder (registered for `gzip`, `x-gzip` and `deflate` in a
+/// `ContentCodingRegistry`; `import Jewzruxin` does it), responses are decoded chunk by chunk
+/// as they arrive, within ``limits``. As a request processor (opt-in: add it after the
+/// processor that makes the body, on a cycle or a session), it gzips the body and sets
+/// `Content-Encoding: gzip`.
+///
+/// ```swift
+/// ContentCodingRegistry.shared.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
+/// cycle.requestProcessors = [HTTPJSONProcessor(), HTTPGzipProcessor()]   // compress this upload
+/// ```
+public struct HTTPGzipProcessor: HTTPProcessor, HTTPContentDecoder {
+    /// The `Content-Encoding` tokens it decodes.
+    public static let codings = ["gzip", "x-gzip", "deflate"]
+
+    public var limits: GzipLimits
+    /// The compression level for request bodies: 0…9, or -1 for zlib's default.
+    public var compressionLevel: Int32
+
+    public init(limits: GzipLimits = GzipLimits(), compressionLevel: Int32 = -1) {
+        self.limits = limits
+        self.compressionLevel = compressionLevel
+    }
+
+    public func makeDecoding() -> any HTTPContentDecoding {
+        GzipDecompressor(format: .automatic, limits: limits)
+    }
+
+    /// Gzips `request.data` unless the request already has a `Content-Encoding`.
+    ///
+    /// - Throws: ``GzipError/zlib(code:)``.
+    public func prepare(_ request: inout HTTPRequest) throws {
+        guard let data = request.data, !request.headers.contains("Content-Encoding") else { return }
+        request.data = try Gzip.compress(data, level: compressionLevel)
+        request.headers["Content-Encoding"] = "gzip"
+    }
+}
+
+extension ContentCodingRegistry {
+    /// Registers `decoder` for each token of `tokens`.
+    public func register(_ decoder: any HTTPContentDecoder, for tokens: [String]) {
+        for token in tokens { register(decoder, for: token) }
+    }
+}

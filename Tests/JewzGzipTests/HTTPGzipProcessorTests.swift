@@ -1,0 +1,92 @@
+import Foundation
+import JewzGzip
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// A Sandbox session whose content-coding registry knows gzip and deflate.
+func withGzipSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async throws {
+    let codings = ContentCodingRegistry()
+    codings.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
+    try await withSandbox(contentCodings: codings, body)
+}
+
+@Suite struct HTTPGzipProcessorTests {
+    @Test(arguments: ["gzip", "x-gzip", "deflate", "raw-deflate", "gzip,deflate", "deflate,gzip,raw-deflate"])
+    func encodedResponsesAreDecodedAutomatically(_ coding: String) async throws {
+        try await withGzipSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.get(
+                sandbox.url("/encoded"), parameters: ["coding": "\(coding)", "content": "Grüße ", "repeat": 5000], session: session)
+            #expect(cycle.response?.text == String(repeating: "Grüße ", count: 5000))
+        }
+    }
+
+    @Test func acceptEncodingIsAdvertisedUnlessSet() async throws {
+        try await withGzipSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            #expect(try Inspection(cycle.response).values("Accept-Encoding") == ["gzip, x-gzip, deflate"])
+            let own = try HTTPCycle(sandbox.url("/inspect"), method: .get, session: session)
+            own.request.headers["Accept-Encoding"] = "identity"
+            try await own.start()
+            #expect(try Inspection(own.response).values("Accept-Encoding") == ["identity"])
+        }
+    }
+
+    @Test func withoutADecoderTheBodyStaysEncoded() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.get(sandbox.url("/encoded"), parameters: ["content": "abc"], session: session)
+            #expect(cycle.response?.data.prefix(2) == Data([0x1F, 0x8B]))
+            #expect(try Gzip.decompress(cycle.response?.data ?? Data()) == Data("abc".utf8))
+        }
+    }
+
+    @Test(arguments: [("truncate", GzipError.truncated), ("garbage", GzipError.trailingData)])
+    func brokenStreamsFailTheCycle(_ flaw: String, _ expected: GzipError) async throws {
+        try await withGzipSandbox { sandbox, session in
+            let error = await httpError {
+                _ = try await HTTPCycle.get(sandbox.url("/encoded"), parameters: QueryParameters([("content", QueryValue("abc")), (flaw, QueryValue(1))]), session: session)
+            }
+            guard case .contentDecoding(let coding, let underlying)? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+            #expect(coding == "gzip")
+            #expect(underlying as? GzipError == expected)
+        }
+    }
+
+    @Test func aGibibyteBombFailsFastWithAClearError() async throws {
+        try await withGzipSandbox { sandbox, session in
+            let clock = ContinuousClock()
+            _ = try? await HTTPCycle.get(sandbox.url("/bomb/1024"), session: session)  // builds the server's cached bomb
+            let started = clock.now
+            let error = await httpError { _ = try await HTTPCycle.get(sandbox.url("/bomb/1024"), session: session) }
+            guard case .contentDecoding(_, let underlying)? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+            #expect(underlying as? GzipError == .expansionRatioExceeded(limit: 200))
+            #expect(clock.now - started < .seconds(2))
+        }
+    }
+
+    @Test func requestBodiesAreCompressedOnRequest() async throws {
+        try await withGzipSandbox { sandbox, session in
+            let original = Data(String(repeating: "compress me ", count: 1000).utf8)
+            let cycle = try HTTPCycle(sandbox.url("/inspect"), method: .post, session: session)
+            cycle.request.data = original
+            cycle.requestProcessors = [HTTPGzipProcessor()]
+            try await cycle.start()
+            let inspection = try Inspection(cycle.response)
+            #expect(inspection.values("Content-Encoding") == ["gzip"])
+            #expect(inspection.bodyLength < original.count / 10)
+
+            let echoed = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
+            echoed.request.data = original
+            echoed.requestProcessors = [HTTPGzipProcessor()]
+            try await echoed.start()
+            #expect(try Gzip.decompress(echoed.response?.data ?? Data()) == original)
+        }
+    }
+}

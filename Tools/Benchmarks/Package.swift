@@ -1,0 +1,37 @@
+// swift-tools-version:6.1
+import Foundation
+import PackageDescription
+
+// The benchmarks: a package of their own, so the root package never pulls benchmark
+// dependencies. Every benchmark has a baseline beside it in the same target; `./run` prints
+// the ratios. A path dependency is known by its folder's name, which differs between clones.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+
+let benchmark: Target.Dependency = .product(name: "Benchmark", package: "benchmark")
+let plugins: [Target.PluginUsage] = [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+
+let package = Package(
+    name: "JewzBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../.."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "URITemplateBenchmarks",
+            dependencies: [benchmark, .product(name: "JewzURITemplate", package: root)],
+            path: "Benchmarks/URITemplateBenchmarks",
+            plugins: plugins
+        ),
+        .executableTarget(
+            name: "JSONBenchmarks",
+            dependencies: [
+                benchmark, .product(name: "JewzJSON", package: root), .product(name: "JewzHTTPCore", package: root),
+            ],
+            path: "Benchmarks/JSONBenchmarks",
+            plugins: plugins
+        ),
+    ]
+)
