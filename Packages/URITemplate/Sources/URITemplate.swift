@@ -16,7 +16,11 @@
 public struct URITemplate: Sendable, Hashable, CustomStringConvertible {
     /// The template as written.
     public let template: String
+    /// The compiled template: parts refer by range to the literal bytes (already in expanded,
+    /// encoded form) and to the variables, so parsing allocates a few arrays, not one per piece.
     let parts: [Part]
+    let literalBytes: [UInt8]
+    let variables: [VariableSpec]
 
     /// Parses a template.
     ///
@@ -24,17 +28,18 @@ public struct URITemplate: Sendable, Hashable, CustomStringConvertible {
     public init(_ template: String) throws(URITemplateError) {
         self.template = template
         var parser = URITemplateParser(template)
-        parts = try parser.parse()
+        try parser.parse()
+        parts = parser.parts
+        literalBytes = parser.literalBytes
+        variables = parser.variables
     }
 
     /// The names of the template's variables, in order of first appearance, without repeats.
     public var variableNames: [String] {
         var seen = Set<String>()
         var names: [String] = []
-        for case .expression(let expression) in parts {
-            for variable in expression.variables where seen.insert(variable.name).inserted {
-                names.append(variable.name)
-            }
+        for variable in variables where seen.insert(variable.name).inserted {
+            names.append(variable.name)
         }
         return names
     }
@@ -55,10 +60,10 @@ public struct URITemplate: Sendable, Hashable, CustomStringConvertible {
         output.reserveCapacity(template.utf8.count + 32)
         for part in parts {
             switch part {
-            case .literal(let bytes):
-                output.append(contentsOf: bytes)
+            case .literal(let range):
+                output.append(contentsOf: literalBytes[range])
             case .expression(let expression):
-                try expression.expand(into: &output, lookup: lookup)
+                try expression.expand(variables[expression.variables], into: &output, lookup: lookup)
             }
         }
         return String(decoding: output, as: UTF8.self)
@@ -71,22 +76,21 @@ public struct URITemplate: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension URITemplate {
-    /// A compiled piece of a template: literal text already in its expanded (encoded) form, or
-    /// an expression.
+    /// A compiled piece of a template: a range of ``literalBytes``, or an expression.
     enum Part: Sendable {
-        case literal([UInt8])
+        case literal(Range<Int>)
         case expression(Expression)
     }
 
     struct Expression: Sendable {
         let operation: Operator
-        let variables: [VariableSpec]
+        /// The expression's range of ``URITemplate/variables``.
+        let variables: Range<Int>
     }
 
     struct VariableSpec: Sendable {
+        /// The name as written, also what a named expansion repeats.
         let name: String
-        /// The name's bytes, written as they are where a named expansion repeats the name.
-        let nameBytes: [UInt8]
         let prefix: Int?
         let explode: Bool
     }

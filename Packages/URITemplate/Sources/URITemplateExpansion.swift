@@ -1,6 +1,8 @@
 extension URITemplate.Expression {
-    /// Expands one expression as RFC 6570 Appendix A describes.
-    func expand(into output: inout [UInt8], lookup: (String) -> URITemplate.Value?) throws(URITemplateError) {
+    /// Expands one expression, whose variables are `variables`, as RFC 6570 Appendix A describes.
+    func expand(
+        _ variables: ArraySlice<URITemplate.VariableSpec>, into output: inout [UInt8], lookup: (String) -> URITemplate.Value?
+    ) throws(URITemplateError) {
         let operation = self.operation
         var isFirst = true
         for variable in variables {
@@ -14,7 +16,7 @@ extension URITemplate.Expression {
             switch value {
             case .string(let string):
                 if operation.named {
-                    output.append(contentsOf: variable.nameBytes)
+                    output.append(contentsOf: variable.name.utf8)
                     if string.isEmpty {
                         if let ifEmpty = operation.ifEmpty { output.append(ifEmpty) }
                         continue
@@ -27,12 +29,12 @@ extension URITemplate.Expression {
                 if variable.explode {
                     for (position, item) in items.enumerated() {
                         if position > 0 { output.append(operation.separator) }
-                        if operation.named { appendName(variable.nameBytes, emptyValue: item.isEmpty, to: &output) }
+                        if operation.named { appendName(variable.name, emptyValue: item.isEmpty, to: &output) }
                         URIEncoding.append(item, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
                     }
                 } else {
                     if operation.named {
-                        output.append(contentsOf: variable.nameBytes)
+                        output.append(contentsOf: variable.name.utf8)
                         output.append(.equals)
                     }
                     for (position, item) in items.enumerated() {
@@ -55,7 +57,7 @@ extension URITemplate.Expression {
                     }
                 } else {
                     if operation.named {
-                        output.append(contentsOf: variable.nameBytes)
+                        output.append(contentsOf: variable.name.utf8)
                         output.append(.equals)
                     }
                     for (position, pair) in pairs.enumerated() {
@@ -70,8 +72,8 @@ extension URITemplate.Expression {
     }
 
     /// A named, exploded list member's `name=` (or `name` plus ifemp for an empty member).
-    private func appendName(_ name: [UInt8], emptyValue: Bool, to output: inout [UInt8]) {
-        output.append(contentsOf: name)
+    private func appendName(_ name: String, emptyValue: Bool, to output: inout [UInt8]) {
+        output.append(contentsOf: name.utf8)
         if emptyValue {
             if let ifEmpty = operation.ifEmpty { output.append(ifEmpty) }
         } else {

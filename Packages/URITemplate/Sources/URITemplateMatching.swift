@@ -15,23 +15,21 @@ extension URITemplate {
     /// // ["id": "42", "fields": ["name", "email"]]
     /// ```
     public func match(_ uri: String) -> [String: Value]? {
-        for case .expression(let expression) in parts
-        where expression.variables.contains(where: { $0.prefix != nil || $0.explode }) {
-            return nil
-        }
+        if variables.contains(where: { $0.prefix != nil || $0.explode }) { return nil }
         var values: [String: Value] = [:]
         let input = Array(uri.utf8)
         var position = 0
         for (index, part) in parts.enumerated() {
             switch part {
-            case .literal(let literal):
+            case .literal(let range):
+                let literal = literalBytes[range]
                 guard input.count - position >= literal.count,
                     input[position..<position + literal.count].elementsEqual(literal)
                 else { return nil }
                 position += literal.count
             case .expression(let expression):
                 guard let end = extentEnd(after: index, from: position, in: input),
-                    expression.match(input[position..<end], into: &values)
+                    expression.match(input[position..<end], variables: variables[expression.variables], into: &values)
                 else { return nil }
                 position = end
             }
@@ -47,7 +45,8 @@ extension URITemplate {
     private func extentEnd(after index: Int, from position: Int, in input: [UInt8]) -> Int? {
         guard index + 1 < parts.count else { return input.count }
         switch parts[index + 1] {
-        case .literal(let literal):
+        case .literal(let range):
+            let literal = literalBytes[range]
             guard let first = literal.first else { return nil }
             var candidate = position
             while candidate + literal.count <= input.count {
@@ -69,7 +68,7 @@ extension URITemplate {
             var candidate = searchStart
             while let found = input[candidate...].firstIndex(of: leading) {
                 let name = input[(found + 1)...].prefix { $0 != .equals && $0 != leading }
-                if next.variables.contains(where: { $0.nameBytes.elementsEqual(name) }) { return found }
+                if variables[next.variables].contains(where: { $0.name.utf8.elementsEqual(name) }) { return found }
                 candidate = found + 1
             }
             return input.count
@@ -79,7 +78,9 @@ extension URITemplate {
 
 extension URITemplate.Expression {
     /// Reads this expression's variables back from its expanded text.
-    func match(_ text: ArraySlice<UInt8>, into values: inout [String: URITemplate.Value]) -> Bool {
+    func match(
+        _ text: ArraySlice<UInt8>, variables: ArraySlice<URITemplate.VariableSpec>, into values: inout [String: URITemplate.Value]
+    ) -> Bool {
         var text = text
         if let first = operation.first {
             guard let leading = text.first else { return true }  // every variable undefined
@@ -91,7 +92,7 @@ extension URITemplate.Expression {
         if operation.named {
             for field in fields {
                 let name = field.prefix { $0 != .equals }
-                guard let variable = variables.first(where: { $0.nameBytes.elementsEqual(name) }) else { return false }
+                guard let variable = variables.first(where: { $0.name.utf8.elementsEqual(name) }) else { return false }
                 let raw = field.count > name.count ? field.dropFirst(name.count + 1) : []
                 guard let value = decodedValue(raw, allowsList: true) else { return false }
                 values[variable.name] = value
