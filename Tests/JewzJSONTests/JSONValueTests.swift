@@ -57,6 +57,14 @@ import Testing
         }
     }
 
+    @Test func repeatedKeysResolveToTheLastValueAndRoundTrip() throws {
+        let text = #"{"tag":"a","other":"","tag":"b/é&?"}"#
+        let json = try JSONValue(parsing: text)
+        #expect(json["tag"] == "b/é&?")
+        #expect(json.object?.keys == ["tag", "other", "tag"])
+        #expect(json.formatted() == text)
+    }
+
     @Test func invalidUTF8IsAnError() {
         #expect(throws: JSONError.self) { try JSONValue(parsing: [0x22, 0xFF, 0x22]) }
     }

@@ -33,5 +33,16 @@ let package = Package(
             path: "Benchmarks/JSONBenchmarks",
             plugins: plugins
         ),
+        .executableTarget(
+            name: "GzipBenchmarks",
+            dependencies: [benchmark, .product(name: "JewzGzip", package: root), "ZlibBaseline"],
+            path: "Benchmarks/GzipBenchmarks",
+            plugins: plugins
+        ),
+        .target(
+            name: "ZlibBaseline",
+            path: "Sources/ZlibBaseline",
+            linkerSettings: [.linkedLibrary("z")]
+        ),
     ]
 )

@@ -41,9 +41,18 @@ public enum Gzip {
     public static func decompress(_ data: Data, limits: GzipLimits = GzipLimits()) throws -> Data {
         let decompressor = GzipDecompressor(limits: limits)
         var output = Data()
-        output.reserveCapacity(data.count * 4)
+        output.reserveCapacity(expectedSize(of: data, limit: limits.maximumDecodedSize))
         try data.withUnsafeBytes { try decompressor.decode($0, into: &output) }
         try decompressor.finish(into: &output)
         return output
+    }
+
+    /// A capacity guess: a gzip member's trailer holds its length modulo 2³² (ISIZE), which
+    /// spares the output buffer its regrowths; other formats get four times their size.
+    private static func expectedSize(of data: Data, limit: Int) -> Int {
+        guard data.count >= 18, data.starts(with: [0x1F, 0x8B]) else { return min(data.count * 4, limit) }
+        let trailer = data.suffix(4)
+        let size = trailer.reversed().reduce(0) { $0 << 8 | Int($1) }
+        return min(max(size, data.count), limit, 1 << 30)
     }
 }
