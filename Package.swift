@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "JewzJSON", targets: ["JewzJSON"]),
         .library(name: "JewzForm", targets: ["JewzForm"]),
         .library(name: "JewzGzip", targets: ["JewzGzip"]),
+        .library(name: "JewzXML", targets: ["JewzXML"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -58,9 +59,20 @@ let package = Package(
             dependencies: ["JewzHTTPCore", "CZlib"],
             path: "Packages/Processors/Gzip/Sources"
         ),
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Packages/Processors/XML/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "JewzXML",
+            dependencies: ["JewzHTTPCore", "CLibXML2"],
+            path: "Packages/Processors/XML/Sources"
+        ),
         .target(
             name: "Jewzruxin",
-            dependencies: ["JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip"],
+            dependencies: ["JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzXML"],
             path: "Packages/Jewzruxin/Sources"
         ),
         .target(
@@ -108,6 +120,11 @@ let package = Package(
             name: "JewzGzipTests",
             dependencies: ["JewzGzip", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzGzipTests"
+        ),
+        .testTarget(
+            name: "JewzXMLTests",
+            dependencies: ["JewzXML", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzXMLTests"
         ),
         .testTarget(
             name: "JewzruxinTests",

@@ -39,6 +39,12 @@ let package = Package(
             path: "Benchmarks/GzipBenchmarks",
             plugins: plugins
         ),
+        .executableTarget(
+            name: "XMLBenchmarks",
+            dependencies: [benchmark, .product(name: "JewzXML", package: root)],
+            path: "Benchmarks/XMLBenchmarks",
+            plugins: plugins
+        ),
         .target(
             name: "ZlibBaseline",
             path: "Sources/ZlibBaseline",

@@ -4,3 +4,4 @@
 @_exported import JewzHTTPCore
 @_exported import JewzJSON
 @_exported import JewzURITemplate
+@_exported import JewzXML

@@ -2,6 +2,7 @@ import JewzForm
 import JewzGzip
 import JewzHTTPCore
 import JewzJSON
+import JewzXML
 
 /// The processors `import Jewzruxin` installs in `ProcessorRegistry.shared`. HTTPCore finds this
 /// type by name when the shared registry is first used.
@@ -10,6 +11,7 @@ public enum StandardProcessors: ProcessorRegistryDefaults {
         // The patterns are constants of the processors themselves, so registering cannot fail.
         try? registry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
         try? registry.register(HTTPFormProcessor(), for: HTTPFormProcessor.mediaTypePatterns)
+        try? registry.register(HTTPXMLProcessor(), for: HTTPXMLProcessor.mediaTypePatterns)
     }
 
     public static func registerDefaultCodings(in registry: ContentCodingRegistry) {

@@ -1,0 +1,44 @@
+import Foundation
+import JewzHTTPCore
+
+/// Sends and reads XML.
+///
+/// Response: parses the body into an ``XMLTree`` in `response.object` (registered for
+/// `application/xml`, `text/xml` and `application/*+xml`); an empty body is `nil`.
+/// Request: an ``XMLTree`` or ``XMLTree/Element`` object becomes the body, with
+/// `Content-Type: application/xml; charset=utf-8` unless one is set.
+public struct HTTPXMLProcessor: HTTPProcessor {
+    /// The media types the processor reads, for registering it in one line.
+    public static let mediaTypePatterns = ["application/xml", "text/xml", "application/*+xml"]
+
+    public init() {}
+
+    /// - Throws: `HTTPError.unsupportedRequestObject` for other objects.
+    public func prepare(_ request: inout HTTPRequest) throws {
+        switch request.object {
+        case nil: return
+        case let tree as XMLTree: request.data = tree.xmlData()
+        case let element as XMLTree.Element:
+            request.data = Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + element.xmlString()).utf8)
+        case let other?:
+            throw HTTPError.unsupportedRequestObject(type: String(describing: type(of: other)), processor: "HTTPXMLProcessor")
+        }
+        if request.headers["Content-Type"] == nil {
+            request.headers["Content-Type"] = "application/xml; charset=utf-8"
+        }
+    }
+
+    /// - Throws: ``XMLError``.
+    public func process(_ response: inout HTTPResponse) throws {
+        guard !response.data.isEmpty else {
+            response.object = nil
+            return
+        }
+        response.object = try XMLTree(data: response.data)
+    }
+}
+
+extension HTTPResponse {
+    /// The parsed XML body, when an XML processor produced one.
+    public var xml: XMLTree? { object as? XMLTree }
+}
