@@ -93,6 +93,7 @@ let package = Package(
                 "JewzSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/jewz/Sources"
         ),
@@ -138,12 +139,12 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzSandboxTests",
-            dependencies: ["JewzSandbox"],
+            dependencies: ["JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzSandboxTests"
         ),
         .testTarget(
             name: "JewzToolTests",
-            dependencies: ["jewz", "JewzSandbox"],
+            dependencies: ["jewz", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzToolTests"
         ),
     ]

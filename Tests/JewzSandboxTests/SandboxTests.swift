@@ -1,5 +1,6 @@
 import Foundation
 import JewzSandbox
+import JewzTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Glibc
 #endif
 
 /// Sends raw bytes to the server and reads until it closes the connection (or 5 s pass).
-func rawExchange(port: Int, _ request: String) throws -> String {
+@Sendable func rawExchange(port: Int, _ request: String) throws -> String {
     let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     try #require(socketDescriptor >= 0)
     defer { close(socketDescriptor) }
@@ -44,9 +45,9 @@ func rawExchange(port: Int, _ request: String) throws -> String {
     ])
     func malformedRequestsGet400AndTheServerKeepsServing(_ request: String) async throws {
         let sandbox = try await Sandbox.start()
-        let answer = try rawExchange(port: sandbox.port, request)
+        let answer = try await runBlocking { try rawExchange(port: sandbox.port, request) }
         #expect(answer.hasPrefix("HTTP/1.1 400"))
-        let next = try rawExchange(port: sandbox.port, "GET /hello/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let next = try await runBlocking { try rawExchange(port: sandbox.port, "GET /hello/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
         #expect(next.hasPrefix("HTTP/1.1 200"))
         #expect(next.hasSuffix("Hello World"))
         try await sandbox.shutdown()
@@ -54,9 +55,9 @@ func rawExchange(port: Int, _ request: String) throws -> String {
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         let sandbox = try await Sandbox.start()
-        let answer = try rawExchange(
+        let answer = try await runBlocking { try rawExchange(
             port: sandbox.port,
-            "GET /echo/?content=one&delay=0.1 HTTP/1.1\r\nHost: x\r\n\r\nGET /echo/?content=two HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            "GET /echo/?content=one&delay=0.1 HTTP/1.1\r\nHost: x\r\n\r\nGET /echo/?content=two HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
         let one = try #require(answer.range(of: "one"))
         let two = try #require(answer.range(of: "two"))
         #expect(one.lowerBound < two.lowerBound)
@@ -65,7 +66,7 @@ func rawExchange(port: Int, _ request: String) throws -> String {
 
     @Test func headRequestsGetHeadersOnly() async throws {
         let sandbox = try await Sandbox.start()
-        let answer = try rawExchange(port: sandbox.port, "HEAD /hello/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let answer = try await runBlocking { try rawExchange(port: sandbox.port, "HEAD /hello/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
         #expect(answer.contains("Content-Length: 11"))
         #expect(!answer.contains("Hello World"))
         try await sandbox.shutdown()

@@ -1,30 +1,41 @@
 import Foundation
 import JewzSandbox
+import JewzTestSupport
+import Synchronization
 import Testing
 
 @testable import jewz
 
 /// Runs the built `jewz` binary (it sits beside the test bundle) and collects its output.
 func runJewz(_ arguments: [String], input: String? = nil) async throws -> (status: Int32, output: String, error: String) {
-    let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let process = Process()
-    process.executableURL = directory.appendingPathComponent("jewz")
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    let inputPipe = Pipe()
-    process.standardInput = inputPipe
-    try process.run()
-    inputPipe.fileHandleForWriting.write(Data((input ?? "").utf8))
-    try inputPipe.fileHandleForWriting.close()
-    // Read before waiting, so a large output cannot fill the pipe and stall the child.
-    async let outputData = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-    async let errorData = Task.detached { error.fileHandleForReading.readDataToEndOfFile() }.value
-    let (out, err) = await (outputData, errorData)
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    try await runBlocking {
+        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = directory.appendingPathComponent("jewz")
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        let inputPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = inputPipe
+        try process.run()
+        inputPipe.fileHandleForWriting.write(Data((input ?? "").utf8))
+        try inputPipe.fileHandleForWriting.close()
+        // Drain stderr on another thread while stdout is read here, so neither pipe can fill
+        // up and stall the child.
+        let errorData = Mutex(Data())
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let data = error.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLock { $0 = data }
+            drained.signal()
+        }
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+    }
 }
 
 @Suite struct JewzCommandTests {

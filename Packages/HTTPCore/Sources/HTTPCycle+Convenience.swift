@@ -11,7 +11,7 @@ extension HTTPCycle {
         _ urlString: String, method: HTTPMethod, parameters: QueryParameters = [:],
         requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil,
         responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) throws {
         let merged = urlString.mergingQueryParameters(parameters)
@@ -23,6 +23,7 @@ extension HTTPCycle {
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
             authentications: authentications)
         self.solicited = solicited
+        self.retryPolicy = retryPolicy
     }
 
     /// Sends a request and returns the finished cycle.
@@ -34,13 +35,13 @@ extension HTTPCycle {
         _ method: HTTPMethod, _ urlString: String, parameters: QueryParameters = [:],
         requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil,
         responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) async throws -> HTTPCycle {
         let cycle = try HTTPCycle(
             urlString, method: method, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session)
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
         try await cycle.start()
         return cycle
     }
@@ -52,13 +53,13 @@ extension HTTPCycle {
         _ method: HTTPMethod, _ urlString: String, parameters: QueryParameters = [:],
         requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil,
         responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
         let cycle = try HTTPCycle(
             urlString, method: method, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session)
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
         cycle.start(completion: completion)
         return cycle
     }

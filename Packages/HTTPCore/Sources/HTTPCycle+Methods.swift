@@ -5,13 +5,13 @@ extension HTTPCycle {
     public static func get(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) async throws -> HTTPCycle {
         try await send(
             .get, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session)
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
     }
 
     /// Sends a GET request, returns the cycle at once and calls `completion` when done.
@@ -19,13 +19,13 @@ extension HTTPCycle {
     public static func get(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
         try send(
             .get, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session,
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
             completion: completion)
     }
 
@@ -34,13 +34,13 @@ extension HTTPCycle {
     public static func post(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) async throws -> HTTPCycle {
         try await send(
             .post, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session)
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
     }
 
     /// Sends a POST request, returns the cycle at once and calls `completion` when done.
@@ -48,13 +48,13 @@ extension HTTPCycle {
     public static func post(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
         try send(
             .post, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session,
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
             completion: completion)
     }
 
@@ -63,13 +63,13 @@ extension HTTPCycle {
     public static func put(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) async throws -> HTTPCycle {
         try await send(
             .put, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session)
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
     }
 
     /// Sends a PUT request, returns the cycle at once and calls `completion` when done.
@@ -77,13 +77,13 @@ extension HTTPCycle {
     public static func put(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
         try send(
             .put, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session,
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
             completion: completion)
     }
 
@@ -92,13 +92,13 @@ extension HTTPCycle {
     public static func patch(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) async throws -> HTTPCycle {
         try await send(
             .patch, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session)
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
     }
 
     /// Sends a PATCH request, returns the cycle at once and calls `completion` when done.
@@ -106,13 +106,13 @@ extension HTTPCycle {
     public static func patch(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
         try send(
             .patch, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session,
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
             completion: completion)
     }
 
@@ -121,13 +121,13 @@ extension HTTPCycle {
     public static func delete(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) async throws -> HTTPCycle {
         try await send(
             .delete, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session)
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
     }
 
     /// Sends a DELETE request, returns the cycle at once and calls `completion` when done.
@@ -135,13 +135,13 @@ extension HTTPCycle {
     public static func delete(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
         try send(
             .delete, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session,
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
             completion: completion)
     }
 
@@ -150,13 +150,13 @@ extension HTTPCycle {
     public static func head(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) async throws -> HTTPCycle {
         try await send(
             .head, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session)
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
     }
 
     /// Sends a HEAD request, returns the cycle at once and calls `completion` when done.
@@ -164,13 +164,13 @@ extension HTTPCycle {
     public static func head(
         _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
         requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false,
+        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
         try send(
             .head, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, session: session,
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
             completion: completion)
     }
 

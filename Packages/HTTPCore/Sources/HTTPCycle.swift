@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// One request and its response: create, configure and start a cycle, then read the response
@@ -25,6 +26,8 @@ public final class HTTPCycle: Sendable {
         var responseProcessors: [any HTTPProcessor]?
         var authentications: [any HTTPAuthentication]?
         var solicited = false
+        var retryPolicy: RetryPolicy?
+        var retryCount = 0
         /// Counts runs, so that the result of a run that was restarted is dropped.
         var generation = 0
         var task: Task<HTTPResponse, any Error>?
@@ -86,6 +89,17 @@ public final class HTTPCycle: Sendable {
         set { state.withLock { $0.solicited = newValue } }
     }
 
+    /// This cycle's retry policy; `nil` uses the session's.
+    public var retryPolicy: RetryPolicy? {
+        get { state.withLock { $0.retryPolicy } }
+        set { state.withLock { $0.retryPolicy = newValue } }
+    }
+
+    /// How many times the latest run sent its request again after a failure.
+    public var retryCount: Int {
+        state.withLock { $0.retryCount }
+    }
+
     /// Whether a run is in progress.
     public var isRunning: Bool {
         state.withLock { $0.task != nil }
@@ -144,16 +158,20 @@ public final class HTTPCycle: Sendable {
             state.generation += 1
             state.completion = completion
             state.cancellation = nil
+            state.retryCount = 0
             return (state.generation, state.task)
         }
         previous?.cancel()
         let task = Task {
             let result: Result<HTTPResponse, HTTPError>
+            self.session.activity.begin()
             do {
                 result = .success(try await self.run(generation))
             } catch {
                 result = .failure(self.finalError(for: error, generation: generation))
             }
+            self.session.activity.end()
+            if case .failure(let error) = result { self.logFailure(error) }
             self.finish(generation, result: result, completion: completion)
             return try result.get()
         }
@@ -193,11 +211,23 @@ public final class HTTPCycle: Sendable {
         }
     }
 
+    /// Logs a failure at error level with a bounded preview of the body; cancellations are not failures.
+    private func logFailure(_ error: HTTPError) {
+        if case .cancelled = error { return }
+        let (request, response) = state.withLock { ($0.request, $0.response) }
+        var metadata: Logger.Metadata = ["method": "\(request.method)", "url": "\(request.url.absoluteString)"]
+        if let response {
+            metadata["status"] = "\(response.statusCode)"
+            metadata["body"] = "\(String(decoding: response.data.prefix(512), as: UTF8.self))"
+        }
+        session.logger.error("\(error)", metadata: metadata)
+    }
+
     // MARK: The pipeline
 
     private func run(_ generation: Int) async throws -> HTTPResponse {
-        let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications) = state.withLock {
-            ($0.request, $0.requestProcessors, $0.responseProcessors, $0.authentications)
+        let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited) = state.withLock {
+            ($0.request, $0.requestProcessors, $0.responseProcessors, $0.authentications, $0.retryPolicy, $0.solicited)
         }
         let requestProcessors = ownRequestProcessors ?? session.requestProcessors
         let authentications = ownAuthentications ?? session.authentications
@@ -216,18 +246,41 @@ public final class HTTPCycle: Sendable {
         }
         try request.validateForSending()
 
-        var response = try await send(request)
-        if response.statusCode == 401 || response.statusCode == 407 {
-            for authentication in authentications {
-                var retry = request
-                let answers = try Self.applying(authentication) {
-                    try authentication.respond(to: response, retrying: &retry)
+        let policy = ownRetryPolicy ?? session.retryPolicy
+        var response: HTTPResponse
+        var retries = 0
+        while true {
+            let failure: HTTPError
+            var failedResponse: HTTPResponse?
+            do {
+                let received = try await exchange(request, authentications: authentications)
+                guard session.shouldTreatStatusCodeAsFailure(received.statusCode) else {
+                    response = received
+                    break
                 }
-                guard answers else { continue }
-                try retry.validateForSending()
-                response = try await send(retry)
-                if response.statusCode != 401, response.statusCode != 407 { break }
+                failure = .statusCode(received.statusCode)
+                failedResponse = received
+            } catch {
+                failure = HTTPError(transportError: error)
             }
+            if Task.isCancelled { throw CancellationError() }
+            let attempt = RetryAttempt(
+                method: request.method, url: request.url, error: failure, response: failedResponse, retryCount: retries,
+                solicited: solicited)
+            guard let delay = policy.delay(for: attempt) else {
+                // No retry: a failing status is still processed and reported below.
+                guard let failedResponse else { throw failure }
+                response = failedResponse
+                break
+            }
+            retries += 1
+            state.withLock { state in
+                if state.generation == generation { state.retryCount = retries }
+            }
+            session.logger.debug(
+                "retrying \(request.method) \(request.url.absoluteString) in \(delay) after \(failure)",
+                metadata: ["retry": "\(retries)"])
+            try await Task.sleep(for: delay)
         }
 
         try Task.checkCancellation()
@@ -282,6 +335,24 @@ public final class HTTPCycle: Sendable {
         for processor in processors {
             try Self.applying(processor) { try processor.process(&response) }
         }
+    }
+
+    /// Sends the request, answering a 401/407 challenge once per authentication.
+    private func exchange(_ request: HTTPRequest, authentications: [any HTTPAuthentication]) async throws -> HTTPResponse {
+        var response = try await send(request)
+        if response.statusCode == 401 || response.statusCode == 407 {
+            for authentication in authentications {
+                var retry = request
+                let answers = try Self.applying(authentication) {
+                    try authentication.respond(to: response, retrying: &retry)
+                }
+                guard answers else { continue }
+                try retry.validateForSending()
+                response = try await send(retry)
+                if response.statusCode != 401, response.statusCode != 407 { break }
+            }
+        }
+        return response
     }
 
     /// Runs a processor's or authentication's step, naming it in the error it throws.

@@ -30,6 +30,8 @@ public enum HTTPError: Error, CustomStringConvertible {
     case unsupportedRequestObject(type: String, processor: String)
     /// Any other failure reported by the transport.
     case transport(reason: String)
+    /// A `MockTransport` has no stub for this request.
+    case unmatchedMockRequest(method: String, url: String)
     /// The session was shut down; create a new one to send more requests.
     case sessionShutDown
 
@@ -61,6 +63,8 @@ public enum HTTPError: Error, CustomStringConvertible {
             "\(processor) cannot turn a request object of type \(type) into data; use another processor or set request.data."
         case .transport(let reason):
             "The transport failed: \(reason)"
+        case .unmatchedMockRequest(let method, let url):
+            "No mock stub matches \(method) \(url); add one with MockTransport.stub(_:path:…)."
         case .sessionShutDown:
             "The session has been shut down; create a new HTTPSession to send requests."
         }

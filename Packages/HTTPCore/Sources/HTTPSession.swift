@@ -55,6 +55,7 @@ public final class HTTPSession: Sendable {
         var processorRegistry: ProcessorRegistry
         var contentCodings: ContentCodingRegistry
         var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
+        var retryPolicy = RetryPolicy()
     }
 
     private let settings: Mutex<Settings>
@@ -113,6 +114,23 @@ public final class HTTPSession: Sendable {
     public var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool {
         get { settings.withLock { $0.shouldTreatStatusCodeAsFailure } }
         set { settings.withLock { $0.shouldTreatStatusCodeAsFailure = newValue } }
+    }
+
+    /// When failed requests are sent again; a cycle's own policy overrides it.
+    public var retryPolicy: RetryPolicy {
+        get { settings.withLock { $0.retryPolicy } }
+        set { settings.withLock { $0.retryPolicy = newValue } }
+    }
+
+    /// Counts the session's running cycles and reports each change (the seed's network activity
+    /// indicator, without the platform).
+    let activity = NetworkActivity()
+
+    /// Called with the number of running cycles whenever it changes, in order, on a serial
+    /// queue of its own. `nil` (the default) reports nothing.
+    public var activityHandler: (@Sendable (Int) -> Void)? {
+        get { activity.handler }
+        set { activity.handler = newValue }
     }
 
     /// Shuts the transport down; later requests fail with ``HTTPError/sessionShutDown``.

@@ -19,6 +19,49 @@ enum SandboxCompression {
         var headerToken: String { self == .rawDeflate ? "deflate" : rawValue }
     }
 
+    /// A gzip member of `mebibytes` MiB of zeros, built in milliseconds: after a full flush
+    /// deflate starts afresh, so every further MiB compresses to the same bytes, and only the
+    /// trailer (CRC-32 and length of the whole) has to be computed.
+    static func zeroBomb(mebibytes: Int) -> Data? {
+        let chunk = Data(count: 1 << 20)
+        var stream = z_stream()
+        guard deflateInit2_(&stream, 9, Z_DEFLATED, Coding.gzip.windowBits, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return nil
+        }
+        defer { deflateEnd(&stream) }
+        func feed(_ input: Data, _ flush: Int32) -> Data {
+            var output = Data()
+            var scratch = [UInt8](repeating: 0, count: 1 << 16)
+            input.withUnsafeBytes { bytes in
+                stream.next_in = UnsafeMutablePointer(mutating: bytes.bindMemory(to: Bytef.self).baseAddress)
+                stream.avail_in = uInt(bytes.count)
+                repeat {
+                    scratch.withUnsafeMutableBufferPointer { buffer in
+                        stream.next_out = buffer.baseAddress
+                        stream.avail_out = uInt(buffer.count)
+                        _ = deflate(&stream, flush)
+                    }
+                    output.append(contentsOf: scratch[..<(scratch.count - Int(stream.avail_out))])
+                } while stream.avail_out == 0
+            }
+            return output
+        }
+        let head = feed(chunk, Z_FULL_FLUSH)      // gzip header + first MiB
+        let unit = feed(chunk, Z_FULL_FLUSH)      // any further MiB
+        let ending = feed(Data(), Z_FINISH).dropLast(8)  // final empty block, without this stream's trailer
+        var body = head
+        for _ in 1..<mebibytes { body.append(unit) }
+        body.append(ending)
+        let chunkCRC = chunk.withUnsafeBytes { crc32(0, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count)) }
+        var total: uLong = 0
+        for _ in 0..<mebibytes { total = crc32_combine(total, chunkCRC, off_t(chunk.count)) }
+        let length = UInt32(truncatingIfNeeded: mebibytes << 20)
+        for value in [UInt32(truncatingIfNeeded: total), length] {
+            withUnsafeBytes(of: value.littleEndian) { body.append(contentsOf: $0) }
+        }
+        return body
+    }
+
     /// `pieces` compressed as one stream; `nil` if zlib refuses.
     static func compress(_ pieces: some Sequence<Data>, as coding: Coding) -> Data? {
         var stream = z_stream()

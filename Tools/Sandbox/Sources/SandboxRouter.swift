@@ -15,7 +15,7 @@ import Synchronization
 /// | `/json`, `/xml`, `/csv` | a small document of that type |
 /// | `/inspect` | the request as JSON (method, uri, headers, body) |
 /// | `/drop/N` | announces N bytes, sends half, closes the connection |
-/// | `/counter?key=K&fail=N&status=S&retry-after=R` | status S (503) N times per key, then 200 |
+/// | `/counter?key=K&fail=N&status=S&retry-after=R&delay=D` | status S (503) N times per key, each after D seconds, then 200 |
 /// | `/redirect/N` | N redirects, then `/hello/` |
 /// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1` | content compressed by zlib in those codings, in order (`raw-deflate` too) |
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
@@ -116,14 +116,13 @@ public final class SandboxRouter: Sendable {
             body: body)
     }
 
-    /// Bombs take seconds to build, so every Sandbox in the process shares them.
+    /// Built bombs, shared by every Sandbox in the process.
     private static let bombs = Mutex<[Int: Data]>([:])
 
     private func bomb(mebibytes: Int) -> SandboxResponse {
         let body = Self.bombs.withLock { bombs in
             if let cached = bombs[mebibytes] { return cached }
-            let zeros = Data(count: 1 << 20)
-            let compressed = SandboxCompression.compress(repeatElement(zeros, count: mebibytes), as: .gzip) ?? Data()
+            let compressed = SandboxCompression.zeroBomb(mebibytes: mebibytes) ?? Data()
             bombs[mebibytes] = compressed
             return compressed
         }
@@ -201,6 +200,9 @@ public final class SandboxRouter: Sendable {
             var response = SandboxResponse.text("attempt \(attempt) fails", status: status)
             if let retryAfter = value("retry-after") {
                 response.headers.append(("Retry-After", retryAfter))
+            }
+            if let delay = value("delay").flatMap(Double.init), delay > 0, delay <= 30 {
+                response.delay = .milliseconds(Int(delay * 1000))
             }
             return response
         }

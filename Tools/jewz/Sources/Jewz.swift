@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 
 /// `jewz`: an httpie-style HTTP client over Jewzruxin, the Sandbox server, and a guided tour.
 @main
@@ -14,6 +15,7 @@ struct Jewz: AsyncParsableCommand {
             jewz tour                       walk through the toolkit against an in-process Sandbox
 
             Exit status: 0 for 2xx/3xx, 4 for 4xx, 5 for 5xx, 2 for network errors and timeouts, 1 for usage errors.
+            JEWZ_LOG_LEVEL=debug shows the library's log (requests, retries, failures) on standard error.
             """,
         subcommands: [RequestCommand.self, ExpandCommand.self, ServeCommand.self, TourCommand.self],
         defaultSubcommand: RequestCommand.self)
@@ -21,6 +23,14 @@ struct Jewz: AsyncParsableCommand {
     /// Parses and runs, mapping every outcome to the documented exit status (ArgumentParser's
     /// own code for usage errors is 64; ours is 1).
     static func main() async {
+        // The library logs failures at error level; jewz reports them in its own one-line
+        // messages, so its log stays quiet unless JEWZ_LOG_LEVEL (trace…critical) asks.
+        let level = ProcessInfo.processInfo.environment["JEWZ_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level ?? .critical
+            return handler
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

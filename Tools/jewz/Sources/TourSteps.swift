@@ -218,7 +218,17 @@ extension TourStep {
                 return Outcome("20 responses, their numbers add up to \(sum)", expected: "20 responses, their numbers add up to 210")
             },
             TourStep(
-                title: "A timeout is HTTPError.timedOut, not a hang",
+                title: "Failed attempts are retried with backoff: here two 503s, then success",
+                code: """
+                    let cycle = try await HTTPCycle.get(url("/counter"), parameters: ["key": "tour", "fail": 2])
+                    (cycle.retryCount, cycle.response?.text)
+                    """
+            ) {
+                let cycle = try await HTTPCycle.get(url("/counter"), parameters: ["key": "tour", "fail": 2])
+                return Outcome("\(cycle.retryCount) retries, \"\(cycle.response?.text ?? "")\"", expected: "2 retries, \"attempt 3 succeeds\"")
+            },
+            TourStep(
+                title: "A timeout is HTTPError.timedOut, not a hang (retried 3 times first, as timeouts are)",
                 code: """
                     let cycle = try HTTPCycle(url("/echo/"), method: .get, parameters: ["delay": 3])
                     cycle.request.timeout = .milliseconds(300)
@@ -229,10 +239,24 @@ extension TourStep {
                 cycle.request.timeout = .milliseconds(300)
                 do {
                     try await cycle.start()
-                    return Outcome("no error", expected: "HTTPError.timedOut")
+                    return Outcome("no error", expected: "HTTPError.timedOut after 3 retries")
                 } catch HTTPError.timedOut {
-                    return Outcome("HTTPError.timedOut", expected: "HTTPError.timedOut")
+                    return Outcome("HTTPError.timedOut after \(cycle.retryCount) retries", expected: "HTTPError.timedOut after 3 retries")
                 }
+            },
+            TourStep(
+                title: "MockTransport answers from stubs, through the same processors and policies",
+                code: """
+                    let mock = MockTransport()
+                    try mock.fakeGET("/users/42", json: ["name": "Ada"])
+                    let cycle = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(transport: mock))
+                    cycle.response?.json?["name"].string
+                    """
+            ) {
+                let mock = MockTransport()
+                try mock.fakeGET("/users/42", json: ["name": "Ada"])
+                let cycle = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(transport: mock))
+                return Outcome("\"\(cycle.response?.json?["name"].string ?? "")\"", expected: "\"Ada\"")
             },
         ]
     }

@@ -1,0 +1,76 @@
+import Foundation
+import JewzHTTPCore
+import JewzTestSupport
+import Synchronization
+import Testing
+
+@Suite struct MockTransportTests {
+    struct User: Codable, Equatable, Sendable {
+        var id: Int
+        var name: String
+    }
+
+    @Test func stubsAnswerThroughTheWholePipeline() async throws {
+        let mock = MockTransport()
+        try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
+        mock.stub(.delete, path: "/users/42", status: 204)
+        let session = HTTPSession(transport: mock, processorRegistry: ProcessorRegistry())
+        let cycle = try await HTTPCycle.get("https://api.example.com/users/42", session: session)
+        #expect(try JSONDecoder().decode(User.self, from: cycle.response?.data ?? Data()) == User(id: 42, name: "Ada"))
+        let deleted = try await HTTPCycle.delete("https://api.example.com/users/42", session: session)
+        #expect(deleted.response?.statusCode == 204)
+        #expect(mock.requests.map(\.method) == [.get, .delete])
+    }
+
+    @Test func statusAndRetryLogicApplyToMockedCycles() async throws {
+        let mock = MockTransport()
+        let calls = Mutex(0)
+        mock.stub(where: { $0.url.path == "/flaky" }) { _ in
+            let call = calls.withLock { count in
+                count += 1
+                return count
+            }
+            return call < 3 ? .response(status: 503, headers: [:], body: Data()) : .response(status: 200, headers: [:], body: Data("ok".utf8))
+        }
+        mock.stub(.get, path: "/gone", status: 410, body: Data("gone".utf8))
+        let session = HTTPSession(transport: mock)
+        session.retryPolicy = quickPolicy()
+        let flaky = try await HTTPCycle.get("https://h.example/flaky", session: session)
+        #expect(flaky.retryCount == 2)
+        #expect(flaky.response?.text == "ok")
+        let gone = try HTTPCycle("https://h.example/gone", method: .get, session: session)
+        guard case .statusCode(410)? = await httpError({ try await gone.start() }) else {
+            Issue.record("expected 410")
+            return
+        }
+        #expect(gone.response?.text == "gone")
+    }
+
+    @Test func failuresDelaysAndUnmatchedRequests() async throws {
+        let mock = MockTransport()
+        mock.stub(path: "/down", failure: .connectionFailed(reason: "mocked"))
+        mock.stub(.get, path: "/slow", body: Data("late".utf8), delay: .seconds(5))
+        let session = HTTPSession(transport: mock)
+        session.retryPolicy = .never
+        guard case .connectionFailed(let reason)? = await httpError({ _ = try await HTTPCycle.get("https://h.example/down", session: session) }) else {
+            Issue.record("expected a connection failure")
+            return
+        }
+        #expect(reason == "mocked")
+        let slow = try HTTPCycle("https://h.example/slow", method: .get, session: session)
+        slow.request.timeout = .milliseconds(50)
+        guard case .timedOut? = await httpError({ try await slow.start() }) else {
+            Issue.record("expected a timeout")
+            return
+        }
+        let error = await httpError { _ = try await HTTPCycle.post("https://h.example/nothing?q=1", session: session) }
+        guard case .unmatchedMockRequest(let method, let url)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(method == "POST")
+        #expect(url == "https://h.example/nothing?q=1")
+        #expect(error?.description.contains("POST https://h.example/nothing?q=1") == true)
+    }
+}
+

@@ -1,0 +1,174 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Synchronization
+import Testing
+
+/// The default decisions with delays short enough for tests.
+func quickPolicy() -> RetryPolicy {
+    var policy = RetryPolicy()
+    policy.baseDelay = .milliseconds(5)
+    policy.jitter = 0
+    return policy
+}
+
+@Suite struct RetryTests {
+    @Test func failedAttemptsAreRetriedUntilTheServerAnswers() async throws {
+        try await withSandbox { sandbox, session in
+            session.retryPolicy = quickPolicy()
+            let cycle = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "a", "fail": 2], session: session)
+            #expect(cycle.response?.text == "attempt 3 succeeds")
+            #expect(cycle.retryCount == 2)
+        }
+    }
+
+    @Test func retriesStopAtTheMaximum() async throws {
+        try await withSandbox { sandbox, session in
+            session.retryPolicy = quickPolicy()
+            let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "b", "fail": 10], session: session)
+            guard case .statusCode(503)? = await httpError({ try await cycle.start() }) else {
+                Issue.record("expected a 503")
+                return
+            }
+            #expect(cycle.retryCount == RetryPolicy.defaultMaximumRetryCount)
+            let probe = try? await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "b", "fail": 10], retryPolicy: .never, session: session)
+            #expect(probe == nil)  // attempt 5 still fails: the cycle sent exactly 4
+        }
+    }
+
+    @Test func postIsNotRetriedAfterAResponse() async throws {
+        try await withSandbox { sandbox, session in
+            session.retryPolicy = quickPolicy()
+            let cycle = try HTTPCycle(sandbox.url("/counter"), method: .post, parameters: ["key": "c", "fail": 1], session: session)
+            guard case .statusCode(503)? = await httpError({ try await cycle.start() }) else {
+                Issue.record("expected a 503")
+                return
+            }
+            #expect(cycle.retryCount == 0)
+        }
+    }
+
+    @Test func nonIdempotentRequestsAreRetriedOnlyWhenTheServerNeverSawThem() {
+        let policy = quickPolicy()
+        let url = URL(fileURLWithPath: "/")
+        func delay(_ method: HTTPMethod, _ error: HTTPError) -> Duration? {
+            policy.delay(for: RetryAttempt(method: method, url: url, error: error, response: nil, retryCount: 0, solicited: false))
+        }
+        #expect(delay(.post, .connectionFailed(reason: "refused")) != nil)
+        #expect(delay(.patch, .connectionLost(reason: "reset")) == nil)
+        #expect(delay(.post, .timedOut) == nil)
+        #expect(delay(.post, .statusCode(503)) == nil)
+        #expect(delay(.get, .timedOut) != nil)
+        #expect(delay(.put, .statusCode(408)) != nil)
+        #expect(delay(.get, .statusCode(500)) == nil)
+        #expect(delay(.get, .cancelled(explicitly: false)) == nil)
+        var solicited = RetryAttempt(method: .post, url: url, error: .statusCode(500), response: nil, retryCount: 50, solicited: true)
+        #expect(policy.delay(for: solicited) == nil)  // solicited does not override the safety rule
+        solicited.method = .get
+        #expect(policy.delay(for: solicited) != nil)
+    }
+
+    @Test func retryAfterIsHonouredInSecondsAndAsAnHTTPDate() async throws {
+        let now = Date(timeIntervalSince1970: 784_111_767)  // Sun, 06 Nov 1994 08:49:27 GMT
+        #expect(RetryPolicy.retryAfter("120") == .seconds(120))
+        #expect(RetryPolicy.retryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .seconds(10))
+        #expect(RetryPolicy.retryAfter("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == .seconds(10))
+        #expect(RetryPolicy.retryAfter("Sun Nov  6 08:49:37 1994", now: now) == .seconds(10))
+        #expect(RetryPolicy.retryAfter("soon") == nil)
+        #expect(RetryPolicy.retryAfter("-1") == nil)
+        try await withSandbox { sandbox, session in
+            session.retryPolicy = quickPolicy()
+            let clock = ContinuousClock()
+            let started = clock.now
+            let cycle = try await HTTPCycle.get(
+                sandbox.url("/counter"), parameters: ["key": "d", "fail": 1, "retry-after": 1], session: session)
+            #expect(cycle.response?.statusCode == 200)
+            #expect(clock.now - started >= .milliseconds(950))
+            var impatient = quickPolicy()
+            impatient.maximumRetryAfter = .milliseconds(500)
+            let refused = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "e", "fail": 1, "retry-after": 1], session: session)
+            refused.retryPolicy = impatient
+            _ = await httpError { try await refused.start() }
+            #expect(refused.retryCount == 0)
+        }
+    }
+
+    @Test func timeoutsAreRetried() async throws {
+        try await withSandbox { sandbox, session in
+            session.retryPolicy = quickPolicy()
+            let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "f", "fail": 1, "delay": 3], session: session)
+            cycle.request.timeout = .milliseconds(300)
+            try await cycle.start()
+            #expect(cycle.retryCount == 1)
+            #expect(cycle.response?.text == "attempt 2 succeeds")
+        }
+    }
+
+    @Test func solicitedCyclesRetryAnyErrorUntilDataArrives() async throws {
+        try await withSandbox { sandbox, session in
+            session.retryPolicy = quickPolicy()
+            let cycle = try await HTTPCycle.get(
+                sandbox.url("/counter"), parameters: ["key": "g", "fail": 6, "status": 500], solicited: true, session: session)
+            #expect(cycle.retryCount == 6)
+            #expect(cycle.response?.text == "attempt 7 succeeds")
+        }
+    }
+
+    @Test func solicitedRetriesStayCancellable() async throws {
+        let sandbox = try await Sandbox.start()
+        let url = sandbox.url("/hello/")
+        try await sandbox.shutdown()
+        let session = HTTPSession()
+        session.retryPolicy = quickPolicy()
+        let cycle = try HTTPCycle(url, method: .get, solicited: true, session: session)
+        let task = Task { try await cycle.start() }
+        while cycle.retryCount < 3 { await Task.yield() }
+        task.cancel()
+        guard case .cancelled(explicitly: false)? = await httpError({ _ = try await task.value }) else {
+            Issue.record("expected a cancellation")
+            return
+        }
+        try await session.shutdown()
+    }
+
+    @Test func theHookDecidesPerAttempt() async throws {
+        try await withSandbox { sandbox, session in
+            var policy = quickPolicy()
+            policy.shouldRetry = { attempt in attempt.error.isTimeout ? nil : attempt.response?.statusCode == 500 }
+            session.retryPolicy = policy
+            let retried = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "h", "fail": 1, "status": 500], session: session)
+            #expect(retried.retryCount == 1)
+            let notRetried = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "i", "fail": 1], session: session)
+            _ = await httpError { try await notRetried.start() }
+            #expect(notRetried.retryCount == 0)
+        }
+    }
+
+    @Test func theActivityHandlerSeesEveryChangeInOrder() async throws {
+        try await withSandbox { sandbox, session in
+            let seen = Mutex<[Int]>([])
+            let done = AsyncStream<Void>.makeStream()
+            session.activityHandler = { count in
+                let finished = seen.withLock { values in
+                    values.append(count)
+                    return values.count == 20
+                }
+                if finished { done.continuation.finish() }
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { _ = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["delay": 0.2], session: session) }
+                }
+                try await group.waitForAll()
+            }
+            for await _ in done.stream {}
+            let values = seen.withLock { $0 }
+            #expect(values.count == 20)
+            #expect(values.last == 0)
+            #expect(values.max() == 10)
+            #expect(zip(values, values.dropFirst()).allSatisfy { abs($0 - $1) == 1 })
+        }
+    }
+}
+
