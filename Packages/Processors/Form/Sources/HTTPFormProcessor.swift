@@ -33,9 +33,7 @@ public struct HTTPFormProcessor: HTTPProcessor {
             throw FormError.unsupportedValue(type: String(describing: type(of: object)))
         }
         request.data = Data(fields.encoded().utf8)
-        if request.headers["Content-Type"] == nil {
-            request.headers["Content-Type"] = "application/x-www-form-urlencoded"
-        }
+        request.headers.addMissing(from: ["Content-Type": "application/x-www-form-urlencoded"])
     }
 
     /// - Throws: ``FormError/invalidEncoding(field:offset:)``.

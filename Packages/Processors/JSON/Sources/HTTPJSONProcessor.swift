@@ -42,9 +42,7 @@ public struct HTTPJSONProcessor: HTTPProcessor {
             data = Data(try JSONValue(converting: object).encoded())
         }
         request.data = data
-        if request.headers["Content-Type"] == nil {
-            request.headers["Content-Type"] = "application/json"
-        }
+        request.headers.addMissing(from: ["Content-Type": "application/json"])
     }
 
     /// - Throws: ``JSONError`` saying where the body stopped being JSON.

@@ -23,9 +23,7 @@ public struct HTTPXMLProcessor: HTTPProcessor {
         case let other?:
             throw HTTPError.unsupportedRequestObject(type: String(describing: type(of: other)), processor: "HTTPXMLProcessor")
         }
-        if request.headers["Content-Type"] == nil {
-            request.headers["Content-Type"] = "application/xml; charset=utf-8"
-        }
+        request.headers.addMissing(from: ["Content-Type": "application/xml; charset=utf-8"])
     }
 
     /// - Throws: ``XMLError``.
