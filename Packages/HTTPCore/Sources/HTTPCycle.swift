@@ -33,6 +33,8 @@ public final class HTTPCycle: Sendable {
         var task: Task<HTTPResponse, any Error>?
         var completion: Completion?
         var cancellation: HTTPError?
+        /// A finished run's completion handler is queued but has not run: a cancel still wins.
+        var completionPending = false
     }
 
     private let state: Mutex<State>
@@ -100,9 +102,9 @@ public final class HTTPCycle: Sendable {
         state.withLock { $0.retryCount }
     }
 
-    /// Whether a run is in progress.
+    /// Whether a run is in progress (its completion handler, if any, has not run yet).
     public var isRunning: Bool {
-        state.withLock { $0.task != nil }
+        state.withLock { $0.task != nil || $0.completionPending }
     }
 
     // MARK: Starting
@@ -146,7 +148,7 @@ public final class HTTPCycle: Sendable {
     ///   `false` the cycle completes with `.cancelled(explicitly: false)`.
     public func cancel(explicitly: Bool) {
         let task = state.withLock { state -> Task<HTTPResponse, any Error>? in
-            guard state.task != nil else { return nil }
+            guard state.task != nil || state.completionPending else { return nil }
             state.cancellation = .cancelled(explicitly: explicitly)
             return state.task
         }
@@ -158,6 +160,7 @@ public final class HTTPCycle: Sendable {
             state.generation += 1
             state.completion = completion
             state.cancellation = nil
+            state.completionPending = false
             state.retryCount = 0
             return (state.generation, state.task)
         }
@@ -192,7 +195,9 @@ public final class HTTPCycle: Sendable {
 
     private func finish(_ generation: Int, result: Result<HTTPResponse, HTTPError>, completion: Completion?) {
         state.withLock { state in
-            if state.generation == generation { state.task = nil }
+            guard state.generation == generation else { return }
+            state.task = nil
+            state.completionPending = completion != nil
         }
         guard let completion else { return }
         session.completionQueue.async {
@@ -200,6 +205,7 @@ public final class HTTPCycle: Sendable {
             // completion belongs to the new run.
             let outcome = self.state.withLock { state -> HTTPError?? in
                 guard state.generation == generation else { return .none }
+                state.completionPending = false
                 if case .cancelled(explicitly: true)? = state.cancellation { return .none }
                 if let cancellation = state.cancellation { return .some(cancellation) }
                 if case .failure(let error) = result { return .some(error) }
