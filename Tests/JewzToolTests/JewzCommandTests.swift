@@ -139,6 +139,22 @@ func runJewz(_ arguments: [String], input: String? = nil) async throws -> (statu
         #expect(lines[3] == #"{"expansion":"h%C3%A9"}"#)
     }
 
+    @Test func benchReportsEveryRequestAsJSON() async throws {
+        let sandbox = try await Sandbox.start()
+        let result = try await runJewz(["bench", sandbox.url("/hello/"), "-n", "60", "-c", "4", "--json"])
+        #expect(result.status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        #expect(report?["requests"] as? Int == 60)
+        #expect(report?["concurrency"] as? Int == 4)
+        #expect(report?["errors"] as? Int == 0)
+        let keys = Set(report?.keys.map { $0 } ?? [])
+        #expect(keys == ["requests", "concurrency", "requests_per_second", "p50_ms", "p90_ms", "p99_ms", "errors"])
+        #expect((report?["p50_ms"] as? Double ?? 0) <= (report?["p99_ms"] as? Double ?? -1))
+        try await sandbox.shutdown()
+        let invalid = try await runJewz(["bench", "http://127.0.0.1:9/", "-n", "2", "-c", "5"])
+        #expect(invalid.status == 1)
+    }
+
     @Test func methodDetection() {
         #expect(RequestCommand.isMethod("PUT", before: "localhost:3000/x"))
         #expect(RequestCommand.isMethod("get", before: "http://h/"))

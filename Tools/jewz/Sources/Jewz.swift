@@ -11,13 +11,14 @@ struct Jewz: AsyncParsableCommand {
         discussion: """
             jewz [METHOD] URL [ITEM ...]   send a request (items: Header:Value, name==query, name=value, name:=json)
             jewz expand TEMPLATE [VAR ...]  expand an RFC 6570 URI template (--jsonl: one per input line)
+            jewz bench URL -n N -c C        time N GETs at concurrency C through the full HTTPCycle path (--json)
             jewz serve [--port N]           run the Sandbox server
             jewz tour                       walk through the toolkit against an in-process Sandbox
 
             Exit status: 0 for 2xx/3xx, 4 for 4xx, 5 for 5xx, 2 for network errors and timeouts, 1 for usage errors.
             JEWZ_LOG_LEVEL=debug shows the library's log (requests, retries, failures) on standard error.
             """,
-        subcommands: [RequestCommand.self, ExpandCommand.self, ServeCommand.self, TourCommand.self],
+        subcommands: [RequestCommand.self, ExpandCommand.self, BenchCommand.self, ServeCommand.self, TourCommand.self],
         defaultSubcommand: RequestCommand.self)
 
     /// Parses and runs, mapping every outcome to the documented exit status (ArgumentParser's

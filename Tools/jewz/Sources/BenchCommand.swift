@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import Jewzruxin
+import Synchronization
+
+/// `jewz bench URL -n N -c C`: N GETs at concurrency C through the full HTTPCycle path, with the
+/// session defaults a user gets, reporting throughput, latency percentiles and errors.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Time N GET requests at concurrency C through the full HTTPCycle path.")
+
+    @Argument(help: "The URL to GET.")
+    var url: String
+
+    @Option(name: .customShort("n"), help: "How many requests to send.")
+    var requests = 1000
+
+    @Option(name: .short, help: "How many requests are in flight at once.")
+    var concurrency = 1
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard requests > 0 else { throw ValidationError("-n must be at least 1.") }
+        guard (1...requests).contains(concurrency) else { throw ValidationError("-c must be between 1 and -n.") }
+    }
+
+    func run() async throws {
+        let target = RequestCommand.normalizedURL(url)
+        do {
+            _ = try HTTPCycle(target, method: .get)
+        } catch let error as HTTPError {
+            throw ValidationError(error.description)
+        }
+        let tickets = Tickets(count: requests)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let (latencies, errors) = await withTaskGroup(of: ([Duration], Int).self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var latencies: [Duration] = []
+                    var errors = 0
+                    while tickets.take() {
+                        let begin = clock.now
+                        do {
+                            _ = try await HTTPCycle.get(target)
+                            latencies.append(clock.now - begin)
+                        } catch {
+                            errors += 1
+                        }
+                    }
+                    return (latencies, errors)
+                }
+            }
+            var all: [Duration] = []
+            var errors = 0
+            for await (latencies, failed) in group {
+                all += latencies
+                errors += failed
+            }
+            return (all.sorted(), errors)
+        }
+        let elapsed = (clock.now - started).seconds
+        let report = BenchReport(
+            requests: requests, concurrency: concurrency, requestsPerSecond: Double(requests) / elapsed,
+            p50: Self.percentile(latencies, 0.50), p90: Self.percentile(latencies, 0.90), p99: Self.percentile(latencies, 0.99),
+            errors: errors)
+        print(json ? report.json.formatted() : report.text)
+        if errors == requests { throw JewzExit.network.code }
+    }
+
+    /// The latency at quantile `q` of sorted samples, in milliseconds (nearest rank).
+    static func percentile(_ sorted: [Duration], _ q: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))
+        return sorted[rank].seconds * 1000
+    }
+}
+
+/// Hands out the requests to send, one at a time, to the workers.
+final class Tickets: Sendable {
+    private let remaining: Mutex<Int>
+
+    init(count: Int) {
+        remaining = Mutex(count)
+    }
+
+    /// Whether a request is left to send (and takes it).
+    func take() -> Bool {
+        remaining.withLock { remaining in
+            guard remaining > 0 else { return false }
+            remaining -= 1
+            return true
+        }
+    }
+}
+
+/// What `jewz bench` measured.
+struct BenchReport {
+    var requests: Int
+    var concurrency: Int
+    var requestsPerSecond: Double
+    var p50: Double
+    var p90: Double
+    var p99: Double
+    var errors: Int
+
+    var json: JSONValue {
+        func number(_ value: Double) -> JSONValue { JSONNumber((value * 1000).rounded() / 1000).map(JSONValue.number) ?? .null }
+        return [
+            "requests": .number(JSONNumber(requests)), "concurrency": .number(JSONNumber(concurrency)),
+            "requests_per_second": number(requestsPerSecond), "p50_ms": number(p50), "p90_ms": number(p90),
+            "p99_ms": number(p99), "errors": .number(JSONNumber(errors)),
+        ]
+    }
+
+    var text: String {
+        String(
+            format: "%d requests at concurrency %d: %.1f requests/s, latency p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, %d errors",
+            requests, concurrency, requestsPerSecond, p50, p90, p99, errors)
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
