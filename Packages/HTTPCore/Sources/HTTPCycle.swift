@@ -28,6 +28,7 @@ public final class HTTPCycle: Sendable {
         var solicited = false
         var retryPolicy: RetryPolicy?
         var retryCount = 0
+        var priority = RequestPriority.normal
         /// Counts runs, so that the result of a run that was restarted is dropped.
         var generation = 0
         var task: Task<HTTPResponse, any Error>?
@@ -95,6 +96,15 @@ public final class HTTPCycle: Sendable {
     public var retryPolicy: RetryPolicy? {
         get { state.withLock { $0.retryPolicy } }
         set { state.withLock { $0.retryPolicy = newValue } }
+    }
+
+    /// Where the cycle stands in its session's queue; changing it moves a waiting cycle.
+    public var priority: RequestPriority {
+        get { state.withLock { $0.priority } }
+        set {
+            state.withLock { $0.priority = newValue }
+            session.queue.reprioritize(self, to: newValue)
+        }
     }
 
     /// How many times the latest run sent its request again after a failure.
@@ -259,7 +269,16 @@ public final class HTTPCycle: Sendable {
             let failure: HTTPError
             var failedResponse: HTTPResponse?
             do {
-                let received = try await exchange(request, authentications: authentications)
+                // A place on the network is held for the exchange only, not for backoff or processing.
+                try await session.queue.acquire(for: self, priority: priority)
+                let exchanged: Result<HTTPResponse, any Error>
+                do {
+                    exchanged = .success(try await exchange(request, authentications: authentications))
+                } catch {
+                    exchanged = .failure(error)
+                }
+                session.queue.release()
+                let received = try exchanged.get()
                 guard session.shouldTreatStatusCodeAsFailure(received.statusCode) else {
                     response = received
                     break

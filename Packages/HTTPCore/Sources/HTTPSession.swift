@@ -133,6 +133,28 @@ public final class HTTPSession: Sendable {
         set { activity.handler = newValue }
     }
 
+    /// Admits requests to the network (JustAPIs' request queue).
+    let queue = RequestQueue()
+
+    /// How many requests may be on the wire at once; `nil` (the default) for no limit.
+    public var maximumActiveRequests: Int? {
+        get { queue.maximumActive }
+        set { queue.maximumActive = newValue }
+    }
+
+    /// Holds every request that has not started sending until ``resume()``; requests on the
+    /// wire continue.
+    public func pause() { queue.pause() }
+
+    /// Lets held requests go, by priority.
+    public func resume() { queue.resume() }
+
+    /// Whether the session holds new requests.
+    public var isPaused: Bool { queue.isPaused }
+
+    /// The cycles waiting to be sent, in the order they will go.
+    public var pendingCycles: [HTTPCycle] { queue.pending }
+
     /// Shuts the transport down; later requests fail with ``HTTPError/sessionShutDown``.
     public func shutdown() async throws {
         try await transport.shutdown()
