@@ -332,6 +332,15 @@ public final class HTTPCycle: Sendable {
     }
 
     private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let session = self.session
+        guard request.method == .get, session.coalescesIdenticalGETs else {
+            return try await Self.transfer(request, session: session)
+        }
+        return try await session.coalescer.response(for: request) { try await Self.transfer(request, session: session) }
+    }
+
+    /// One exchange on the session's transport, content-decoded.
+    private static func transfer(_ request: HTTPRequest, session: HTTPSession) async throws -> HTTPResponse {
         let clock = ContinuousClock()
         let started = clock.now
         session.logger.debug("\(request.method) \(request.url.absoluteString)")

@@ -56,6 +56,7 @@ public final class HTTPSession: Sendable {
         var contentCodings: ContentCodingRegistry
         var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
         var retryPolicy = RetryPolicy()
+        var coalescesIdenticalGETs = false
     }
 
     private let settings: Mutex<Settings>
@@ -132,6 +133,15 @@ public final class HTTPSession: Sendable {
         get { activity.handler }
         set { activity.handler = newValue }
     }
+
+    /// Whether identical GETs in flight (same URL and headers) share one exchange; off by default.
+    /// Each waiter gets the response; one waiter cancelling does not cancel the others.
+    public var coalescesIdenticalGETs: Bool {
+        get { settings.withLock { $0.coalescesIdenticalGETs } }
+        set { settings.withLock { $0.coalescesIdenticalGETs = newValue } }
+    }
+
+    let coalescer = RequestCoalescer()
 
     /// Admits requests to the network (JustAPIs' request queue).
     let queue = RequestQueue()

@@ -15,7 +15,7 @@ import Synchronization
 /// | `/json`, `/xml`, `/csv` | a small document of that type |
 /// | `/inspect` | the request as JSON (method, uri, headers, body) |
 /// | `/drop/N` | announces N bytes, sends half, closes the connection |
-/// | `/counter?key=K&fail=N&status=S&retry-after=R&delay=D` | status S (503) N times per key, each after D seconds, then 200 |
+/// | `/counter?key=K&fail=N&status=S&retry-after=R&delay=D&hold=H` | status S (503) N times per key, each after D seconds, then 200; every answer after H seconds |
 /// | `/redirect/N` | N redirects, then `/hello/` |
 /// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1` | content compressed by zlib in those codings, in order (`raw-deflate` too) |
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
@@ -206,7 +206,11 @@ public final class SandboxRouter: Sendable {
             }
             return response
         }
-        return .text("attempt \(attempt) succeeds")
+        var success = SandboxResponse.text("attempt \(attempt) succeeds")
+        if let hold = value("hold").flatMap(Double.init), hold > 0, hold <= 30 {
+            success.delay = .milliseconds(Int(hold * 1000))
+        }
+        return success
     }
 
     private func inspect(_ request: SandboxRequest) -> SandboxResponse {

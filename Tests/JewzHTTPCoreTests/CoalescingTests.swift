@@ -1,0 +1,63 @@
+import Foundation
+@testable import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+@Suite struct CoalescingTests {
+    private let held: QueryParameters = ["key": "shared", "fail": 0, "hold": 0.3]
+
+    @Test func identicalGETsInFlightShareOneExchange() async throws {
+        try await withSandbox { sandbox, session in
+            session.coalescesIdenticalGETs = true
+            let texts = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await HTTPCycle.get(sandbox.url("/counter"), parameters: held, session: session).response?.text }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(texts == Array(repeating: "attempt 1 succeeds", count: 10))
+            // Once landed, the next request goes to the network again.
+            let later = try await HTTPCycle.get(sandbox.url("/counter"), parameters: held, session: session)
+            #expect(later.response?.text == "attempt 2 succeeds")
+        }
+    }
+
+    @Test func differentHeadersOrCoalescingOffMeanSeparateExchanges() async throws {
+        try await withSandbox { sandbox, session in
+            session.coalescesIdenticalGETs = true
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for token in ["a", "b"] {
+                    group.addTask {
+                        let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: held, session: session)
+                        cycle.request.headers["Authorization"] = "Bearer \(token)"
+                        try await cycle.start()
+                    }
+                }
+                try await group.waitForAll()
+            }
+            session.coalescesIdenticalGETs = false
+            let probe = try await HTTPCycle.get(sandbox.url("/counter"), parameters: held, session: session)
+            #expect(probe.response?.text == "attempt 3 succeeds")
+        }
+    }
+
+    @Test func oneWaiterCancellingLeavesTheOthersTheirResponse() async throws {
+        try await withSandbox { sandbox, session in
+            session.coalescesIdenticalGETs = true
+            let cycles = try (0..<3).map { _ in try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: held, session: session) }
+            let tasks = cycles.map { cycle in Task { try await cycle.start() } }
+            // Wait until all three have joined the one flight.
+            var sent = cycles[0].request
+            sent.headers.addMissing(from: session.configuration.additionalHeaders)
+            while session.coalescer.waiterCount(for: sent) < 3 { await Task.yield() }
+            cycles[0].cancel(explicitly: true)
+            guard case .cancelled(explicitly: true)? = await httpError({ _ = try await tasks[0].value }) else {
+                Issue.record("expected the cancelled waiter to stop")
+                return
+            }
+            #expect(try await tasks[1].value.text == "attempt 1 succeeds")
+            #expect(try await tasks[2].value.text == "attempt 1 succeeds")
+        }
+    }
+}
