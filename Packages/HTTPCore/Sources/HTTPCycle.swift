@@ -53,6 +53,7 @@ public final class HTTPCycle: Sendable {
         state.responseProcessors = responseProcessors
         state.authentications = authentications
         self.state = Mutex(state)
+        emit(.created)
     }
 
     /// The request to send. Changes apply to the next start.
@@ -177,14 +178,23 @@ public final class HTTPCycle: Sendable {
         previous?.cancel()
         let task = Task {
             let result: Result<HTTPResponse, HTTPError>
+            let started = ContinuousClock.now
             self.session.activity.begin()
             do {
-                result = .success(try await self.run(generation))
+                result = .success(try await self.run(generation, started: started))
             } catch {
                 result = .failure(self.finalError(for: error, generation: generation))
             }
             self.session.activity.end()
-            if case .failure(let error) = result { self.logFailure(error) }
+            if case .failure(let error) = result {
+                if case .cancelled(let explicitly) = error {
+                    self.emit(.cancelled(explicitly: explicitly, elapsed: .now - started))
+                } else {
+                    self.emit(.failed(error, elapsed: .now - started))
+                    self.logFailure(error)
+                }
+            }
+            self.emit(.finished(elapsed: .now - started))
             self.finish(generation, result: result, completion: completion)
             return try result.get()
         }
@@ -227,6 +237,13 @@ public final class HTTPCycle: Sendable {
         }
     }
 
+    /// Tells the session's monitors.
+    private func emit(_ event: HTTPEvent) {
+        for monitor in session.eventMonitors {
+            monitor.cycle(self, didEmit: event)
+        }
+    }
+
     /// Logs a failure at error level with a bounded preview of the body; cancellations are not failures.
     private func logFailure(_ error: HTTPError) {
         if case .cancelled = error { return }
@@ -241,7 +258,7 @@ public final class HTTPCycle: Sendable {
 
     // MARK: The pipeline
 
-    private func run(_ generation: Int) async throws -> HTTPResponse {
+    private func run(_ generation: Int, started: ContinuousClock.Instant) async throws -> HTTPResponse {
         let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited) = state.withLock {
             ($0.request, $0.requestProcessors, $0.responseProcessors, $0.authentications, $0.retryPolicy, $0.solicited)
         }
@@ -261,6 +278,7 @@ public final class HTTPCycle: Sendable {
             try Self.applying(authentication) { try authentication.authorize(&request) }
         }
         try request.validateForSending()
+        emit(.requestPrepared(request, elapsed: .now - started))
 
         let policy = ownRetryPolicy ?? session.retryPolicy
         var response: HTTPResponse
@@ -271,6 +289,7 @@ public final class HTTPCycle: Sendable {
             do {
                 // A place on the network is held for the exchange only, not for backoff or processing.
                 try await session.queue.acquire(for: self, priority: priority)
+                emit(.requestSent(request, attempt: retries + 1, elapsed: .now - started))
                 let exchanged: Result<HTTPResponse, any Error>
                 do {
                     exchanged = .success(try await exchange(request, authentications: authentications))
@@ -279,6 +298,7 @@ public final class HTTPCycle: Sendable {
                 }
                 session.queue.release()
                 let received = try exchanged.get()
+                emit(.responseReceived(received, attempt: retries + 1, elapsed: .now - started))
                 guard session.shouldTreatStatusCodeAsFailure(received.statusCode) else {
                     response = received
                     break
@@ -298,6 +318,7 @@ public final class HTTPCycle: Sendable {
                 response = failedResponse
                 break
             }
+            emit(.retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: .now - started))
             retries += 1
             state.withLock { state in
                 if state.generation == generation { state.retryCount = retries }
@@ -322,6 +343,7 @@ public final class HTTPCycle: Sendable {
             try? processResponse(&response, request: request, explicit: ownResponseProcessors)
         }
         try Task.checkCancellation()
+        emit(.processed(response, elapsed: .now - started))
         let stored = response
         state.withLock { state in
             if state.generation == generation { state.response = stored }

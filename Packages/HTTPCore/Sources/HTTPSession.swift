@@ -57,6 +57,7 @@ public final class HTTPSession: Sendable {
         var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
         var retryPolicy = RetryPolicy()
         var coalescesIdenticalGETs = false
+        var eventMonitors: [any HTTPEventMonitor] = []
     }
 
     private let settings: Mutex<Settings>
@@ -132,6 +133,12 @@ public final class HTTPSession: Sendable {
     public var activityHandler: (@Sendable (Int) -> Void)? {
         get { activity.handler }
         set { activity.handler = newValue }
+    }
+
+    /// Monitors told of every event of every cycle of the session.
+    public var eventMonitors: [any HTTPEventMonitor] {
+        get { settings.withLock { $0.eventMonitors } }
+        set { settings.withLock { $0.eventMonitors = newValue } }
     }
 
     /// Whether identical GETs in flight (same URL and headers) share one exchange; off by default.

@@ -1,0 +1,69 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Synchronization
+import Testing
+
+/// Records event names per cycle.
+final class RecordingMonitor: HTTPEventMonitor {
+    private let events = Mutex<[ObjectIdentifier: [String]]>([:])
+
+    func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
+        var name = event.name
+        switch event {
+        case .requestSent(_, let attempt, _), .responseReceived(_, let attempt, _): name += "#\(attempt)"
+        case .retrying(let reason, _, _, _): name += "(\(reason))"
+        default: break
+        }
+        events.withLock { $0[ObjectIdentifier(cycle), default: []].append(name) }
+    }
+
+    func names(of cycle: HTTPCycle) -> [String] {
+        events.withLock { $0[ObjectIdentifier(cycle)] ?? [] }
+    }
+}
+
+@Suite struct EventMonitorTests {
+    @Test func aSuccessfulRunReportsEveryStageInOrder() async throws {
+        try await withSandbox { sandbox, session in
+            let monitor = RecordingMonitor()
+            session.eventMonitors = [monitor]
+            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(monitor.names(of: cycle) == [
+                "created", "requestPrepared", "requestSent#1", "responseReceived#1", "processed", "finished",
+            ])
+        }
+    }
+
+    @Test func retriesAndFailuresAreReportedWithTheirReason() async throws {
+        try await withSandbox { sandbox, session in
+            let monitor = RecordingMonitor()
+            session.eventMonitors = [monitor]
+            session.retryPolicy = quickPolicy()
+            let retried = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "events", "fail": 1], session: session)
+            #expect(monitor.names(of: retried) == [
+                "created", "requestPrepared", "requestSent#1", "responseReceived#1",
+                "retrying(\(HTTPError.statusCode(503)))", "requestSent#2", "responseReceived#2", "processed", "finished",
+            ])
+            let failing = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)
+            _ = await httpError { try await failing.start() }
+            #expect(monitor.names(of: failing).suffix(3) == ["processed", "failed", "finished"])
+        }
+    }
+
+    @Test func cancellationIsReportedAsSuch() async throws {
+        try await withSandbox { sandbox, session in
+            let monitor = RecordingMonitor()
+            session.eventMonitors = [monitor]
+            let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 5], session: session)
+            let task = Task { try await cycle.start() }
+            while !monitor.names(of: cycle).contains("requestSent#1") { await Task.yield() }
+            cycle.cancel(explicitly: true)
+            _ = await httpError { _ = try await task.value }
+            while cycle.isRunning { await Task.yield() }
+            #expect(monitor.names(of: cycle).suffix(2) == ["cancelled", "finished"])
+            #expect(!monitor.names(of: cycle).contains("failed"))
+        }
+    }
+}
