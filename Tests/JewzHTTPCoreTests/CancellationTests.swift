@@ -94,3 +94,33 @@ import Testing
         }
     }
 }
+
+/// A response processor that holds the cycle until the test lets it go.
+final class GateProcessor: HTTPProcessor {
+    let entered = Mutex(false)
+    let released = Mutex(false)
+
+    func process(_ response: inout HTTPResponse) throws {
+        entered.withLock { $0 = true }
+        while !released.withLock({ $0 }) { sched_yield() }
+        response.object = "processed"
+    }
+}
+
+@Suite struct CancellationDuringProcessingTests {
+    @Test func cancellingWhileProcessorsRunGivesCancelled() async throws {
+        try await withSandbox { sandbox, session in
+            let gate = GateProcessor()
+            let cycle = try HTTPCycle(sandbox.url("/hello/"), method: .get, session: session)
+            cycle.responseProcessors = [gate]
+            let task = Task { try await cycle.start() }
+            while !gate.entered.withLock({ $0 }) { await Task.yield() }
+            cycle.cancel(explicitly: false)
+            gate.released.withLock { $0 = true }
+            guard case .cancelled(explicitly: false)? = await httpError({ _ = try await task.value }) else {
+                Issue.record("expected a cancellation")
+                return
+            }
+        }
+    }
+}

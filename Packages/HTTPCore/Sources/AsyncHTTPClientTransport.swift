@@ -57,8 +57,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         for field in request.headers {
             outgoing.headers.add(name: field.name, value: field.value)
         }
-        if let data = request.data {
+        switch request.body {
+        case nil:
+            break
+        case .data(let data):
             outgoing.body = .bytes(ByteBuffer(data: data))
+        case .file(let url):
+            let file = FileChunks(url: url)
+            outgoing.body = .stream(file.map { ByteBuffer(data: $0) }, length: .known(Int64(try file.size())))
+        case .stream(let stream):
+            // AsyncHTTPClient never consumes a stream body twice: it returns a 307/308 as is
+            // instead of following it, and the cycle reports that.
+            let chunks = try stream.take().map { ByteBuffer(data: $0) }
+            outgoing.body = .stream(chunks, length: stream.length.map { .known(Int64($0)) } ?? .unknown)
         }
         let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
         do {
@@ -137,3 +148,4 @@ extension HTTPError {
         }
     }
 }
+

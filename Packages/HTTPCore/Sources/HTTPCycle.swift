@@ -312,7 +312,9 @@ public final class HTTPCycle: Sendable {
             let attempt = RetryAttempt(
                 method: request.method, url: request.url, error: failure, response: failedResponse, retryCount: retries,
                 solicited: solicited)
-            guard let delay = policy.delay(for: attempt) else {
+            // A one-shot body has been used up: the failure stands as it is.
+            let replayable = request.body?.isReplayable ?? true
+            guard replayable, let delay = policy.delay(for: attempt) else {
                 // No retry: a failing status is still processed and reported below.
                 guard let failedResponse else { throw failure }
                 response = failedResponse
@@ -396,7 +398,15 @@ public final class HTTPCycle: Sendable {
     /// Sends the request, answering a 401/407 challenge once per authentication.
     private func exchange(_ request: HTTPRequest, authentications: [any HTTPAuthentication]) async throws -> HTTPResponse {
         var response = try await send(request)
-        if response.statusCode == 401 || response.statusCode == 407 {
+        let replayable = request.body?.isReplayable ?? true
+        // A redirect that keeps the body was not followed: it would have resent a one-shot body.
+        if !replayable, session.configuration.followsRedirects, [307, 308].contains(response.statusCode),
+            response.headers.contains("Location")
+        {
+            throw HTTPError.bodyNotReplayable
+        }
+        // A challenge is answered by sending the request again, which a one-shot body cannot be.
+        if response.statusCode == 401 || response.statusCode == 407, replayable {
             for authentication in authentications {
                 var retry = request
                 let answers = try Self.applying(authentication) {

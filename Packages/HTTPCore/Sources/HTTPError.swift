@@ -30,6 +30,10 @@ public enum HTTPError: Error, CustomStringConvertible {
     case unsupportedRequestObject(type: String, processor: String)
     /// Any other failure reported by the transport.
     case transport(reason: String)
+    /// A one-shot body (a stream) would have to be sent a second time.
+    case bodyNotReplayable
+    /// A file body cannot be read.
+    case unreadableBody(String)
     /// A `MockTransport` has no stub for this request.
     case unmatchedMockRequest(method: String, url: String)
     /// The session was shut down; create a new one to send more requests.
@@ -63,6 +67,10 @@ public enum HTTPError: Error, CustomStringConvertible {
             "\(processor) cannot turn a request object of type \(type) into data; use another processor or set request.data."
         case .transport(let reason):
             "The transport failed: \(reason)"
+        case .bodyNotReplayable:
+            "The request body is a one-shot stream that was already sent; it cannot be sent again for a restart or a redirect that keeps the body (307/308). Use a .data or .file body when it must be replayable."
+        case .unreadableBody(let path):
+            "The file body at \(path) cannot be read; check that it exists and is readable."
         case .unmatchedMockRequest(let method, let url):
             "No mock stub matches \(method) \(url); add one with MockTransport.stub(_:path:…)."
         case .sessionShutDown:

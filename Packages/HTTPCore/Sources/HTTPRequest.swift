@@ -7,8 +7,14 @@ public struct HTTPRequest: Sendable {
     public var url: URL
     public var method: HTTPMethod
     public var headers: HTTPHeaderFields
-    /// The raw body. Request processors set it from ``object``.
-    public var data: Data?
+    /// What the request sends: data, a file, or a one-shot stream.
+    public var body: HTTPRequestBody?
+    /// The body when it is bytes in memory; setting it makes the body `.data`. Request
+    /// processors set it from ``object``.
+    public var data: Data? {
+        get { if case .data(let data)? = body { data } else { nil } }
+        set { body = newValue.map(HTTPRequestBody.data) }
+    }
     /// A model for the request processors to turn into ``data`` (a dictionary, an `Encodable`…).
     public var object: (any Sendable)?
     /// The longest the whole exchange may take; `nil` uses the session's resource timeout.
@@ -27,7 +33,7 @@ public struct HTTPRequest: Sendable {
         self.url = url
         self.method = method
         self.headers = headers
-        self.data = data
+        body = data.map(HTTPRequestBody.data)
         self.object = object
         self.timeout = timeout
         appliesContentTypeProcessing = true

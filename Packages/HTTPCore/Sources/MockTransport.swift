@@ -76,6 +76,10 @@ public final class MockTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver) async throws {
         received.withLock { $0.append(request) }
+        // Consume a one-shot body as a real transport would, so it cannot be sent twice here either.
+        if case .stream(let stream)? = request.body {
+            for try await _ in try stream.take() {}
+        }
         guard let stub = stubs.withLock({ $0.last { $0.matches(request) } }) else {
             throw HTTPError.unmatchedMockRequest(method: request.method.rawValue, url: request.url.absoluteString)
         }

@@ -13,10 +13,10 @@ import Synchronization
 /// | `/status/N` | status N |
 /// | `/bytes/N` | N bytes, byte i = i mod 256 |
 /// | `/json`, `/xml`, `/csv` | a small document of that type |
-/// | `/inspect` | the request as JSON (method, uri, headers, body) |
+/// | `/inspect` | the request as JSON (method, uri, headers, the body's first 64 KiB and its length) |
 /// | `/drop/N` | announces N bytes, sends half, closes the connection |
 /// | `/counter?key=K&fail=N&status=S&retry-after=R&delay=D&hold=H` | status S (503) N times per key, each after D seconds, then 200; every answer after H seconds |
-/// | `/redirect/N` | N redirects, then `/hello/` |
+/// | `/redirect/N?status=S` | N redirects (302, or S: 301/302/303/307/308), then `/dumpupload/` for 307/308, else `/hello/` |
 /// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1` | content compressed by zlib in those codings, in order (`raw-deflate` too) |
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
 public final class SandboxRouter: Sendable {
@@ -84,11 +84,13 @@ public final class SandboxRouter: Sendable {
             }
             return bomb(mebibytes: mebibytes)
         case ("redirect", 2):
-            guard let remaining = Int(segments[1]), (0...50).contains(remaining) else {
-                return .text("redirect count must be 0...50", status: 400)
+            let status = query.first { $0.name == "status" }?.value.flatMap { Int($0) } ?? 302
+            guard let remaining = Int(segments[1]), (0...50).contains(remaining), [301, 302, 303, 307, 308].contains(status) else {
+                return .text("redirect count must be 0...50 and status 301/302/303/307/308", status: 400)
             }
-            let location = remaining == 0 ? "/hello/" : "/redirect/\(remaining - 1)"
-            return SandboxResponse(status: 302, headers: [("Location", location)])
+            let keepsBody = status == 307 || status == 308
+            let location = remaining == 0 ? (keepsBody ? "/dumpupload/" : "/hello/") : "/redirect/\(remaining - 1)?status=\(status)"
+            return SandboxResponse(status: status, headers: [("Location", location)])
         default:
             return .text("no such endpoint: \(request.path)", status: 404)
         }
@@ -223,7 +225,7 @@ public final class SandboxRouter: Sendable {
         }
         let inspection = Inspection(
             method: request.method, uri: request.uri, headers: request.headers.map { [$0.name, $0.value] },
-            body: String(decoding: request.body, as: UTF8.self), bodyLength: request.body.count)
+            body: String(decoding: request.body.prefix(64 << 10), as: UTF8.self), bodyLength: request.body.count)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(inspection) else { return .text("cannot encode", status: 500) }

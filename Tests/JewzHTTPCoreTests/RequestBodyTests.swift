@@ -1,0 +1,120 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// A one-shot body of `text`, delivered in two chunks.
+func oneShot(_ text: String, knownLength: Bool = false) -> HTTPRequestBody {
+    let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+    let bytes = Data(text.utf8)
+    continuation.yield(bytes.prefix(bytes.count / 2))
+    continuation.yield(bytes.dropFirst(bytes.count / 2))
+    continuation.finish()
+    return .stream(HTTPBodyStream(length: knownLength ? bytes.count : nil, chunks))
+}
+
+@Suite struct RequestBodyTests {
+    @Test func fileBodiesAreStreamedWithTheirLength() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-upload-\(UUID().uuidString)")
+        let content = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try content.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withSandbox { sandbox, session in
+            let echoed = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
+            echoed.request.body = .file(file)
+            try await echoed.start()
+            #expect(echoed.response?.data == content)
+            let inspected = try HTTPCycle(sandbox.url("/inspect"), method: .put, session: session)
+            inspected.request.body = .file(file)
+            try await inspected.start()
+            #expect(try Inspection(inspected.response).values("Content-Length") == ["\(content.count)"])
+        }
+    }
+
+    @Test func aMissingFileIsAClearError() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
+            cycle.request.body = .file(URL(fileURLWithPath: "/nonexistent/jewz"))
+            guard case .unreadableBody(let path)? = await httpError({ try await cycle.start() }) else {
+                Issue.record("expected unreadableBody")
+                return
+            }
+            #expect(path == "/nonexistent/jewz")
+        }
+    }
+
+    @Test func streamBodiesAreSentChunkedOrWithTheirLength() async throws {
+        try await withSandbox { sandbox, session in
+            for known in [false, true] {
+                let cycle = try HTTPCycle(sandbox.url("/inspect"), method: .post, session: session)
+                cycle.request.body = oneShot("Hello, streaming world", knownLength: known)
+                try await cycle.start()
+                let inspection = try Inspection(cycle.response)
+                #expect(inspection.body == "Hello, streaming world")
+                #expect(inspection.values("Transfer-Encoding") == (known ? [] : ["chunked"]))
+            }
+        }
+    }
+
+    @Test func aOneShotBodyIsNeverRetried() async throws {
+        try await withSandbox { sandbox, session in
+            session.retryPolicy = quickPolicy()
+            let streamed = try HTTPCycle(sandbox.url("/counter"), method: .put, parameters: ["key": "stream", "fail": 1], session: session)
+            streamed.request.body = oneShot("payload")
+            guard case .statusCode(503)? = await httpError({ try await streamed.start() }) else {
+                Issue.record("expected the 503 to stand")
+                return
+            }
+            #expect(streamed.retryCount == 0)
+            let data = try HTTPCycle(sandbox.url("/counter"), method: .put, parameters: ["key": "data", "fail": 1], session: session)
+            data.request.data = Data("payload".utf8)
+            try await data.start()
+            #expect(data.retryCount == 1)
+        }
+    }
+
+    @Test func restartingWithAUsedOneShotBodyFailsClearly() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
+            cycle.request.body = oneShot("once")
+            try await cycle.start()
+            #expect(cycle.response?.text == "once")
+            guard case .bodyNotReplayable? = await httpError({ try await cycle.start() }) else {
+                Issue.record("expected bodyNotReplayable")
+                return
+            }
+        }
+    }
+
+    @Test func aRedirectThatKeepsTheBodyNeverResendsAOneShotBody() async throws {
+        try await withSandbox { sandbox, session in
+            let replayable = try HTTPCycle(sandbox.url("/redirect/1"), method: .post, parameters: ["status": 307], session: session)
+            replayable.request.data = Data("kept".utf8)
+            try await replayable.start()
+            #expect(replayable.response?.text == "kept")
+            let streamed = try HTTPCycle(sandbox.url("/redirect/1"), method: .post, parameters: ["status": 307], session: session)
+            streamed.request.body = oneShot("lost")
+            guard case .bodyNotReplayable? = await httpError({ try await streamed.start() }) else {
+                Issue.record("expected bodyNotReplayable")
+                return
+            }
+        }
+    }
+
+    @Test func aChallengeIsNotAnsweredWithAOneShotBody() async throws {
+        try await withSandbox { sandbox, session in
+            let basic = ChallengeAnsweringBasic(user: "test", password: "12345")
+            let streamed = try HTTPCycle(sandbox.url("/hello_with_basic_auth"), method: .post, authentications: [basic], session: session)
+            streamed.request.body = oneShot("secret")
+            guard case .statusCode(401)? = await httpError({ try await streamed.start() }) else {
+                Issue.record("expected the 401 to stand")
+                return
+            }
+            let data = try HTTPCycle(sandbox.url("/hello_with_basic_auth"), method: .post, authentications: [basic], session: session)
+            data.request.data = Data("secret".utf8)
+            try await data.start()
+            #expect(data.response?.text == "Hello World")
+        }
+    }
+}
