@@ -309,6 +309,15 @@ final class Counter: Sendable {
         }
     }
 
+    @Test func aRunThatFailsAtOnceDoesNotStayRunning() async throws {
+        let cycle = try HTTPCycle("http://127.0.0.1:9/", method: .get, session: HTTPSession(transport: MockTransport()))
+        for _ in 0..<200 {
+            cycle.request.headers["Bad Name"] = "x"
+            _ = await httpError { try await cycle.start() }
+            #expect(!cycle.isRunning)
+        }
+    }
+
     @Test func aRefusedConnectionIsAConnectionFailure() async throws {
         let sandbox = try await Sandbox.start()
         let url = sandbox.url("/hello/")

@@ -167,41 +167,46 @@ public final class HTTPCycle: Sendable {
     }
 
     private func launch(completion: Completion?) -> Task<HTTPResponse, any Error> {
-        let (generation, previous) = state.withLock { state in
+        // The task is created and recorded under one lock, so a run that ends at once cannot
+        // clear its handle before the handle is stored.
+        let (task, previous) = state.withLock { state in
             state.generation += 1
             state.completion = completion
             state.cancellation = nil
             state.completionPending = false
             state.retryCount = 0
-            return (state.generation, state.task)
+            let generation = state.generation
+            let previous = state.task
+            let task = Task { try await self.perform(generation, completion: completion) }
+            state.task = task
+            return (task, previous)
         }
         previous?.cancel()
-        let task = Task {
-            let result: Result<HTTPResponse, HTTPError>
-            let started = ContinuousClock.now
-            self.session.activity.begin()
-            do {
-                result = .success(try await self.run(generation, started: started))
-            } catch {
-                result = .failure(self.finalError(for: error, generation: generation))
-            }
-            self.session.activity.end()
-            if case .failure(let error) = result {
-                if case .cancelled(let explicitly) = error {
-                    self.emit(.cancelled(explicitly: explicitly, elapsed: .now - started))
-                } else {
-                    self.emit(.failed(error, elapsed: .now - started))
-                    self.logFailure(error)
-                }
-            }
-            self.emit(.finished(elapsed: .now - started))
-            self.finish(generation, result: result, completion: completion)
-            return try result.get()
-        }
-        state.withLock { state in
-            if state.generation == generation { state.task = task }
-        }
         return task
+    }
+
+    /// One run from start to completion: the pipeline, the events that close it, the log.
+    private func perform(_ generation: Int, completion: Completion?) async throws -> HTTPResponse {
+        let result: Result<HTTPResponse, HTTPError>
+        let started = ContinuousClock.now
+        session.activity.begin()
+        do {
+            result = .success(try await run(generation, started: started))
+        } catch {
+            result = .failure(finalError(for: error, generation: generation))
+        }
+        session.activity.end()
+        if case .failure(let error) = result {
+            if case .cancelled(let explicitly) = error {
+                emit(.cancelled(explicitly: explicitly, elapsed: .now - started))
+            } else {
+                emit(.failed(error, elapsed: .now - started))
+                logFailure(error)
+            }
+        }
+        emit(.finished(elapsed: .now - started))
+        finish(generation, result: result, completion: completion)
+        return try result.get()
     }
 
     /// The error a run ends with: cancellation as recorded by ``cancel(explicitly:)``, never
@@ -244,9 +249,8 @@ public final class HTTPCycle: Sendable {
         }
     }
 
-    /// Logs a failure at error level with a bounded preview of the body; cancellations are not failures.
+    /// Logs a failure at error level with a bounded preview of the body.
     private func logFailure(_ error: HTTPError) {
-        if case .cancelled = error { return }
         let (request, response) = state.withLock { ($0.request, $0.response) }
         var metadata: Logger.Metadata = ["method": "\(request.method)", "url": "\(request.url.absoluteString)"]
         if let response {
