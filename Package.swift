@@ -99,7 +99,7 @@ let package = Package(
         ),
         .target(
             name: "JewzTestSupport",
-            dependencies: ["JewzHTTPCore", "JewzSandbox"],
+            dependencies: ["JewzHTTPCore", "JewzSandbox", .product(name: "Logging", package: "swift-log")],
             path: "Tests/JewzTestSupport"
         ),
         .testTarget(

@@ -310,7 +310,7 @@ final class Counter: Sendable {
     }
 
     @Test func aRunThatFailsAtOnceDoesNotStayRunning() async throws {
-        let cycle = try HTTPCycle("http://127.0.0.1:9/", method: .get, session: HTTPSession(transport: MockTransport()))
+        let cycle = try HTTPCycle("http://127.0.0.1:9/", method: .get, session: HTTPSession(transport: MockTransport(), logger: quietLogger))
         for _ in 0..<200 {
             cycle.request.headers["Bad Name"] = "x"
             _ = await httpError { try await cycle.start() }
@@ -322,7 +322,7 @@ final class Counter: Sendable {
         let sandbox = try await Sandbox.start()
         let url = sandbox.url("/hello/")
         try await sandbox.shutdown()
-        let session = HTTPSession()
+        let session = HTTPSession(logger: quietLogger)
         let error = await httpError { _ = try await HTTPCycle.get(url, session: session) }
         guard case .connectionFailed? = error else {
             Issue.record("got \(String(describing: error))")

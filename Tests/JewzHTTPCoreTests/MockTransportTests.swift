@@ -14,7 +14,7 @@ import Testing
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
         mock.stub(.delete, path: "/users/42", status: 204)
-        let session = HTTPSession(transport: mock, processorRegistry: ProcessorRegistry())
+        let session = HTTPSession(transport: mock, processorRegistry: ProcessorRegistry(), logger: quietLogger)
         let cycle = try await HTTPCycle.get("https://api.example.com/users/42", session: session)
         #expect(try JSONDecoder().decode(User.self, from: cycle.response?.data ?? Data()) == User(id: 42, name: "Ada"))
         let deleted = try await HTTPCycle.delete("https://api.example.com/users/42", session: session)
@@ -33,7 +33,7 @@ import Testing
             return call < 3 ? .response(status: 503, headers: [:], body: Data()) : .response(status: 200, headers: [:], body: Data("ok".utf8))
         }
         mock.stub(.get, path: "/gone", status: 410, body: Data("gone".utf8))
-        let session = HTTPSession(transport: mock)
+        let session = HTTPSession(transport: mock, logger: quietLogger)
         session.retryPolicy = quickPolicy()
         let flaky = try await HTTPCycle.get("https://h.example/flaky", session: session)
         #expect(flaky.retryCount == 2)
@@ -50,7 +50,7 @@ import Testing
         let mock = MockTransport()
         mock.stub(path: "/down", failure: .connectionFailed(reason: "mocked"))
         mock.stub(.get, path: "/slow", body: Data("late".utf8), delay: .seconds(5))
-        let session = HTTPSession(transport: mock)
+        let session = HTTPSession(transport: mock, logger: quietLogger)
         session.retryPolicy = .never
         guard case .connectionFailed(let reason)? = await httpError({ _ = try await HTTPCycle.get("https://h.example/down", session: session) }) else {
             Issue.record("expected a connection failure")

@@ -120,7 +120,7 @@ func quickPolicy() -> RetryPolicy {
         let sandbox = try await Sandbox.start()
         let url = sandbox.url("/hello/")
         try await sandbox.shutdown()
-        let session = HTTPSession()
+        let session = HTTPSession(logger: quietLogger)
         session.retryPolicy = quickPolicy()
         let cycle = try HTTPCycle(url, method: .get, solicited: true, session: session)
         let task = Task { try await cycle.start() }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import JewzHTTPCore
 import JewzSandbox
 import Testing
@@ -11,7 +12,8 @@ public func withSandbox(
     _ body: (Sandbox, HTTPSession) async throws -> Void
 ) async throws {
     let sandbox = try await Sandbox.start()
-    let session = HTTPSession(configuration: configuration, processorRegistry: registry, contentCodings: contentCodings)
+    let session = HTTPSession(
+        configuration: configuration, processorRegistry: registry, contentCodings: contentCodings, logger: quietLogger)
     do {
         try await body(sandbox, session)
     } catch {
@@ -21,6 +23,14 @@ public func withSandbox(
     }
     try await session.shutdown()
     try await sandbox.shutdown()
+}
+
+/// A logger for test sessions: tests provoke failures on purpose, and the library would log
+/// each at error level.
+public var quietLogger: Logger {
+    var logger = Logger(label: "jewzruxin.tests")
+    logger.logLevel = .critical
+    return logger
 }
 
 /// The HTTPError that `body` throws, or a recorded issue when it throws something else or nothing.
