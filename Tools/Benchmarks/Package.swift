@@ -17,6 +17,8 @@ let package = Package(
     dependencies: [
         .package(path: "../.."),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(
@@ -43,6 +45,16 @@ let package = Package(
             name: "XMLBenchmarks",
             dependencies: [benchmark, .product(name: "JewzXML", package: root)],
             path: "Benchmarks/XMLBenchmarks",
+            plugins: plugins
+        ),
+        .executableTarget(
+            name: "HTTPBenchmarks",
+            dependencies: [
+                benchmark, .product(name: "JewzHTTPCore", package: root),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/HTTPBenchmarks",
             plugins: plugins
         ),
         .target(

@@ -53,7 +53,7 @@ public final class HTTPCycle: Sendable {
         state.responseProcessors = responseProcessors
         state.authentications = authentications
         self.state = Mutex(state)
-        emit(.created)
+        emit(.created, to: session.eventMonitors)
     }
 
     /// The request to send. Changes apply to the next start.
@@ -189,22 +189,24 @@ public final class HTTPCycle: Sendable {
     private func perform(_ generation: Int, completion: Completion?) async throws -> HTTPResponse {
         let result: Result<HTTPResponse, HTTPError>
         let started = ContinuousClock.now
+        let settings = session.snapshot()
         session.activity.begin()
         do {
-            result = .success(try await run(generation, started: started))
+            result = .success(try await run(generation, started: started, settings: settings))
         } catch {
             result = .failure(finalError(for: error, generation: generation))
         }
         session.activity.end()
+        let monitors = settings.eventMonitors
         if case .failure(let error) = result {
             if case .cancelled(let explicitly) = error {
-                emit(.cancelled(explicitly: explicitly, elapsed: .now - started))
+                emit(.cancelled(explicitly: explicitly, elapsed: .now - started), to: monitors)
             } else {
-                emit(.failed(error, elapsed: .now - started))
+                emit(.failed(error, elapsed: .now - started), to: monitors)
                 logFailure(error)
             }
         }
-        emit(.finished(elapsed: .now - started))
+        emit(.finished(elapsed: .now - started), to: monitors)
         finish(generation, result: result, completion: completion)
         return try result.get()
     }
@@ -243,8 +245,8 @@ public final class HTTPCycle: Sendable {
     }
 
     /// Tells the session's monitors.
-    private func emit(_ event: HTTPEvent) {
-        for monitor in session.eventMonitors {
+    private func emit(_ event: HTTPEvent, to monitors: [any HTTPEventMonitor]) {
+        for monitor in monitors {
             monitor.cycle(self, didEmit: event)
         }
     }
@@ -262,16 +264,17 @@ public final class HTTPCycle: Sendable {
 
     // MARK: The pipeline
 
-    private func run(_ generation: Int, started: ContinuousClock.Instant) async throws -> HTTPResponse {
+    private func run(_ generation: Int, started: ContinuousClock.Instant, settings: HTTPSession.Settings) async throws -> HTTPResponse {
         let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited) = state.withLock {
             ($0.request, $0.requestProcessors, $0.responseProcessors, $0.authentications, $0.retryPolicy, $0.solicited)
         }
-        let requestProcessors = ownRequestProcessors ?? session.requestProcessors
-        let authentications = ownAuthentications ?? session.authentications
+        let requestProcessors = ownRequestProcessors ?? settings.requestProcessors
+        let authentications = ownAuthentications ?? settings.authentications
+        let monitors = settings.eventMonitors
 
         var request = original
         request.headers.addMissing(from: session.configuration.additionalHeaders)
-        let codings = session.contentCodings.tokens
+        let codings = settings.contentCodings.tokens
         if !codings.isEmpty, !request.headers.contains("Accept-Encoding") {
             request.headers["Accept-Encoding"] = codings.joined(separator: ", ")
         }
@@ -282,9 +285,9 @@ public final class HTTPCycle: Sendable {
             try Self.applying(authentication) { try authentication.authorize(&request) }
         }
         try request.validateForSending()
-        emit(.requestPrepared(request, elapsed: .now - started))
+        emit(.requestPrepared(request, elapsed: .now - started), to: monitors)
 
-        let policy = ownRetryPolicy ?? session.retryPolicy
+        let policy = ownRetryPolicy ?? settings.retryPolicy
         var response: HTTPResponse
         var retries = 0
         while true {
@@ -293,17 +296,17 @@ public final class HTTPCycle: Sendable {
             do {
                 // A place on the network is held for the exchange only, not for backoff or processing.
                 try await session.queue.acquire(for: self, priority: priority)
-                emit(.requestSent(request, attempt: retries + 1, elapsed: .now - started))
+                emit(.requestSent(request, attempt: retries + 1, elapsed: .now - started), to: monitors)
                 let exchanged: Result<HTTPResponse, any Error>
                 do {
-                    exchanged = .success(try await exchange(request, authentications: authentications))
+                    exchanged = .success(try await exchange(request, authentications: authentications, settings: settings))
                 } catch {
                     exchanged = .failure(error)
                 }
                 session.queue.release()
                 let received = try exchanged.get()
-                emit(.responseReceived(received, attempt: retries + 1, elapsed: .now - started))
-                guard session.shouldTreatStatusCodeAsFailure(received.statusCode) else {
+                emit(.responseReceived(received, attempt: retries + 1, elapsed: .now - started), to: monitors)
+                guard settings.shouldTreatStatusCodeAsFailure(received.statusCode) else {
                     response = received
                     break
                 }
@@ -324,7 +327,7 @@ public final class HTTPCycle: Sendable {
                 response = failedResponse
                 break
             }
-            emit(.retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: .now - started))
+            emit(.retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: .now - started), to: monitors)
             retries += 1
             state.withLock { state in
                 if state.generation == generation { state.retryCount = retries }
@@ -336,20 +339,20 @@ public final class HTTPCycle: Sendable {
         }
 
         try Task.checkCancellation()
-        let failed = session.shouldTreatStatusCodeAsFailure(response.statusCode)
+        let failed = settings.shouldTreatStatusCodeAsFailure(response.statusCode)
         var processingError: (any Error)?
         if !failed {
             do {
-                try processResponse(&response, request: request, explicit: ownResponseProcessors)
+                try processResponse(&response, request: request, explicit: ownResponseProcessors, settings: settings)
             } catch {
                 processingError = error
             }
         } else {
             // A failing status keeps its error; the body is still processed when it can be.
-            try? processResponse(&response, request: request, explicit: ownResponseProcessors)
+            try? processResponse(&response, request: request, explicit: ownResponseProcessors, settings: settings)
         }
         try Task.checkCancellation()
-        emit(.processed(response, elapsed: .now - started))
+        emit(.processed(response, elapsed: .now - started), to: monitors)
         let stored = response
         state.withLock { state in
             if state.generation == generation { state.response = stored }
@@ -359,21 +362,25 @@ public final class HTTPCycle: Sendable {
         return response
     }
 
-    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    private func send(_ request: HTTPRequest, settings: HTTPSession.Settings) async throws -> HTTPResponse {
         let session = self.session
-        guard request.method == .get, session.coalescesIdenticalGETs else {
-            return try await Self.transfer(request, session: session)
+        let codings = settings.contentCodings
+        guard request.method == .get, settings.coalescesIdenticalGETs else {
+            return try await Self.transfer(request, session: session, codings: codings)
         }
-        return try await session.coalescer.response(for: request) { try await Self.transfer(request, session: session) }
+        return try await session.coalescer.response(for: request) {
+            try await Self.transfer(request, session: session, codings: codings)
+        }
     }
 
     /// One exchange on the session's transport, content-decoded.
-    private static func transfer(_ request: HTTPRequest, session: HTTPSession) async throws -> HTTPResponse {
+    private static func transfer(
+        _ request: HTTPRequest, session: HTTPSession, codings: ContentCodingRegistry
+    ) async throws -> HTTPResponse {
         let clock = ContinuousClock()
         let started = clock.now
         session.logger.debug("\(request.method) \(request.url.absoluteString)")
-        var collector = ResponseCollector(
-            codings: session.contentCodings, maximumBodySize: session.configuration.maximumResponseBodySize)
+        var collector = ResponseCollector(codings: codings, maximumBodySize: session.configuration.maximumResponseBodySize)
         try await session.transport.send(
             request, timeout: request.timeout ?? session.configuration.timeoutForResource, to: &collector)
         let response = try collector.finish()
@@ -385,12 +392,12 @@ public final class HTTPCycle: Sendable {
     /// Runs the explicit processors, else the session's, else the registry's for the
     /// Content-Type (unless the request opts out or the body is empty).
     private func processResponse(
-        _ response: inout HTTPResponse, request: HTTPRequest, explicit: [any HTTPProcessor]?
+        _ response: inout HTTPResponse, request: HTTPRequest, explicit: [any HTTPProcessor]?, settings: HTTPSession.Settings
     ) throws {
-        var processors = explicit ?? session.responseProcessors
+        var processors = explicit ?? settings.responseProcessors
         if explicit == nil, processors.isEmpty, request.appliesContentTypeProcessing, !response.data.isEmpty {
             let mediaType = request.responseContentTypeOverride.flatMap { MediaType($0) } ?? response.contentType
-            if let mediaType, let processor = session.processorRegistry.processor(for: mediaType) {
+            if let mediaType, let processor = settings.processorRegistry.processor(for: mediaType) {
                 processors = [processor]
             }
         }
@@ -400,8 +407,10 @@ public final class HTTPCycle: Sendable {
     }
 
     /// Sends the request, answering a 401/407 challenge once per authentication.
-    private func exchange(_ request: HTTPRequest, authentications: [any HTTPAuthentication]) async throws -> HTTPResponse {
-        var response = try await send(request)
+    private func exchange(
+        _ request: HTTPRequest, authentications: [any HTTPAuthentication], settings: HTTPSession.Settings
+    ) async throws -> HTTPResponse {
+        var response = try await send(request, settings: settings)
         let replayable = request.body?.isReplayable ?? true
         // A redirect that keeps the body was not followed: it would have resent a one-shot body.
         if !replayable, session.configuration.followsRedirects, [307, 308].contains(response.statusCode),
@@ -418,7 +427,7 @@ public final class HTTPCycle: Sendable {
                 }
                 guard answers else { continue }
                 try retry.validateForSending()
-                response = try await send(retry)
+                response = try await send(retry, settings: settings)
                 if response.statusCode != 401, response.statusCode != 407 { break }
             }
         }

@@ -48,7 +48,8 @@ public final class HTTPSession: Sendable {
     public let completionQueue: DispatchQueue
     public let logger: Logger
 
-    private struct Settings {
+    /// The settings a run reads, taken together under one lock.
+    struct Settings {
         var requestProcessors: [any HTTPProcessor] = []
         var responseProcessors: [any HTTPProcessor] = []
         var authentications: [any HTTPAuthentication] = []
@@ -61,6 +62,12 @@ public final class HTTPSession: Sendable {
     }
 
     private let settings: Mutex<Settings>
+
+    /// The current settings, read once per run so that concurrent cycles do not contend on
+    /// the session's lock for every stage.
+    func snapshot() -> Settings {
+        settings.withLock { $0 }
+    }
 
     /// Creates a session.
     ///
