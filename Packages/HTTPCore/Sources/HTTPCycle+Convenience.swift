@@ -15,9 +15,7 @@ extension HTTPCycle {
         session: HTTPSession = .default
     ) throws {
         let merged = urlString.mergingQueryParameters(parameters)
-        guard let url = URL(string: merged), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-        else { throw HTTPError.invalidURL(urlString) }
+        guard let url = URL(string: merged), url.isSendableHTTP else { throw HTTPError.invalidURL(urlString) }
         self.init(
             requestURL: url, requestMethod: method, session: session, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,

@@ -450,9 +450,7 @@ extension HTTPRequest {
     /// Refuses what must never reach the wire: a URL that is not http(s) with a host, and
     /// header names or values that would split or corrupt the request.
     func validateForSending() throws {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else { throw HTTPError.invalidURL(url.absoluteString) }
+        guard url.isSendableHTTP else { throw HTTPError.invalidURL(url.absoluteString) }
         for field in headers {
             let nameIsToken = !field.name.isEmpty && field.name.utf8.allSatisfy { byte in
                 byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
@@ -460,5 +458,15 @@ extension HTTPRequest {
             let valueIsClean = !field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
             guard nameIsToken, valueIsClean else { throw HTTPError.invalidHeader(name: field.name) }
         }
+    }
+}
+
+extension URL {
+    /// Whether the URL can be sent: http or https, with a host.
+    var isSendableHTTP: Bool {
+        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", let host, !host.isEmpty else {
+            return false
+        }
+        return true
     }
 }

@@ -38,12 +38,7 @@ struct ResponseCollector: HTTPResponseReceiver {
         if decoders.isEmpty {
             body.append(contentsOf: chunk)
         } else {
-            var input = Data(chunk)
-            for (index, decoder) in decoders.enumerated() {
-                var output = Data()
-                try decoding(decoder.token) { try input.withUnsafeBytes { try decoder.decoding.decode($0, into: &output) } }
-                if index == decoders.count - 1 { body.append(output) } else { input = output }
-            }
+            try decodeThroughChain(Data(chunk), finishing: false)
         }
         if body.count > maximumBodySize { throw HTTPError.responseTooLarge(limit: maximumBodySize) }
     }
@@ -51,18 +46,25 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// The complete response, after the decoders have seen the end of their input.
     mutating func finish() throws -> HTTPResponse {
         if receivedBody, !decoders.isEmpty {
-            var pending = Data()
-            for (index, decoder) in decoders.enumerated() {
-                var output = Data()
-                try decoding(decoder.token) {
-                    try pending.withUnsafeBytes { try decoder.decoding.decode($0, into: &output) }
-                    try decoder.decoding.finish(into: &output)
-                }
-                if index == decoders.count - 1 { body.append(output) } else { pending = output }
-            }
+            try decodeThroughChain(Data(), finishing: true)
             if body.count > maximumBodySize { throw HTTPError.responseTooLarge(limit: maximumBodySize) }
         }
         return HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url)
+    }
+
+    /// Passes `input` through every decoder in turn (outermost coding first), appending what
+    /// the last one yields to the body; `finishing` ends each decoder's input.
+    private mutating func decodeThroughChain(_ input: Data, finishing: Bool) throws {
+        var pending = input
+        for decoder in decoders {
+            var output = Data()
+            try decoding(decoder.token) {
+                try pending.withUnsafeBytes { try decoder.decoding.decode($0, into: &output) }
+                if finishing { try decoder.decoding.finish(into: &output) }
+            }
+            pending = output
+        }
+        body.append(pending)
     }
 
     private func decoding(_ token: String, _ body: () throws -> Void) throws {

@@ -21,8 +21,16 @@ enum URIEncoding {
     static func isLiteral(_ byte: UInt8) -> Bool { classes[Int(byte)] & 4 != 0 }
     static func isVariableCharacter(_ byte: UInt8) -> Bool { classes[Int(byte)] & 8 != 0 }
 
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    static func isHexDigit(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
+
+    /// The value of a hex digit, either case.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
     }
 
     static func appendPercentEncoded(_ byte: UInt8, to output: inout [UInt8]) {

@@ -149,7 +149,7 @@ extension URITemplate.Expression {
         var index = raw.startIndex
         while index < raw.endIndex {
             if raw[index] == .percent {
-                guard index + 2 < raw.endIndex, let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2]) else {
+                guard index + 2 < raw.endIndex, let high = URIEncoding.hexValue(raw[index + 1]), let low = URIEncoding.hexValue(raw[index + 2]) else {
                     return nil
                 }
                 let byte = high << 4 | low
@@ -165,14 +165,5 @@ extension URITemplate.Expression {
             }
         }
         return String(validating: output, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 }
