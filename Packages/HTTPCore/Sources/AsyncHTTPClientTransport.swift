@@ -49,7 +49,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     public func send(
-        _ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver
+        _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
+        to receiver: inout some HTTPResponseReceiver
     ) async throws {
         if isShutDown.withLock({ $0 }) { throw HTTPError.sessionShutDown }
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
@@ -57,19 +58,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         for field in request.headers {
             outgoing.headers.add(name: field.name, value: field.value)
         }
-        switch request.body {
-        case nil:
-            break
-        case .data(let data):
+        if case .data(let data)? = request.body, onBodySent == nil {
+            // Bytes in one piece when nobody watches: the fastest way for small bodies.
             outgoing.body = .bytes(ByteBuffer(data: data))
-        case .file(let url):
-            let file = FileChunks(url: url)
-            outgoing.body = .stream(file.map { ByteBuffer(data: $0) }, length: .known(Int64(try file.size())))
-        case .stream(let stream):
+        } else if let body = request.body {
             // AsyncHTTPClient never consumes a stream body twice: it returns a 307/308 as is
             // instead of following it, and the cycle reports that.
-            let chunks = try stream.take().map { ByteBuffer(data: $0) }
-            outgoing.body = .stream(chunks, length: stream.length.map { .known(Int64($0)) } ?? .unknown)
+            let chunks = try body.chunks(reporting: onBodySent)
+            outgoing.body = .stream(chunks.map { ByteBuffer(data: $0) }, length: chunks.length.map { .known(Int64($0)) } ?? .unknown)
         }
         let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
         do {
@@ -81,6 +77,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             try receiver.receiveHead(statusCode: Int(response.status.code), headers: headers, url: response.url ?? request.url)
             for try await buffer in response.body {
                 try buffer.withUnsafeReadableBytes { try receiver.receiveBody($0) }
+                try await receiver.waitForDemand()
             }
         } catch {
             throw HTTPError(transportError: error)

@@ -16,6 +16,16 @@ import Synchronization
 public final class HTTPCycle: Sendable {
     /// Called with the cycle and `nil`, or the error that ended it.
     public typealias Completion = @Sendable (HTTPCycle, HTTPError?) -> Void
+    /// Called as the request body goes out: the bytes just sent, all sent so far in this
+    /// attempt, and the body's length (`nil` for a stream of unknown length).
+    public typealias DidSendBodyDataHandler = @Sendable (
+        HTTPCycle, _ bytesSent: Int64, _ totalBytesSent: Int64, _ totalBytesExpectedToSend: Int64?
+    ) -> Void
+    /// Called as a download is written: the bytes just written, the file's size so far, and
+    /// the size expected in the end (`nil` when unknown).
+    public typealias DidWriteBodyDataHandler = @Sendable (
+        HTTPCycle, _ bytesWritten: Int64, _ totalBytesWritten: Int64, _ totalBytesExpectedToWrite: Int64?
+    ) -> Void
 
     public let session: HTTPSession
 
@@ -29,6 +39,9 @@ public final class HTTPCycle: Sendable {
         var retryPolicy: RetryPolicy?
         var retryCount = 0
         var priority = RequestPriority.normal
+        var didSendBodyData: DidSendBodyDataHandler?
+        var download: HTTPDownload?
+        var resumeData: DownloadResumeData?
         /// Counts runs, so that the result of a run that was restarted is dropped.
         var generation = 0
         var task: Task<HTTPResponse, any Error>?
@@ -108,6 +121,25 @@ public final class HTTPCycle: Sendable {
         }
     }
 
+    /// Reports the request body's progress as it is sent.
+    public var didSendBodyData: DidSendBodyDataHandler? {
+        get { state.withLock { $0.didSendBodyData } }
+        set { state.withLock { $0.didSendBodyData = newValue } }
+    }
+
+    /// Makes the response body go to a file instead of ``HTTPResponse/data``; see
+    /// ``HTTPDownload``. A response whose status fails the cycle stays in memory.
+    public var download: HTTPDownload? {
+        get { state.withLock { $0.download } }
+        set { state.withLock { $0.download = newValue } }
+    }
+
+    /// Where the latest run's download can be continued from, when it failed or was cancelled
+    /// after writing part of a resumable body; pass it to ``HTTPDownload/resumeData``.
+    public var resumeData: DownloadResumeData? {
+        state.withLock { $0.resumeData }
+    }
+
     /// How many times the latest run sent its request again after a failure.
     public var retryCount: Int {
         state.withLock { $0.retryCount }
@@ -145,6 +177,29 @@ public final class HTTPCycle: Sendable {
         _ = launch(completion: completion)
     }
 
+    /// Sends the request and returns as soon as the response head has arrived, with the body
+    /// to be read as it arrives instead of being collected in memory.
+    ///
+    /// Failures before the head are retried as for ``start()``; a status that fails the cycle
+    /// throws `.statusCode` with the (small) body collected in ``response`` as usual. Once the
+    /// head is returned, the run is not retried: an error ends the body's sequence. Response
+    /// processors do not run on a streamed body. Starting a cycle that is running restarts it.
+    ///
+    /// - Returns: the response (status, headers, URL; its ``HTTPResponse/data`` is empty) and
+    ///   its body.
+    /// - Throws: ``HTTPError``, as ``start()``.
+    public func startStreaming() async throws -> (response: HTTPResponse, body: HTTPResponseBody) {
+        let channel = ResponseBodyChannel { [weak self] in self?.cancel(explicitly: false) }
+        _ = launch(completion: nil, streamingTo: channel)
+        let reader = HTTPResponseBody.Reader(channel)
+        let response = try await withTaskCancellationHandler {
+            try await channel.head()
+        } onCancel: {
+            self.cancel(explicitly: false)
+        }
+        return (response, HTTPResponseBody(reader: reader))
+    }
+
     /// Cancels the running request, if any, and sends the same request again. A completion
     /// handler given to the last ``start(completion:)`` is called for the new run only.
     public func restart() {
@@ -166,7 +221,7 @@ public final class HTTPCycle: Sendable {
         task?.cancel()
     }
 
-    private func launch(completion: Completion?) -> Task<HTTPResponse, any Error> {
+    private func launch(completion: Completion?, streamingTo channel: ResponseBodyChannel? = nil) -> Task<HTTPResponse, any Error> {
         // The task is created and recorded under one lock, so a run that ends at once cannot
         // clear its handle before the handle is stored.
         let (task, previous) = state.withLock { state in
@@ -175,9 +230,10 @@ public final class HTTPCycle: Sendable {
             state.cancellation = nil
             state.completionPending = false
             state.retryCount = 0
+            state.resumeData = nil
             let generation = state.generation
             let previous = state.task
-            let task = Task { try await self.perform(generation, completion: completion) }
+            let task = Task { try await self.perform(generation, completion: completion, channel: channel) }
             state.task = task
             return (task, previous)
         }
@@ -186,15 +242,20 @@ public final class HTTPCycle: Sendable {
     }
 
     /// One run from start to completion: the pipeline, the events that close it, the log.
-    private func perform(_ generation: Int, completion: Completion?) async throws -> HTTPResponse {
+    private func perform(_ generation: Int, completion: Completion?, channel: ResponseBodyChannel?) async throws -> HTTPResponse {
         let result: Result<HTTPResponse, HTTPError>
         let started = ContinuousClock.now
         let settings = session.snapshot()
         session.activity.begin()
         do {
-            result = .success(try await run(generation, started: started, settings: settings))
+            result = .success(try await run(generation, started: started, settings: settings, channel: channel))
         } catch {
             result = .failure(finalError(for: error, generation: generation))
+        }
+        if case .failure(let error) = result {
+            channel?.finish(with: error)
+        } else {
+            channel?.finish(with: nil)
         }
         session.activity.end()
         let monitors = settings.eventMonitors
@@ -264,16 +325,27 @@ public final class HTTPCycle: Sendable {
 
     // MARK: The pipeline
 
-    private func run(_ generation: Int, started: ContinuousClock.Instant, settings: HTTPSession.Settings) async throws -> HTTPResponse {
+    private func run(
+        _ generation: Int, started: ContinuousClock.Instant, settings: HTTPSession.Settings, channel: ResponseBodyChannel?
+    ) async throws -> HTTPResponse {
         let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited) = state.withLock {
             ($0.request, $0.requestProcessors, $0.responseProcessors, $0.authentications, $0.retryPolicy, $0.solicited)
         }
+        let (didSendBodyData, download) = state.withLock { ($0.didSendBodyData, $0.download) }
         let requestProcessors = ownRequestProcessors ?? settings.requestProcessors
         let authentications = ownAuthentications ?? settings.authentications
         let monitors = settings.eventMonitors
+        let target = channel == nil ? download.map { download in
+            DownloadTarget(download) { [self] written, total, expected in download.didWriteData?(self, written, total, expected) }
+        } : nil
+        let transfer = Transfer(download: target, channel: channel, didSendBodyData: didSendBodyData)
 
         var request = original
         request.headers.addMissing(from: session.configuration.additionalHeaders)
+        if download?.isResumable == true, channel == nil, !request.headers.contains("Accept-Encoding") {
+            // Ranges of an encoded body cannot be decoded from the middle.
+            request.headers["Accept-Encoding"] = "identity"
+        }
         let codings = settings.contentCodings.tokens
         if !codings.isEmpty, !request.headers.contains("Accept-Encoding") {
             request.headers["Accept-Encoding"] = codings.joined(separator: ", ")
@@ -287,7 +359,31 @@ public final class HTTPCycle: Sendable {
         try request.validateForSending()
         emit(.requestPrepared(request, elapsed: .now - started), to: monitors)
 
-        let policy = ownRetryPolicy ?? settings.retryPolicy
+        do {
+            return try await send(
+                request, generation: generation, started: started, settings: settings, transfer: transfer,
+                authentications: authentications, retryPolicy: ownRetryPolicy ?? settings.retryPolicy,
+                responseProcessors: ownResponseProcessors, solicited: solicited)
+        } catch {
+            if let target {
+                // A failed download leaves its partial file only when it can be continued.
+                let resumeData = target.abandon(responseURL: state.withLock { $0.response?.url } ?? request.url)
+                state.withLock { state in
+                    if state.generation == generation { state.resumeData = resumeData }
+                }
+            }
+            throw error
+        }
+    }
+
+    /// Sends a prepared request until it succeeds or the retry policy gives up, then
+    /// processes the response and hands a download its file.
+    private func send(
+        _ request: HTTPRequest, generation: Int, started: ContinuousClock.Instant, settings: HTTPSession.Settings,
+        transfer: Transfer, authentications: [any HTTPAuthentication], retryPolicy policy: RetryPolicy,
+        responseProcessors ownResponseProcessors: [any HTTPProcessor]?, solicited: Bool
+    ) async throws -> HTTPResponse {
+        let monitors = settings.eventMonitors
         var response: HTTPResponse
         var retries = 0
         while true {
@@ -296,10 +392,13 @@ public final class HTTPCycle: Sendable {
             do {
                 // A place on the network is held for the exchange only, not for backoff or processing.
                 try await session.queue.acquire(for: self, priority: priority)
-                emit(.requestSent(request, attempt: retries + 1, elapsed: .now - started), to: monitors)
+                // A download continues what earlier attempts wrote, when the server allows.
+                let attemptRequest = transfer.download?.prepare(request) ?? request
+                emit(.requestSent(attemptRequest, attempt: retries + 1, elapsed: .now - started), to: monitors)
                 let exchanged: Result<HTTPResponse, any Error>
                 do {
-                    exchanged = .success(try await exchange(request, authentications: authentications, settings: settings))
+                    exchanged = .success(
+                        try await exchange(attemptRequest, authentications: authentications, settings: settings, transfer: transfer))
                 } catch {
                     exchanged = .failure(error)
                 }
@@ -319,8 +418,9 @@ public final class HTTPCycle: Sendable {
             let attempt = RetryAttempt(
                 method: request.method, url: request.url, error: failure, response: failedResponse, retryCount: retries,
                 solicited: solicited)
-            // A one-shot body has been used up: the failure stands as it is.
-            let replayable = request.body?.isReplayable ?? true
+            // A one-shot body has been used up, and a streamed head is in the caller's hands:
+            // the failure stands as it is.
+            let replayable = (request.body?.isReplayable ?? true) && !(transfer.channel?.hasDeliveredHead ?? false)
             guard replayable, let delay = policy.delay(for: attempt) else {
                 // No retry: a failing status is still processed and reported below.
                 guard let failedResponse else { throw failure }
@@ -341,7 +441,9 @@ public final class HTTPCycle: Sendable {
         try Task.checkCancellation()
         let failed = settings.shouldTreatStatusCodeAsFailure(response.statusCode)
         var processingError: (any Error)?
-        if !failed {
+        if !failed, !transfer.isInMemory {
+            // The body went to a file or a stream: there is nothing to process.
+        } else if !failed {
             do {
                 try processResponse(&response, request: request, explicit: ownResponseProcessors, settings: settings)
             } catch {
@@ -359,30 +461,60 @@ public final class HTTPCycle: Sendable {
         }
         if failed { throw HTTPError.statusCode(response.statusCode) }
         if let processingError { throw processingError }
+        if let target = transfer.download, let location = target.completedFile() {
+            defer { target.removeFile() }
+            do {
+                try target.download.downloadFile(self, location)
+            } catch {
+                throw HTTPError.processor(name: "download file handler", underlying: error)
+            }
+        }
         return response
     }
 
-    private func send(_ request: HTTPRequest, settings: HTTPSession.Settings) async throws -> HTTPResponse {
+    private func send(_ request: HTTPRequest, settings: HTTPSession.Settings, transfer: Transfer) async throws -> HTTPResponse {
         let session = self.session
         let codings = settings.contentCodings
-        guard request.method == .get, settings.coalescesIdenticalGETs else {
-            return try await Self.transfer(request, session: session, codings: codings)
+        let isFailure = settings.shouldTreatStatusCodeAsFailure
+        let onBodySent = transfer.didSendBodyData.map { handler in
+            Self.progressReporter(for: self, expecting: request.body?.knownLength, handler: handler)
+        }
+        guard request.method == .get, settings.coalescesIdenticalGETs, transfer.isInMemory else {
+            return try await Self.transfer(
+                request, session: session, codings: codings, destination: transfer.destination, isFailure: isFailure,
+                onBodySent: onBodySent)
         }
         return try await session.coalescer.response(for: request) {
-            try await Self.transfer(request, session: session, codings: codings)
+            try await Self.transfer(request, session: session, codings: codings, destination: .memory, isFailure: isFailure, onBodySent: nil)
+        }
+    }
+
+    /// Adds up the sizes a transport reports into the seed's progress callback.
+    private static func progressReporter(
+        for cycle: HTTPCycle, expecting length: Int?, handler: @escaping DidSendBodyDataHandler
+    ) -> @Sendable (Int) -> Void {
+        let total = Atomic<Int64>(0)
+        let expected = length.map(Int64.init)
+        return { count in
+            let sent = total.add(Int64(count), ordering: .relaxed).newValue
+            handler(cycle, Int64(count), sent, expected)
         }
     }
 
     /// One exchange on the session's transport, content-decoded.
     private static func transfer(
-        _ request: HTTPRequest, session: HTTPSession, codings: ContentCodingRegistry
+        _ request: HTTPRequest, session: HTTPSession, codings: ContentCodingRegistry, destination: ResponseDestination,
+        isFailure: @escaping @Sendable (Int) -> Bool, onBodySent: (@Sendable (Int) -> Void)?
     ) async throws -> HTTPResponse {
         let clock = ContinuousClock()
         let started = clock.now
         session.logger.debug("\(request.method) \(request.url.absoluteString)")
-        var collector = ResponseCollector(codings: codings, maximumBodySize: session.configuration.maximumResponseBodySize)
+        var collector = ResponseCollector(
+            codings: codings, maximumBodySize: session.configuration.maximumResponseBodySize, destination: destination,
+            isFailure: isFailure)
         try await session.transport.send(
-            request, timeout: request.timeout ?? session.configuration.timeoutForResource, to: &collector)
+            request, timeout: request.timeout ?? session.configuration.timeoutForResource, onBodySent: onBodySent,
+            to: &collector)
         let response = try collector.finish()
         session.logger.debug(
             "\(response.statusCode) \(request.method) \(request.url.absoluteString) in \(clock.now - started)")
@@ -408,9 +540,9 @@ public final class HTTPCycle: Sendable {
 
     /// Sends the request, answering a 401/407 challenge once per authentication.
     private func exchange(
-        _ request: HTTPRequest, authentications: [any HTTPAuthentication], settings: HTTPSession.Settings
+        _ request: HTTPRequest, authentications: [any HTTPAuthentication], settings: HTTPSession.Settings, transfer: Transfer
     ) async throws -> HTTPResponse {
-        var response = try await send(request, settings: settings)
+        var response = try await send(request, settings: settings, transfer: transfer)
         let replayable = request.body?.isReplayable ?? true
         // A redirect that keeps the body was not followed: it would have resent a one-shot body.
         if !replayable, session.configuration.followsRedirects, [307, 308].contains(response.statusCode),
@@ -427,7 +559,7 @@ public final class HTTPCycle: Sendable {
                 }
                 guard answers else { continue }
                 try retry.validateForSending()
-                response = try await send(retry, settings: settings)
+                response = try await send(retry, settings: settings, transfer: transfer)
                 if response.statusCode != 401, response.statusCode != 407 { break }
             }
         }
@@ -469,4 +601,17 @@ extension URL {
         }
         return true
     }
+}
+
+/// How one run moves its bodies: where the response goes and who watches the upload.
+struct Transfer {
+    var download: DownloadTarget?
+    var channel: ResponseBodyChannel?
+    var didSendBodyData: HTTPCycle.DidSendBodyDataHandler?
+
+    var destination: ResponseDestination {
+        if let download { .file(download) } else if let channel { .stream(channel) } else { .memory }
+    }
+
+    var isInMemory: Bool { download == nil && channel == nil }
 }

@@ -34,6 +34,12 @@ public enum HTTPError: Error, CustomStringConvertible {
     case bodyNotReplayable
     /// A file body cannot be read.
     case unreadableBody(String)
+    /// A downloaded body could not be written to its file.
+    case downloadFile(path: String, reason: String)
+    /// A resumed download got a range other than the one it asked for.
+    case downloadNotResumable(reason: String)
+    /// The consumer of a streamed body stopped reading before its end.
+    case streamAbandoned
     /// A `MockTransport` has no stub for this request.
     case unmatchedMockRequest(method: String, url: String)
     /// The session was shut down; create a new one to send more requests.
@@ -71,6 +77,12 @@ public enum HTTPError: Error, CustomStringConvertible {
             "The request body is a one-shot stream that was already sent; it cannot be sent again for a restart or a redirect that keeps the body (307/308). Use a .data or .file body when it must be replayable."
         case .unreadableBody(let path):
             "The file body at \(path) cannot be read; check that it exists and is readable."
+        case .downloadFile(let path, let reason):
+            "The download could not be written to \(path) (\(reason)); check free space and permissions of the temporary directory."
+        case .downloadNotResumable(let reason):
+            "The download could not be resumed: \(reason). Start it again without resume data."
+        case .streamAbandoned:
+            "The response body stream was dropped before its end; the transfer was stopped."
         case .unmatchedMockRequest(let method, let url):
             "No mock stub matches \(method) \(url); add one with MockTransport.stub(_:path:…)."
         case .sessionShutDown:

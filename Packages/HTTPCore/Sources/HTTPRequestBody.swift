@@ -56,7 +56,7 @@ public struct FileChunks: AsyncSequence, Sendable {
     public let url: URL
     public let chunkSize: Int
 
-    public init(url: URL, chunkSize: Int = 64 << 10) {
+    public init(url: URL, chunkSize: Int = HTTPBodyChunks.chunkSize) {
         self.url = url
         self.chunkSize = chunkSize
     }

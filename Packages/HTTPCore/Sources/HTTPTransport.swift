@@ -2,7 +2,7 @@ import Foundation
 
 /// Moves a prepared request over the wire and hands the response to a receiver as it arrives:
 /// the head once, then the body chunk by chunk, still content-encoded. The session owns one;
-/// ``AsyncHTTPClientTransport`` is the default.
+/// ``AsyncHTTPClientTransport`` is the default, ``URLSessionTransport`` the alternative.
 ///
 /// A transport reports failures as ``HTTPError`` values: ``HTTPError/connectionFailed(reason:)``
 /// only when the server cannot have seen the request, ``HTTPError/timedOut`` for timeouts, and
@@ -11,13 +11,29 @@ import Foundation
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and delivers the response to `receiver`.
     ///
-    /// - Parameter timeout: the longest the whole exchange may take; `nil` for no limit.
+    /// - Parameters:
+    ///   - timeout: the longest the whole exchange may take; `nil` for no limit.
+    ///   - onBodySent: called with the size of each piece of the request body once the
+    ///     transport has handed it to the connection, serially; the sizes add up to the body's
+    ///     length when the whole body went out.
     /// - Throws: ``HTTPError``.
-    func send(_ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver) async throws
+    func send(
+        _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
+        to receiver: inout some HTTPResponseReceiver
+    ) async throws
 
     /// Releases connections and threads. Requests sent afterwards fail with
     /// ``HTTPError/sessionShutDown``.
     func shutdown() async throws
+}
+
+extension HTTPTransport {
+    /// Sends `request` without observing the request body's progress.
+    ///
+    /// - Throws: ``HTTPError``.
+    public func send(_ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver) async throws {
+        try await send(request, timeout: timeout, onBodySent: nil, to: &receiver)
+    }
 }
 
 /// Takes a response as a transport delivers it.
@@ -26,4 +42,12 @@ public protocol HTTPResponseReceiver {
     mutating func receiveHead(statusCode: Int, headers: HTTPHeaderFields, url: URL?) throws
     /// The next piece of the body; the memory is valid only during the call.
     mutating func receiveBody(_ chunk: UnsafeRawBufferPointer) throws
+    /// Returns when the receiver can take more body. Transports call it after each piece, so
+    /// a consumer that reads slowly slows the connection down instead of filling memory.
+    mutating func waitForDemand() async throws
+}
+
+extension HTTPResponseReceiver {
+    /// Returns at once: a receiver that keeps up with the connection needs no pacing.
+    public mutating func waitForDemand() async throws {}
 }

@@ -74,11 +74,15 @@ public final class MockTransport: HTTPTransport {
         { request in (method == nil || request.method == method) && request.url.path(percentEncoded: false) == path }
     }
 
-    public func send(_ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver) async throws {
+    public func send(
+        _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
+        to receiver: inout some HTTPResponseReceiver
+    ) async throws {
         received.withLock { $0.append(request) }
-        // Consume a one-shot body as a real transport would, so it cannot be sent twice here either.
-        if case .stream(let stream)? = request.body {
-            for try await _ in try stream.take() {}
+        // Consume the body as a real transport would: progress is reported, and a one-shot
+        // body cannot be sent twice here either.
+        if let body = request.body {
+            for try await _ in try body.chunks(reporting: onBodySent) {}
         }
         guard let stub = stubs.withLock({ $0.last { $0.matches(request) } }) else {
             throw HTTPError.unmatchedMockRequest(method: request.method.rawValue, url: request.url.absoluteString)
@@ -97,6 +101,7 @@ public final class MockTransport: HTTPTransport {
             try receiver.receiveHead(statusCode: status, headers: headers, url: request.url)
             if !body.isEmpty {
                 try body.withUnsafeBytes { try receiver.receiveBody($0) }
+                try await receiver.waitForDemand()
             }
         }
     }

@@ -1,79 +1,94 @@
 import Foundation
 
-/// Collects a response for a cycle: undoes its content codings as the body arrives and enforces
-/// the session's body size limit on the decoded bytes.
+/// Where a cycle's response body goes once content-decoded.
+enum ResponseDestination {
+    /// Into ``HTTPResponse/data``, up to the session's size limit.
+    case memory
+    /// Into a file, for downloads.
+    case file(DownloadTarget)
+    /// To a consumer reading ``HTTPResponseBody`` as it arrives.
+    case stream(ResponseBodyChannel)
+}
+
+/// Collects a response for a cycle: undoes its content codings as the body arrives and hands
+/// the decoded bytes to the destination. A response whose status fails the cycle is always
+/// kept in memory, so that its body can be read, logged and processed like any other.
 struct ResponseCollector: HTTPResponseReceiver {
     private let codings: ContentCodingRegistry
     private let maximumBodySize: Int
+    private let isFailure: @Sendable (Int) -> Bool
+    private var destination: ResponseDestination
     private var statusCode = 0
     private var headers = HTTPHeaderFields()
     private var url: URL?
     private var body = Data()
-    /// The decoders, outermost coding first (the reverse of the header's order).
-    private var decoders: [(token: String, decoding: any HTTPContentDecoding)] = []
+    private var decoders: ContentDecoderChain?
     private var receivedBody = false
 
-    init(codings: ContentCodingRegistry, maximumBodySize: Int) {
+    init(
+        codings: ContentCodingRegistry, maximumBodySize: Int, destination: ResponseDestination = .memory,
+        isFailure: @escaping @Sendable (Int) -> Bool = { _ in false }
+    ) {
         self.codings = codings
         self.maximumBodySize = maximumBodySize
+        self.destination = destination
+        self.isFailure = isFailure
     }
 
     mutating func receiveHead(statusCode: Int, headers: HTTPHeaderFields, url: URL?) throws {
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
-        let tokens = headers.values(for: "Content-Encoding")
-            .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingHTTPWhitespace().lowercased() }
-            .filter { !$0.isEmpty && $0 != "identity" }
-        // Decode only when every coding is known: half-decoded bytes help no one.
-        let found = tokens.map { token in codings.decoder(for: token).map { (token, $0) } }
-        if !found.isEmpty, found.allSatisfy({ $0 != nil }) {
-            decoders = found.compactMap { $0 }.reversed().map { (token: $0.0, decoding: $0.1.makeDecoding()) }
+        decoders = ContentDecoderChain(headers: headers, codings: codings)
+        if isFailure(statusCode) { destination = .memory }
+        switch destination {
+        case .memory:
+            break
+        case .file(let target):
+            try target.begin(statusCode: statusCode, headers: headers, isDecoded: decoders != nil)
+        case .stream(let channel):
+            channel.deliverHead(HTTPResponse(statusCode: statusCode, headers: headers, url: url))
         }
     }
 
     mutating func receiveBody(_ chunk: UnsafeRawBufferPointer) throws {
         receivedBody = true
-        if decoders.isEmpty {
-            body.append(contentsOf: chunk)
+        if let decoders {
+            let decoded = try decoders.decode(chunk, finishing: false)
+            try decoded.withUnsafeBytes { try deliver($0) }
         } else {
-            try decodeThroughChain(Data(chunk), finishing: false)
+            try deliver(chunk)
         }
-        if body.count > maximumBodySize { throw HTTPError.responseTooLarge(limit: maximumBodySize) }
     }
 
-    /// The complete response, after the decoders have seen the end of their input.
+    mutating func waitForDemand() async throws {
+        if case .stream(let channel) = destination {
+            try await channel.waitForDemand()
+        }
+    }
+
+    /// The complete response, after the decoders have seen the end of their input. A body
+    /// that went to a file or a stream is not in its ``HTTPResponse/data``.
     mutating func finish() throws -> HTTPResponse {
-        if receivedBody, !decoders.isEmpty {
-            try decodeThroughChain(Data(), finishing: true)
-            if body.count > maximumBodySize { throw HTTPError.responseTooLarge(limit: maximumBodySize) }
+        if receivedBody, let decoders {
+            let decoded = try decoders.decode(UnsafeRawBufferPointer(start: nil, count: 0), finishing: true)
+            try decoded.withUnsafeBytes { try deliver($0) }
+        }
+        if case .file(let target) = destination {
+            try target.finishWriting()
         }
         return HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url)
     }
 
-    /// Passes `input` through every decoder in turn (outermost coding first), appending what
-    /// the last one yields to the body; `finishing` ends each decoder's input.
-    private mutating func decodeThroughChain(_ input: Data, finishing: Bool) throws {
-        var pending = input
-        for decoder in decoders {
-            var output = Data()
-            try decoding(decoder.token) {
-                try pending.withUnsafeBytes { try decoder.decoding.decode($0, into: &output) }
-                if finishing { try decoder.decoding.finish(into: &output) }
-            }
-            pending = output
-        }
-        body.append(pending)
-    }
-
-    private func decoding(_ token: String, _ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as HTTPError {
-            throw error
-        } catch {
-            throw HTTPError.contentDecoding(coding: token, underlying: error)
+    private mutating func deliver(_ bytes: UnsafeRawBufferPointer) throws {
+        switch destination {
+        case .memory:
+            body.append(contentsOf: bytes)
+            if body.count > maximumBodySize { throw HTTPError.responseTooLarge(limit: maximumBodySize) }
+        case .file(let target):
+            try target.write(bytes)
+        case .stream(let channel):
+            if !bytes.isEmpty { try channel.enqueue(Data(bytes)) }
         }
     }
 }

@@ -14,6 +14,10 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
     private var bodyTooLarge = false
+    /// An upload to `/sink` being counted.
+    private var sink: SandboxStreams.Sink?
+    /// A `/download/N` being written, as the connection accepts more.
+    private var download: (plan: SandboxStreams.Download, next: Int64, sent: Int64, keepAlive: Bool)?
 
     init(router: SandboxRouter) {
         self.router = router
@@ -25,7 +29,14 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.head = head
             body.clear()
             bodyTooLarge = false
+            sink = SandboxStreams.sink(uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
         case .body(var chunk):
+            if var sink {
+                sink.consume(chunk)
+                self.sink = sink
+                if sink.shouldDrop { context.close(promise: nil) }
+                return
+            }
             if body.readableBytes + chunk.readableBytes > SandboxRouter.maximumRequestBodySize {
                 bodyTooLarge = true
             } else if !bodyTooLarge {
@@ -36,6 +47,16 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.head = nil
             let keepAlive = head.isKeepAlive && !bodyTooLarge
             let isHead = head.method == .HEAD
+            if let sink {
+                self.sink = nil
+                let response = SandboxResponse(status: 200, headers: [("Content-Type", "application/json")], body: sink.report)
+                respond(response, keepAlive: keepAlive, omitBody: isHead, context: context)
+                return
+            }
+            if let plan = SandboxStreams.plan(download: head.uri, headers: head.headers.map { ($0.name, $0.value) }) {
+                startDownload(plan, keepAlive: keepAlive, omitBody: isHead, context: context)
+                return
+            }
             if bodyTooLarge {
                 let response = SandboxResponse(status: 413, body: Data("request body too large".utf8))
                 respond(response, keepAlive: keepAlive, omitBody: isHead, context: context)
@@ -92,6 +113,59 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
                 if !keepAlive { channel.close(promise: nil) }
             }
         }
+    }
+
+    private func startDownload(_ plan: SandboxStreams.Download, keepAlive: Bool, omitBody: Bool, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders(plan.headers.map { ($0.name, $0.value) })
+        if plan.chunked {
+            headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+        } else {
+            headers.replaceOrAdd(name: "Content-Length", value: String(plan.range.count))
+        }
+        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: plan.status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        var plan = plan
+        if omitBody { plan.range = plan.range.lowerBound..<plan.range.lowerBound }
+        download = (plan, plan.range.lowerBound, 0, keepAlive)
+        pumpDownload(context: context)
+    }
+
+    /// Writes pattern chunks while the connection takes them; resumes on writability.
+    private func pumpDownload(context: ChannelHandlerContext) {
+        while let current = download, context.channel.isWritable {
+            let remaining = current.plan.range.upperBound - current.next
+            let beforeDrop = current.plan.dropAfter.map { $0 - current.sent } ?? remaining
+            if remaining == 0 {
+                download = nil
+                let channel = context.channel
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                    if !current.keepAlive { channel.close(promise: nil) }
+                }
+                return
+            }
+            if beforeDrop <= 0 {
+                download = nil
+                context.flush()
+                context.close(promise: nil)
+                return
+            }
+            let count = Int(Swift.min(Int64(SandboxStreams.chunkSize), remaining, beforeDrop))
+            let start = Int(current.next % 251)
+            guard let slice = SandboxStreams.patternBuffer.getSlice(at: start, length: count) else { return }
+            download = (current.plan, current.next + Int64(count), current.sent + Int64(count), current.keepAlive)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(slice))), promise: nil)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { pumpDownload(context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        download = nil
+        context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

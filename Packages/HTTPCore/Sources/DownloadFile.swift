@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+private let system = (write: Glibc.write, close: Glibc.close)
+#elseif canImport(Darwin)
+import Darwin
+private let system = (write: Darwin.write, close: Darwin.close)
+#endif
+
+/// A file a download writes into with plain `write(2)` calls: each chunk goes straight from
+/// the connection's buffer to the kernel, without a copy or a buffer of ours.
+final class DownloadFile {
+    let url: URL
+    private var descriptor: Int32
+
+    /// Opens `url` for writing at `offset`, creating it when missing and cutting anything
+    /// past `offset`.
+    ///
+    /// - Throws: ``HTTPError/downloadFile(path:reason:)``.
+    init(url: URL, keepingFirst offset: Int64) throws(HTTPError) {
+        self.url = url
+        descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Self.failure(url, "cannot open") }
+        guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) == offset else {
+            let error = Self.failure(url, "cannot cut to \(offset) bytes")
+            _ = system.close(descriptor)
+            descriptor = -1
+            throw error
+        }
+    }
+
+    deinit {
+        if descriptor >= 0 { _ = system.close(descriptor) }
+    }
+
+    /// A new file's name in `directory`, recognisable as ours.
+    static func temporaryURL(in directory: URL) -> URL {
+        directory.appendingPathComponent("jewz-download-\(UUID().uuidString)")
+    }
+
+    /// Writes all of `bytes`.
+    ///
+    /// - Throws: ``HTTPError/downloadFile(path:reason:)`` (disk full, file closed…).
+    func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPError) {
+        guard var base = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = system.write(descriptor, base, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure(url, "cannot write")
+            }
+            remaining -= written
+            base += written
+        }
+    }
+
+    /// Closes the file; its contents stay.
+    ///
+    /// - Throws: ``HTTPError/downloadFile(path:reason:)`` when the last writes fail to land.
+    func close() throws(HTTPError) {
+        guard descriptor >= 0 else { return }
+        let result = system.close(descriptor)
+        descriptor = -1
+        if result != 0 { throw Self.failure(url, "cannot close") }
+    }
+
+    private static func failure(_ url: URL, _ what: String) -> HTTPError {
+        .downloadFile(path: url.path, reason: "\(what): \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A request body as the chunks a transport sends, whatever its source, counting each chunk
+/// as sent when the transport asks for the next one (or for the end).
+///
+/// Transports get it from ``HTTPRequestBody/chunks(reporting:)``; a chunk is at most
+/// ``HTTPBodyChunks/chunkSize`` bytes, so progress moves in steps a person can see.
+public struct HTTPBodyChunks: AsyncSequence, Sendable {
+    public typealias Element = Data
+
+    /// The largest chunk handed out.
+    public static let chunkSize = 64 << 10
+
+    /// The length in bytes, when known before sending.
+    public let length: Int?
+
+    enum Source: Sendable {
+        case data(Data)
+        case file(FileChunks)
+        case stream(AsyncThrowingStream<Data, any Error>)
+    }
+
+    let source: Source
+    let onSent: (@Sendable (Int) -> Void)?
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        enum Reader {
+            case data(Data, offset: Int)
+            case file(FileChunks.AsyncIterator)
+            case stream(AsyncThrowingStream<Data, any Error>.AsyncIterator)
+        }
+
+        var reader: Reader
+        let onSent: (@Sendable (Int) -> Void)?
+        /// The size of the chunk handed out last: asking for the next one means it went out.
+        var unreported = 0
+
+        public mutating func next() async throws -> Data? {
+            if unreported > 0 {
+                onSent?(unreported)
+                unreported = 0
+            }
+            let chunk: Data?
+            switch reader {
+            case .data(let data, let offset):
+                guard offset < data.endIndex else { return nil }
+                let end = Swift.min(offset + HTTPBodyChunks.chunkSize, data.endIndex)
+                chunk = data[offset..<end]
+                reader = .data(data, offset: end)
+            case .file(var iterator):
+                chunk = try await iterator.next()
+                reader = .file(iterator)
+            case .stream(var iterator):
+                chunk = try await iterator.next()
+                reader = .stream(iterator)
+            }
+            unreported = chunk?.count ?? 0
+            return chunk
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        let reader: AsyncIterator.Reader =
+            switch source {
+            case .data(let data): .data(data, offset: data.startIndex)
+            case .file(let file): .file(file.makeAsyncIterator())
+            case .stream(let stream): .stream(stream.makeAsyncIterator())
+            }
+        return AsyncIterator(reader: reader, onSent: onSent)
+    }
+}
+
+extension HTTPRequestBody {
+    /// The body as chunks for a transport to send.
+    ///
+    /// - Parameter onSent: called with each chunk's size once the next chunk (or the end) is
+    ///   asked for, that is once the transport has written it.
+    /// - Throws: ``HTTPError/unreadableBody(_:)`` for a file that cannot be read,
+    ///   ``HTTPError/bodyNotReplayable`` for a stream that was already sent.
+    public func chunks(reporting onSent: (@Sendable (Int) -> Void)? = nil) throws(HTTPError) -> HTTPBodyChunks {
+        switch self {
+        case .data(let data):
+            return HTTPBodyChunks(length: data.count, source: .data(data), onSent: onSent)
+        case .file(let url):
+            let file = FileChunks(url: url, chunkSize: HTTPBodyChunks.chunkSize)
+            return HTTPBodyChunks(length: try file.size(), source: .file(file), onSent: onSent)
+        case .stream(let stream):
+            return HTTPBodyChunks(length: stream.length, source: .stream(try stream.take()), onSent: onSent)
+        }
+    }
+
+    /// The length in bytes when known without sending: data, files, streams that declare it.
+    public var knownLength: Int? {
+        switch self {
+        case .data(let data): data.count
+        case .file(let url): try? FileChunks(url: url).size()
+        case .stream(let stream): stream.length
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+@Suite struct StreamingTests {
+    @Test func aBodyArrivesAsChunksInOrder() async throws {
+        let size: Int64 = (8 << 20) + 5
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
+            let (response, body) = try await cycle.startStreaming()
+            #expect(response.statusCode == 200)
+            #expect(response.headers["Content-Length"] == "\(size)")
+            var offset: Int64 = 0
+            var chunks = 0
+            var intact = true
+            for try await chunk in body {
+                intact = intact && chunk == SandboxStreams.pattern(offset..<offset + Int64(chunk.count))
+                offset += Int64(chunk.count)
+                chunks += 1
+            }
+            #expect(intact)
+            #expect(offset == size)
+            #expect(chunks > 1)
+            #expect(cycle.response?.statusCode == 200)
+        }
+    }
+
+    @Test func aFailingStatusThrowsBeforeTheBody() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)
+            guard case .statusCode(404)? = await httpError({ _ = try await cycle.startStreaming() }) else {
+                Issue.record("expected status 404")
+                return
+            }
+            #expect(cycle.response?.text == "status 404")
+        }
+    }
+
+    @Test func aDropMidBodyEndsTheSequenceWithTheError() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/download/4000000?drop=1500000"), method: .get, session: session)
+            let (_, body) = try await cycle.startStreaming()
+            var received = 0
+            let error = await httpError {
+                for try await chunk in body { received += chunk.count }
+            }
+            guard case .connectionLost? = error else {
+                Issue.record("expected a lost connection, got \(String(describing: error))")
+                return
+            }
+            #expect(received <= 1_500_000)
+        }
+    }
+
+    @Test func droppingTheBodyStopsTheTransfer() async throws {
+        try await withSandbox { sandbox, session in
+            let ends = AsyncStream<String>.makeStream()
+            session.eventMonitors = [EndMonitor(ends.continuation)]
+            let cycle = try HTTPCycle(sandbox.url("/download/\(1 << 30)"), method: .get, session: session)
+            var (_, body): (HTTPResponse, HTTPResponseBody?) = try await cycle.startStreaming()
+            var iterator = body?.makeAsyncIterator()
+            #expect(try await iterator?.next() != nil)
+            body = nil
+            iterator = nil
+            // The run ends, cancelled, instead of pulling the remaining gigabyte.
+            var events = ends.stream.makeAsyncIterator()
+            #expect(await events.next() == "cancelled")
+        }
+    }
+}
+
+/// Reports how each run ended.
+struct EndMonitor: HTTPEventMonitor {
+    let continuation: AsyncStream<String>.Continuation
+
+    init(_ continuation: AsyncStream<String>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
+        switch event {
+        case .failed(let error, _): continuation.yield("failed: \(error)")
+        case .cancelled: continuation.yield("cancelled")
+        case .processed: continuation.yield("processed")
+        default: break
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Synchronization
+import Testing
+
+/// Collects progress callbacks as (bytes, total, expected) triples.
+final class ProgressLog: Sendable {
+    private let entries = Mutex<[(Int64, Int64, Int64?)]>([])
+
+    func record(_ bytes: Int64, _ total: Int64, _ expected: Int64?) {
+        entries.withLock { $0.append((bytes, total, expected)) }
+    }
+
+    var all: [(bytes: Int64, total: Int64, expected: Int64?)] { entries.withLock { $0.map { ($0.0, $0.1, $0.2) } } }
+
+    /// Whether the totals grow by each report's bytes, starting after `start`.
+    func isConsistent(from start: Int64 = 0) -> Bool {
+        var running = start
+        for entry in all {
+            running += entry.bytes
+            if entry.total != running || entry.bytes <= 0 { return false }
+        }
+        return true
+    }
+}
+
+/// What `/sink` saw.
+struct SinkReport: Decodable {
+    var length: Int64
+    var crc32: UInt
+    var contentType: String
+}
+
+@Suite struct UploadTests {
+    @Test func dataUploadsReportExactProgress() async throws {
+        let content = Data((0..<(1 << 20) + 123).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let progress = ProgressLog()
+        try await withSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.upload(
+                sandbox.url("/sink"), source: .data(content), contentType: "application/x-test",
+                didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
+            let report = try JSONDecoder().decode(SinkReport.self, from: try #require(cycle.response?.data))
+            #expect(report.length == Int64(content.count))
+            #expect(report.crc32 == SandboxStreams.crc32(of: content))
+            #expect(report.contentType == "application/x-test")
+        }
+        #expect(progress.all.count > 1)
+        #expect(progress.isConsistent())
+        #expect(progress.all.last?.total == Int64(content.count))
+        #expect(progress.all.allSatisfy { $0.expected == Int64(content.count) })
+    }
+
+    @Test func fileUploadsStreamFromDiskWithProgress() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-upload-\(UUID().uuidString)")
+        let content = Data((0..<(5 << 20) + 1).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try content.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let progress = ProgressLog()
+        try await withSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.upload(
+                sandbox.url("/sink"), method: .put, source: .file(file),
+                didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
+            let report = try JSONDecoder().decode(SinkReport.self, from: try #require(cycle.response?.data))
+            #expect(report.length == Int64(content.count))
+            #expect(report.crc32 == SandboxStreams.crc32(of: content))
+        }
+        #expect(progress.all.count >= content.count / HTTPBodyChunks.chunkSize)
+        #expect(progress.isConsistent())
+        #expect(progress.all.last?.total == Int64(content.count))
+        #expect(progress.all.first?.expected == Int64(content.count))
+    }
+
+    @Test func theSeedsUploadFormsEchoTheBody() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.upload(sandbox.url("/dumpupload/"), source: .data(Data("Hello World".utf8)), session: session)
+            #expect(cycle.response?.text == "Hello World")
+            let done = AsyncStream<String?>.makeStream()
+            try HTTPCycle.upload(sandbox.url("/dumpupload/"), source: .data(Data("Hello World (FILE)".utf8)), session: session) { cycle, error in
+                done.continuation.yield(error == nil ? cycle.response?.text : nil)
+                done.continuation.finish()
+            }
+            var iterator = done.stream.makeAsyncIterator()
+            #expect(await iterator.next() == "Hello World (FILE)")
+        }
+    }
+
+    @Test func aStreamOfUnknownLengthReportsNoExpectedTotal() async throws {
+        let progress = ProgressLog()
+        try await withSandbox { sandbox, session in
+            let cycle = try await HTTPCycle.upload(
+                sandbox.url("/sink"), source: oneShot("streamed body of unknown length"),
+                didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
+            let report = try JSONDecoder().decode(SinkReport.self, from: try #require(cycle.response?.data))
+            #expect(report.length == 31)
+        }
+        #expect(progress.all.last?.total == 31)
+        #expect(progress.all.allSatisfy { $0.expected == nil })
+    }
+
+    @Test func anUploadDroppedByTheServerFailsWithoutRetry() async throws {
+        let content = Data(count: 8 << 20)
+        try await withSandbox { sandbox, session in
+            let error = await httpError {
+                try await HTTPCycle.upload(sandbox.url("/sink?drop=1000000"), source: .data(content), session: session)
+            }
+            switch error {
+            case .connectionLost?, .transport?: break
+            default: Issue.record("expected a lost connection, got \(String(describing: error))")
+            }
+        }
+    }
+}
