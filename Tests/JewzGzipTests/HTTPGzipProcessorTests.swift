@@ -67,7 +67,9 @@ func withGzipSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async 
                 return
             }
             #expect(underlying as? GzipError == .expansionRatioExceeded(limit: 200))
-            #expect(clock.now - started < .seconds(2))
+            // The ratio error proves decoding stopped early; the bound only catches a pathological
+            // slowdown, with room for a loaded CI machine.
+            #expect(clock.now - started < .seconds(10))
         }
     }
 

@@ -34,13 +34,13 @@ func keepingDownload(
 }
 
 @Suite struct DownloadTests {
-    @Test func aDownloadStreamsToAFileAndReportsExactProgress() async throws {
+    @Test(arguments: TransportKind.allCases) func aDownloadStreamsToAFileAndReportsExactProgress(transport: TransportKind) async throws {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let kept = directory.appendingPathComponent("kept")
         let size: Int64 = (3 << 20) + 17
         let progress = ProgressLog()
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
             cycle.download = keepingDownload(in: directory, kept: kept, progress: progress)
             let response = try await cycle.start()
@@ -52,6 +52,24 @@ func keepingDownload(
         #expect(progress.isConsistent())
         #expect(progress.all.last?.total == size)
         #expect(progress.all.allSatisfy { $0.expected == size })
+    }
+
+    @Test func movingReplacesAnExistingDestination() async throws {
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file")
+        try Data("old content".utf8).write(to: destination)
+        try await withSandbox { sandbox, session in
+            for size in [1000, 10] {
+                let cycle = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
+                var download = HTTPDownload.moving(to: destination)
+                download.temporaryDirectory = directory
+                cycle.download = download
+                try await cycle.start()
+                #expect(try Data(contentsOf: destination) == SandboxStreams.pattern(0..<Int64(size)))
+            }
+        }
+        #expect(contents(of: directory) == ["file"])
     }
 
     @Test func theSeedsDownloadFormHandsOverTheFileBeforeCompletion() async throws {
@@ -73,12 +91,12 @@ func keepingDownload(
         }
     }
 
-    @Test func withoutContentLengthTheExpectedSizeIsUnknown() async throws {
+    @Test(arguments: TransportKind.allCases) func withoutContentLengthTheExpectedSizeIsUnknown(transport: TransportKind) async throws {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let kept = directory.appendingPathComponent("kept")
         let progress = ProgressLog()
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/300000?chunked=1"), method: .get, session: session)
             cycle.download = keepingDownload(in: directory, kept: kept, progress: progress)
             try await cycle.start()
@@ -88,10 +106,10 @@ func keepingDownload(
         #expect(progress.all.allSatisfy { $0.expected == nil })
     }
 
-    @Test func aFailingStatusKeepsItsBodyInMemoryAndWritesNoFile() async throws {
+    @Test(arguments: TransportKind.allCases) func aFailingStatusKeepsItsBodyInMemoryAndWritesNoFile(transport: TransportKind) async throws {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)
             var download = HTTPDownload { _, _ in Issue.record("no file for a 404") }
             download.temporaryDirectory = directory
@@ -105,10 +123,10 @@ func keepingDownload(
         #expect(contents(of: directory).isEmpty)
     }
 
-    @Test func aDroppedDownloadLeavesNoPartialFileUnlessResumable() async throws {
+    @Test(arguments: TransportKind.allCases) func aDroppedDownloadLeavesNoPartialFileUnlessResumable(transport: TransportKind) async throws {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/2000000?drop=700000"), method: .get, session: session)
             cycle.download = keepingDownload(in: directory, kept: directory.appendingPathComponent("kept"))
             guard case .connectionLost? = await httpError({ try await cycle.start() }) else {
@@ -150,12 +168,12 @@ func keepingDownload(
         #expect(contents(of: directory) == ["kept"])
     }
 
-    @Test func aCancelledDownloadResumes() async throws {
+    @Test(arguments: TransportKind.allCases) func aCancelledDownloadResumes(transport: TransportKind) async throws {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let kept = directory.appendingPathComponent("kept")
-        let size: Int64 = 6 << 20
-        try await withSandbox { sandbox, session in
+        let size: Int64 = 12 << 20
+        try await withSandbox(transport: transport) { sandbox, session in
             let first = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
             first.download = keepingDownload(in: directory, kept: kept, resumable: true) { cycle, total in
                 if total >= 1 << 20 { cycle.cancel(explicitly: true) }
@@ -174,11 +192,11 @@ func keepingDownload(
         #expect(try Data(contentsOf: kept) == SandboxStreams.pattern(0..<size))
     }
 
-    @Test func aChangedResourceIsDownloadedWholeAgain() async throws {
+    @Test(arguments: TransportKind.allCases) func aChangedResourceIsDownloadedWholeAgain(transport: TransportKind) async throws {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let kept = directory.appendingPathComponent("kept")
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let first = try HTTPCycle(sandbox.url("/download/500000?drop=200000&version=1"), method: .get, session: session)
             first.download = keepingDownload(in: directory, kept: kept, resumable: true)
             _ = await httpError { try await first.start() }

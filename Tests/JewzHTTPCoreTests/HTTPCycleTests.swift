@@ -34,8 +34,8 @@ final class Counter: Sendable {
 }
 
 @Suite struct HTTPCycleTests {
-    @Test func getReturnsTheFinishedCycle() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func getReturnsTheFinishedCycle(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
             #expect(cycle.response?.statusCode == 200)
             #expect(cycle.response?.text == "Hello World")
@@ -54,8 +54,8 @@ final class Counter: Sendable {
         #expect(throws: HTTPError.self) { try HTTPCycle.get(string) { _, _ in Issue.record("must not complete") } }
     }
 
-    @Test func parametersMergeIntoTheQuerySentOnTheWire() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func parametersMergeIntoTheQuerySentOnTheWire(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.get(
                 sandbox.url("/inspect?x=1&y=%2F"), parameters: ["content": ["dummy", 71], "é": "a b"],
                 session: session)
@@ -65,8 +65,8 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func customHeadersAndMultipleValuesReachTheServer() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func customHeadersAndMultipleValuesReachTheServer(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = HTTPCycle(requestURL: try #require(URL(string: sandbox.url("/inspect"))), session: session)
             cycle.request.headers["User-Agent"] = "Jewzruxin-Test/1.0"
             cycle.request.headers.add("a", for: "X-Tag")
@@ -74,7 +74,8 @@ final class Counter: Sendable {
             try await cycle.start()
             let inspection = try Inspection(cycle.response)
             #expect(inspection.values("user-agent") == ["Jewzruxin-Test/1.0"])
-            #expect(inspection.values("X-Tag") == ["a", "b"])
+            // URLRequest keeps one value per name, so URLSession sends repeated fields joined.
+            #expect(inspection.values("X-Tag") == (transport == .urlSession ? ["a,b"] : ["a", "b"]))
         }
     }
 
@@ -91,8 +92,8 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func postRawDataThroughTheDataProcessor() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func postRawDataThroughTheDataProcessor(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.post(
                 sandbox.url("/dumpupload/"), requestObject: "Hello World", requestProcessors: [HTTPDataProcessor()],
                 responseProcessors: [HTTPDataProcessor()], session: session)
@@ -120,8 +121,8 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func statusAtOrAbove400FailsAndTheResponseStaysReadable() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func statusAtOrAbove400FailsAndTheResponseStaysReadable(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["code": 404, "content": "gone"], session: session)
             let error = await httpError { try await cycle.start() }
             guard case .statusCode(404)? = error else {
@@ -234,8 +235,8 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func textEncodingRulesAgainstTheServer() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func textEncodingRulesAgainstTheServer(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let latin = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["content": "é", "encoding": "iso-8859-1"], session: session)
             #expect(latin.response?.data == Data([0xE9]))
             #expect(latin.response?.text == "é")
@@ -251,8 +252,8 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func concurrentCyclesOnOneSessionEachGetTheirOwnResponse() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func concurrentCyclesOnOneSessionEachGetTheirOwnResponse(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             try await withThrowingTaskGroup(of: (Int, String?).self) { group in
                 for index in 0..<100 {
                     group.addTask {
@@ -270,8 +271,8 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func authenticationsAnswerChallengesOnce() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func authenticationsAnswerChallengesOnce(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.get(
                 sandbox.url("/hello_with_basic_auth"), authentications: [ChallengeAnsweringBasic(user: "test", password: "12345")],
                 session: session)
@@ -288,11 +289,12 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func redirectsAreFollowed() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func redirectsAreFollowed(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.get(sandbox.url("/redirect/3"), session: session)
             #expect(cycle.response?.text == "Hello World")
-            #expect(cycle.response?.url?.absoluteString == sandbox.url("/hello/"))
+            // FoundationNetworking reports the final URL without its trailing slash.
+            #expect(cycle.response?.url?.absoluteString == sandbox.url(transport == .urlSession ? "/hello" : "/hello/"))
         }
     }
 
@@ -318,11 +320,11 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func aRefusedConnectionIsAConnectionFailure() async throws {
+    @Test(arguments: TransportKind.allCases) func aRefusedConnectionIsAConnectionFailure(transport: TransportKind) async throws {
         let sandbox = try await Sandbox.start()
         let url = sandbox.url("/hello/")
         try await sandbox.shutdown()
-        let session = HTTPSession(logger: quietLogger)
+        let session = HTTPSession(transport: transport.make(.init()), logger: quietLogger)
         let error = await httpError { _ = try await HTTPCycle.get(url, session: session) }
         guard case .connectionFailed? = error else {
             Issue.record("got \(String(describing: error))")
@@ -331,8 +333,8 @@ final class Counter: Sendable {
         try await session.shutdown()
     }
 
-    @Test func aRequestTimeoutIsTimedOut() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func aRequestTimeoutIsTimedOut(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 10], session: session)
             cycle.request.timeout = .milliseconds(200)
             cycle.retryPolicy = .never
@@ -347,8 +349,8 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func aConnectionDroppedMidBodyIsAConnectionLoss() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func aConnectionDroppedMidBodyIsAConnectionLoss(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let error = await httpError { _ = try await HTTPCycle.get(sandbox.url("/drop/1000"), session: session) }
             guard case .connectionLost? = error else {
                 Issue.record("got \(String(describing: error))")
@@ -357,8 +359,8 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func anExplicitCancelThrowsCancelledExplicitly() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func anExplicitCancelThrowsCancelledExplicitly(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 5], session: session)
             async let outcome = httpError { try await cycle.start() }
             while !cycle.isRunning { await Task.yield() }
@@ -370,8 +372,8 @@ final class Counter: Sendable {
         }
     }
 
-    @Test func aSessionThatIsShutDownRefusesRequests() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func aSessionThatIsShutDownRefusesRequests(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let other = HTTPSession()
             try await other.shutdown()
             let error = await httpError { _ = try await HTTPCycle.get(sandbox.url("/hello/"), session: other) }

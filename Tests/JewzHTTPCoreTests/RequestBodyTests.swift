@@ -15,12 +15,12 @@ func oneShot(_ text: String, knownLength: Bool = false) -> HTTPRequestBody {
 }
 
 @Suite struct RequestBodyTests {
-    @Test func fileBodiesAreStreamedWithTheirLength() async throws {
+    @Test(arguments: TransportKind.allCases) func fileBodiesAreStreamedWithTheirLength(transport: TransportKind) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-upload-\(UUID().uuidString)")
         let content = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try content.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let echoed = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
             echoed.request.body = .file(file)
             try await echoed.start()

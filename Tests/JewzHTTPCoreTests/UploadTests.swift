@@ -34,10 +34,10 @@ struct SinkReport: Decodable {
 }
 
 @Suite struct UploadTests {
-    @Test func dataUploadsReportExactProgress() async throws {
+    @Test(arguments: TransportKind.allCases) func dataUploadsReportExactProgress(transport: TransportKind) async throws {
         let content = Data((0..<(1 << 20) + 123).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let progress = ProgressLog()
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.upload(
                 sandbox.url("/sink"), source: .data(content), contentType: "application/x-test",
                 didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
@@ -52,13 +52,13 @@ struct SinkReport: Decodable {
         #expect(progress.all.allSatisfy { $0.expected == Int64(content.count) })
     }
 
-    @Test func fileUploadsStreamFromDiskWithProgress() async throws {
+    @Test(arguments: TransportKind.allCases) func fileUploadsStreamFromDiskWithProgress(transport: TransportKind) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-upload-\(UUID().uuidString)")
         let content = Data((0..<(5 << 20) + 1).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         try content.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let progress = ProgressLog()
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.upload(
                 sandbox.url("/sink"), method: .put, source: .file(file),
                 didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
@@ -72,8 +72,8 @@ struct SinkReport: Decodable {
         #expect(progress.all.first?.expected == Int64(content.count))
     }
 
-    @Test func theSeedsUploadFormsEchoTheBody() async throws {
-        try await withSandbox { sandbox, session in
+    @Test(arguments: TransportKind.allCases) func theSeedsUploadFormsEchoTheBody(transport: TransportKind) async throws {
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.upload(sandbox.url("/dumpupload/"), source: .data(Data("Hello World".utf8)), session: session)
             #expect(cycle.response?.text == "Hello World")
             let done = AsyncStream<String?>.makeStream()
@@ -86,9 +86,9 @@ struct SinkReport: Decodable {
         }
     }
 
-    @Test func aStreamOfUnknownLengthReportsNoExpectedTotal() async throws {
+    @Test(arguments: TransportKind.allCases) func aStreamOfUnknownLengthReportsNoExpectedTotal(transport: TransportKind) async throws {
         let progress = ProgressLog()
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.upload(
                 sandbox.url("/sink"), source: oneShot("streamed body of unknown length"),
                 didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
@@ -99,9 +99,9 @@ struct SinkReport: Decodable {
         #expect(progress.all.allSatisfy { $0.expected == nil })
     }
 
-    @Test func anUploadDroppedByTheServerFailsWithoutRetry() async throws {
+    @Test(arguments: TransportKind.allCases) func anUploadDroppedByTheServerFailsWithoutRetry(transport: TransportKind) async throws {
         let content = Data(count: 8 << 20)
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let error = await httpError {
                 try await HTTPCycle.upload(sandbox.url("/sink?drop=1000000"), source: .data(content), session: session)
             }

@@ -8,12 +8,13 @@ import Testing
 /// registries, empty unless given), then stops both.
 public func withSandbox(
     configuration: HTTPSession.Configuration = .init(), registry: ProcessorRegistry = ProcessorRegistry(),
-    contentCodings: ContentCodingRegistry = ContentCodingRegistry(),
+    contentCodings: ContentCodingRegistry = ContentCodingRegistry(), transport: TransportKind = .asyncHTTPClient,
     _ body: (Sandbox, HTTPSession) async throws -> Void
 ) async throws {
     let sandbox = try await Sandbox.start()
     let session = HTTPSession(
-        configuration: configuration, processorRegistry: registry, contentCodings: contentCodings, logger: quietLogger)
+        configuration: configuration, transport: transport.make(configuration), processorRegistry: registry,
+        contentCodings: contentCodings, logger: quietLogger)
     do {
         try await body(sandbox, session)
     } catch {
@@ -23,6 +24,21 @@ public func withSandbox(
     }
     try await session.shutdown()
     try await sandbox.shutdown()
+}
+
+/// The transports that must behave alike.
+public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case asyncHTTPClient
+    case urlSession
+
+    public func make(_ configuration: HTTPSession.Configuration) -> any HTTPTransport {
+        switch self {
+        case .asyncHTTPClient: AsyncHTTPClientTransport(configuration: configuration)
+        case .urlSession: URLSessionTransport(configuration: configuration)
+        }
+    }
+
+    public var testDescription: String { rawValue }
 }
 
 /// A logger for test sessions: tests provoke failures on purpose, and the library would log

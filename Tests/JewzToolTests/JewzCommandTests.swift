@@ -7,12 +7,15 @@ import Testing
 @testable import jewz
 
 /// Runs the built `jewz` binary (it sits beside the test bundle) and collects its output.
-func runJewz(_ arguments: [String], input: String? = nil) async throws -> (status: Int32, output: String, error: String) {
+func runJewz(
+    _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
+) async throws -> (status: Int32, output: String, error: String) {
     try await runBlocking {
         let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let process = Process()
         process.executableURL = directory.appendingPathComponent("jewz")
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
         let inputPipe = Pipe()

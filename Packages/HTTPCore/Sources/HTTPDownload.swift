@@ -52,12 +52,12 @@ public struct HTTPDownload: Sendable {
         didWriteData: HTTPCycle.DidWriteBodyDataHandler? = nil
     ) -> HTTPDownload {
         HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData) { _, location in
+            // rename(2) replaces the destination in one step on the same volume; elsewhere the
+            // file is copied over.
+            guard rename(location.path, destination.path) != 0 else { return }
             let files = FileManager.default
-            if files.fileExists(atPath: destination.path) {
-                _ = try files.replaceItemAt(destination, withItemAt: location)
-            } else {
-                try files.moveItem(at: location, to: destination)
-            }
+            if files.fileExists(atPath: destination.path) { try files.removeItem(at: destination) }
+            try files.moveItem(at: location, to: destination)
         }
     }
 }

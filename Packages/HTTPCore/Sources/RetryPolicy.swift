@@ -81,8 +81,8 @@ public struct RetryPolicy: Sendable {
 
     /// `baseDelay × multiplier^retries`, capped, with jitter.
     func backoff(afterRetries retries: Int) -> Duration {
-        let base = baseDelay.seconds * pow(backoffMultiplier, Double(min(retries, 62)))
-        let capped = min(base, maximumDelay.seconds)
+        let base = baseDelay.inSeconds * pow(backoffMultiplier, Double(min(retries, 62)))
+        let capped = min(base, maximumDelay.inSeconds)
         let spread = capped * jitter * Double.random(in: -1...1)
         return .nanoseconds(Int64(max(0, capped + spread) * 1e9))
     }
@@ -123,13 +123,6 @@ public struct RetryAttempt: Sendable {
 extension HTTPError {
     /// Whether this is ``timedOut``.
     public var isTimeout: Bool { if case .timedOut = self { true } else { false } }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
 }
 
 /// HTTP-date parsing (RFC 9110 §5.6.7): IMF-fixdate, and the obsolete RFC 850 and asctime forms.

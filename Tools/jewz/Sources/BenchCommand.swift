@@ -61,7 +61,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             return (all.sorted(), errors)
         }
-        let elapsed = (clock.now - started).seconds
+        let elapsed = (clock.now - started).inSeconds
         let report = BenchReport(
             requests: requests, concurrency: concurrency, requestsPerSecond: Double(requests) / elapsed,
             p50: Self.percentile(latencies, 0.50), p90: Self.percentile(latencies, 0.90), p99: Self.percentile(latencies, 0.99),
@@ -74,7 +74,7 @@ struct BenchCommand: AsyncParsableCommand {
     static func percentile(_ sorted: [Duration], _ q: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
         let rank = min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))
-        return sorted[rank].seconds * 1000
+        return sorted[rank].inSeconds * 1000
     }
 }
 
@@ -119,12 +119,5 @@ struct BenchReport {
         String(
             format: "%d requests at concurrency %d: %.1f requests/s, latency p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, %d errors",
             requests, concurrency, requestsPerSecond, p50, p90, p99, errors)
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -32,6 +32,7 @@ struct Jewz: AsyncParsableCommand {
             handler.logLevel = level ?? .critical
             return handler
         }
+        PeakMemory.reportAtExitIfAsked()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -24,6 +24,12 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Seconds the whole exchange may take.")
     var timeout: Double?
 
+    @Option(name: .shortAndLong, help: "Save the response body to this file (streamed to disk, never held in memory).")
+    var output: String?
+
+    @Option(help: "Send this file as the request body, streamed from disk (the method then defaults to POST).")
+    var upload: String?
+
     @Argument(help: "[METHOD] URL [ITEM ...]")
     var words: [String] = []
 
@@ -53,16 +59,27 @@ struct RequestCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        if upload != nil, body != nil {
+            throw ValidationError("--upload sends a file as the body: give no field items with it.")
+        }
         let cycle: HTTPCycle
         do {
             cycle = try HTTPCycle(
-                urlString, method: method ?? (body == nil ? .get : .post), parameters: QueryParameters(parameters))
+                urlString, method: method ?? (body == nil && upload == nil ? .get : .post),
+                parameters: QueryParameters(parameters))
         } catch let error as HTTPError {
             throw ValidationError(error.description)
         }
         if let body {
             headers.addMissing(from: ["Content-Type": body.contentType])
             cycle.request.data = body.data
+        }
+        if let upload {
+            cycle.request.body = .file(URL(fileURLWithPath: upload))
+            headers.addMissing(from: ["Content-Type": "application/octet-stream"])
+        }
+        if let output {
+            cycle.download = .moving(to: URL(fileURLWithPath: output), didWriteData: isatty(STDERR_FILENO) == 1 ? Self.showProgress : nil)
         }
         headers.addMissing(from: cycle.session.configuration.additionalHeaders)
         cycle.request.headers = headers
@@ -79,7 +96,10 @@ struct RequestCommand: AsyncParsableCommand {
         }
         if let response = cycle.response {
             if parts.contains("h") { printResponseHead(response) }
-            if parts.contains("b") {
+            if let output, failure == nil {
+                if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\n".utf8)) }
+                printError("saved the body to \(output)")
+            } else if parts.contains("b") {
                 if let json = response.json, isatty(STDOUT_FILENO) == 1 {
                     print(json.formatted(pretty: true, highlighting: .ansi))
                 } else {
@@ -99,6 +119,14 @@ struct RequestCommand: AsyncParsableCommand {
             printError(failure.description)
             throw JewzExit.usage.code
         }
+    }
+
+    /// A one-line progress display on the terminal.
+    private static let showProgress: HTTPCycle.DidWriteBodyDataHandler = { _, bytes, total, expected in
+        // A line per mebibyte: a write per chunk would flood a slow terminal.
+        guard (total - bytes) >> 20 != total >> 20 || total == expected else { return }
+        let percent = expected.map { $0 > 0 ? " (\(total * 100 / $0)%)" : "" } ?? ""
+        FileHandle.standardError.write(Data("\r\(total) bytes\(percent)".utf8))
     }
 
     /// Splits the words into method, URL and items.

@@ -1,0 +1,56 @@
+import Foundation
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// Large bodies through `jewz` in each direction, with the child's peak memory as the kernel
+/// counted it: they must stream, never be held. 256 MiB by default, so that holding the body
+/// would break the 100 MiB bound while the suite stays quick; `JEWZ_LARGE_TRANSFER_BYTES=1073741824`
+/// runs the full gibibyte.
+@Suite struct LargeTransferTests {
+    static let size = ProcessInfo.processInfo.environment["JEWZ_LARGE_TRANSFER_BYTES"].flatMap { Int64($0) } ?? 256 << 20
+    static let memoryLimit = 100 << 20
+
+    /// The peak `jewz` reported for itself.
+    static func peak(in standardError: String) -> Int? {
+        standardError.split(separator: "\n").first { $0.hasPrefix("jewz: peak resident memory ") }
+            .flatMap { Int($0.split(separator: " ")[4]) }
+    }
+
+    @Test func aLargeDownloadStaysUnder100MiB() async throws {
+        let sandbox = try await Sandbox.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-large-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("download")
+        let result = try await runJewz(
+            ["--print", "h", sandbox.url("/download/\(Self.size)"), "--output", file.path],
+            environment: ["JEWZ_REPORT_PEAK_MEMORY": "1"])
+        try await sandbox.shutdown()
+        #expect(result.status == 0, "\(result.error)")
+        let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
+        #expect(size?.int64Value == Self.size)
+        let peak = try #require(Self.peak(in: result.error))
+        #expect(peak < Self.memoryLimit, "peak RSS \(peak >> 20) MiB")
+    }
+
+    @Test func aLargeUploadStaysUnder100MiB() async throws {
+        let sandbox = try await Sandbox.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-large-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("upload")
+        // A sparse file: the full size on the wire, nothing on disk.
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: UInt64(Self.size))
+        try handle.close()
+        let result = try await runJewz(
+            ["--print", "b", "POST", sandbox.url("/sink"), "--upload", file.path], environment: ["JEWZ_REPORT_PEAK_MEMORY": "1"])
+        try await sandbox.shutdown()
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("\"length\":\(Self.size)"), "\(result.output)")
+        let peak = try #require(Self.peak(in: result.error))
+        #expect(peak < Self.memoryLimit, "peak RSS \(peak >> 20) MiB")
+    }
+}
