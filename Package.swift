@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "JewzForm", targets: ["JewzForm"]),
         .library(name: "JewzGzip", targets: ["JewzGzip"]),
         .library(name: "JewzXML", targets: ["JewzXML"]),
+        .library(name: "JewzMultipart", targets: ["JewzMultipart"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -71,8 +72,13 @@ let package = Package(
             path: "Packages/Processors/XML/Sources"
         ),
         .target(
+            name: "JewzMultipart",
+            dependencies: ["JewzHTTPCore"],
+            path: "Packages/Processors/Multipart/Sources"
+        ),
+        .target(
             name: "Jewzruxin",
-            dependencies: ["JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzXML"],
+            dependencies: ["JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzXML", "JewzMultipart"],
             path: "Packages/Jewzruxin/Sources"
         ),
         .target(
@@ -126,6 +132,11 @@ let package = Package(
             name: "JewzXMLTests",
             dependencies: ["JewzXML", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzXMLTests"
+        ),
+        .testTarget(
+            name: "JewzMultipartTests",
+            dependencies: ["JewzMultipart", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzMultipartTests"
         ),
         .testTarget(
             name: "JewzruxinTests",

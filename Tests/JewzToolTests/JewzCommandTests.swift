@@ -172,4 +172,23 @@ func runJewz(
         #expect(RequestCommand.normalizedURL("example.com") == "http://example.com")
         #expect(RequestCommand.normalizedURL("https://example.com") == "https://example.com")
     }
+
+    @Test func fileItemsSendMultipart() async throws {
+        let sandbox = try await Sandbox.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("notes.txt")
+        try Data("file contents".utf8).write(to: file)
+        let result = try await runJewz(["--print", "b", "post", sandbox.url("/dumpupload/"), "title=Hello", "attachment@\(file.path)"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("Content-Disposition: form-data; name=\"title\"\r\n\r\nHello\r\n"))
+        #expect(result.output.contains("Content-Disposition: form-data; name=\"attachment\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nfile contents\r\n"))
+        let forced = try await runJewz(["--print", "b", "--multipart", sandbox.url("/inspect"), "a=1"])
+        #expect(forced.output.contains(#"multipart\/form-data; boundary=jewz-"#))
+        let missing = try await runJewz([sandbox.url("/inspect"), "a@/nonexistent/file"])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("cannot be read"))
+        try await sandbox.shutdown()
+    }
 }

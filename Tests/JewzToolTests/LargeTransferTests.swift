@@ -34,7 +34,8 @@ import Testing
         #expect(peak < Self.memoryLimit, "peak RSS \(peak >> 20) MiB")
     }
 
-    @Test func aLargeUploadStaysUnder100MiB() async throws {
+    @Test(arguments: [false, true])
+    func aLargeUploadStaysUnder100MiB(asMultipart: Bool) async throws {
         let sandbox = try await Sandbox.start()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-large-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -45,12 +46,34 @@ import Testing
         let handle = try FileHandle(forWritingTo: file)
         try handle.truncate(atOffset: UInt64(Self.size))
         try handle.close()
+        let arguments = asMultipart ? ["name=large", "file@\(file.path)"] : ["--upload", file.path]
         let result = try await runJewz(
-            ["--print", "b", "POST", sandbox.url("/sink"), "--upload", file.path], environment: ["JEWZ_REPORT_PEAK_MEMORY": "1"])
+            ["--print", "b", "POST", sandbox.url("/sink")] + arguments, environment: ["JEWZ_REPORT_PEAK_MEMORY": "1"])
         try await sandbox.shutdown()
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("\"length\":\(Self.size)"), "\(result.output)")
+        let report = try JSONDecoder().decode([String: JSONScalar].self, from: Data(result.output.utf8))
+        if asMultipart {
+            // The file plus the part headers and boundaries.
+            #expect((report["length"]?.number ?? 0) > Double(Self.size))
+            #expect(report["contentType"]?.text?.hasPrefix("multipart/form-data; boundary=") == true)
+        } else {
+            #expect(report["length"]?.number == Double(Self.size))
+        }
         let peak = try #require(Self.peak(in: result.error))
         #expect(peak < Self.memoryLimit, "peak RSS \(peak >> 20) MiB")
     }
+}
+
+/// A number or a string in the Sandbox's `/sink` report.
+enum JSONScalar: Decodable {
+    case number(Double)
+    case text(String)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self) { self = .number(number) } else { self = .text(try container.decode(String.self)) }
+    }
+
+    var number: Double? { if case .number(let value) = self { value } else { nil } }
+    var text: String? { if case .text(let value) = self { value } else { nil } }
 }

@@ -18,6 +18,7 @@ public struct HTTPBodyChunks: AsyncSequence, Sendable {
         case data(Data)
         case file(FileChunks)
         case stream(AsyncThrowingStream<Data, any Error>)
+        case segments([HTTPBodySegment])
     }
 
     let source: Source
@@ -31,6 +32,8 @@ public struct HTTPBodyChunks: AsyncSequence, Sendable {
         }
 
         var reader: Reader
+        /// The segments after the one `reader` reads.
+        var remainingSegments: ArraySlice<HTTPBodySegment> = []
         let onSent: (@Sendable (Int) -> Void)?
         /// The size of the chunk handed out last: asking for the next one means it went out.
         var unreported = 0
@@ -40,6 +43,24 @@ public struct HTTPBodyChunks: AsyncSequence, Sendable {
                 onSent?(unreported)
                 unreported = 0
             }
+            var chunk = try await nextFromReader()
+            // At the end of a segment, go on with the next non-empty one.
+            while chunk == nil, let segment = remainingSegments.popFirst() {
+                reader = Self.reader(for: segment)
+                chunk = try await nextFromReader()
+            }
+            unreported = chunk?.count ?? 0
+            return chunk
+        }
+
+        static func reader(for segment: HTTPBodySegment) -> Reader {
+            switch segment {
+            case .data(let data): .data(data, offset: data.startIndex)
+            case .file(let url): .file(FileChunks(url: url).makeAsyncIterator())
+            }
+        }
+
+        private mutating func nextFromReader() async throws -> Data? {
             let chunk: Data?
             switch reader {
             case .data(let data, let offset):
@@ -54,19 +75,23 @@ public struct HTTPBodyChunks: AsyncSequence, Sendable {
                 chunk = try await iterator.next()
                 reader = .stream(iterator)
             }
-            unreported = chunk?.count ?? 0
             return chunk
         }
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        let reader: AsyncIterator.Reader =
-            switch source {
-            case .data(let data): .data(data, offset: data.startIndex)
-            case .file(let file): .file(file.makeAsyncIterator())
-            case .stream(let stream): .stream(stream.makeAsyncIterator())
-            }
-        return AsyncIterator(reader: reader, onSent: onSent)
+        switch source {
+        case .data(let data):
+            return AsyncIterator(reader: .data(data, offset: data.startIndex), onSent: onSent)
+        case .file(let file):
+            return AsyncIterator(reader: .file(file.makeAsyncIterator()), onSent: onSent)
+        case .stream(let stream):
+            return AsyncIterator(reader: .stream(stream.makeAsyncIterator()), onSent: onSent)
+        case .segments(let segments):
+            var iterator = AsyncIterator(reader: .data(Data(), offset: 0), onSent: onSent)
+            iterator.remainingSegments = segments[...]
+            return iterator
+        }
     }
 }
 
@@ -86,6 +111,15 @@ extension HTTPRequestBody {
             return HTTPBodyChunks(length: try file.size(), source: .file(file), onSent: onSent)
         case .stream(let stream):
             return HTTPBodyChunks(length: stream.length, source: .stream(try stream.take()), onSent: onSent)
+        case .segments(let segments):
+            var length = 0
+            for segment in segments {
+                switch segment {
+                case .data(let data): length += data.count
+                case .file(let url): length += try FileChunks(url: url).size()
+                }
+            }
+            return HTTPBodyChunks(length: length, source: .segments(segments), onSent: onSent)
         }
     }
 
@@ -95,6 +129,7 @@ extension HTTPRequestBody {
         case .data(let data): data.count
         case .file(let url): try? FileChunks(url: url).size()
         case .stream(let stream): stream.length
+        case .segments: try? chunks().length
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// What a request sends: bytes in memory, a file streamed from disk, or a one-shot stream.
+/// What a request sends: bytes in memory, a file streamed from disk, a sequence of both, or a
+/// one-shot stream.
 ///
 /// Data and file bodies can be sent again (retries, restarts, challenges, redirects); a stream
 /// is produced once as it is sent, so the cycle never resends it: a retry or a challenge is
@@ -12,11 +13,21 @@ public enum HTTPRequestBody: Sendable {
     /// A file, read in chunks as it is sent (never whole into memory).
     case file(URL)
     case stream(HTTPBodyStream)
+    /// Pieces in memory and files, sent one after the other without being joined first (how
+    /// multipart bodies stay streamed and replayable, with a known length).
+    case segments([HTTPBodySegment])
 
     /// Whether the body can be sent more than once.
     public var isReplayable: Bool {
         if case .stream = self { false } else { true }
     }
+}
+
+/// One piece of a ``HTTPRequestBody/segments(_:)`` body.
+public enum HTTPBodySegment: Sendable {
+    case data(Data)
+    /// A file, read in chunks when sent.
+    case file(URL)
 }
 
 /// A body produced as it is sent, such as a pipe or a generator: it can be sent once.

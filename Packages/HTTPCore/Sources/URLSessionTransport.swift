@@ -55,13 +55,15 @@ public final class URLSessionTransport: HTTPTransport {
         switch request.body {
         case nil:
             task = session.dataTask(with: urlRequest)
-        case .data(let data):
+        case .data(let data)?:
             task = session.uploadTask(with: urlRequest, from: data)
-        case .file(let url):
+        case .file(let url)?:
             _ = try FileChunks(url: url).size()
             task = session.uploadTask(with: urlRequest, fromFile: url)
-        case .stream(let stream):
-            let file = try await Self.spool(stream)
+        case let body?:
+            // A stream or segments: streamed request bodies do not work in FoundationNetworking
+            // on Linux, so the body goes through a temporary file.
+            let file = try await Self.spool(try body.chunks())
             spooled = file
             task = session.uploadTask(with: urlRequest, fromFile: file)
         }
@@ -108,12 +110,12 @@ public final class URLSessionTransport: HTTPTransport {
         if !wasShutDown { session.invalidateAndCancel() }
     }
 
-    /// Writes a one-shot body to a temporary file, chunk by chunk.
-    private static func spool(_ stream: HTTPBodyStream) async throws -> URL {
+    /// Writes a body to a temporary file, chunk by chunk.
+    private static func spool(_ chunks: HTTPBodyChunks) async throws -> URL {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-upload-\(UUID().uuidString)")
         let writer = try DownloadFile(url: file, keepingFirst: 0)
         do {
-            for try await chunk in try stream.take() {
+            for try await chunk in chunks {
                 try chunk.withUnsafeBytes { try writer.write($0) }
             }
             try writer.close()

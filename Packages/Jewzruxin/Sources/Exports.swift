@@ -5,3 +5,4 @@
 @_exported import JewzJSON
 @_exported import JewzURITemplate
 @_exported import JewzXML
+@_exported import JewzMultipart

@@ -2,6 +2,7 @@ import JewzForm
 import JewzGzip
 import JewzHTTPCore
 import JewzJSON
+import JewzMultipart
 import JewzXML
 
 /// The processors `import Jewzruxin` installs in `ProcessorRegistry.shared`. HTTPCore finds this
@@ -12,6 +13,7 @@ public enum StandardProcessors: ProcessorRegistryDefaults {
         try? registry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
         try? registry.register(HTTPFormProcessor(), for: HTTPFormProcessor.mediaTypePatterns)
         try? registry.register(HTTPXMLProcessor(), for: HTTPXMLProcessor.mediaTypePatterns)
+        try? registry.register(HTTPMultipartProcessor(), for: HTTPMultipartProcessor.mediaTypePatterns)
     }
 
     public static func registerDefaultCodings(in registry: ContentCodingRegistry) {

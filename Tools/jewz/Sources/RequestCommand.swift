@@ -9,7 +9,8 @@ struct RequestCommand: AsyncParsableCommand {
         abstract: "Send a request: jewz [METHOD] URL [ITEM ...].",
         discussion: """
             Items: Header:Value sets a header, name==value adds a query parameter, name=value adds a \
-            string field and name:=json a JSON field to a JSON body (the method then defaults to POST).
+            string field and name:=json a JSON field to a JSON body (the method then defaults to POST); \
+            name@path adds a file and sends the fields as multipart/form-data.
             """)
 
     @Option(name: [.customShort("p"), .customLong("print")], help: "What to print: H request headers, B request body, h response headers, b response body (default hb on a terminal, b when piped).")
@@ -20,6 +21,9 @@ struct RequestCommand: AsyncParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Send name=value fields as application/x-www-form-urlencoded instead of JSON.")
     var form = false
+
+    @Flag(help: "Send the fields as multipart/form-data (implied by a name@path item).")
+    var multipart = false
 
     @Option(help: "Seconds the whole exchange may take.")
     var timeout: Double?
@@ -45,12 +49,17 @@ struct RequestCommand: AsyncParsableCommand {
             switch item {
             case .header(let name, let value): headers.add(value, for: name)
             case .query(let name, let value): parameters.append((name, QueryValue(value)))
-            case .field, .jsonField: break
+            case .field, .jsonField, .file: break
             }
         }
+        let sendsMultipart = multipart || items.contains { if case .file = $0 { true } else { false } }
         let body: (data: Data, contentType: String)?
+        var multipartBody: MultipartFormData?
         do {
-            if form {
+            if sendsMultipart {
+                multipartBody = try RequestItem.multipartBody(items)
+                body = nil
+            } else if form {
                 body = try RequestItem.formBody(items).map { (Data($0.encoded().utf8), "application/x-www-form-urlencoded; charset=utf-8") }
             } else {
                 body = RequestItem.jsonBody(items).map { (Data($0.encoded()), "application/json") }
@@ -59,13 +68,13 @@ struct RequestCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        if upload != nil, body != nil {
+        if upload != nil, body != nil || multipartBody != nil {
             throw ValidationError("--upload sends a file as the body: give no field items with it.")
         }
         let cycle: HTTPCycle
         do {
             cycle = try HTTPCycle(
-                urlString, method: method ?? (body == nil && upload == nil ? .get : .post),
+                urlString, method: method ?? (body == nil && upload == nil && multipartBody == nil ? .get : .post),
                 parameters: QueryParameters(parameters))
         } catch let error as HTTPError {
             throw ValidationError(error.description)
@@ -73,6 +82,10 @@ struct RequestCommand: AsyncParsableCommand {
         if let body {
             headers.addMissing(from: ["Content-Type": body.contentType])
             cycle.request.data = body.data
+        }
+        if let multipartBody {
+            cycle.request.body = multipartBody.body
+            headers.addMissing(from: ["Content-Type": multipartBody.contentType])
         }
         if let upload {
             cycle.request.body = .file(URL(fileURLWithPath: upload))

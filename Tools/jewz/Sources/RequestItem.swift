@@ -2,15 +2,16 @@ import Foundation
 import Jewzruxin
 
 /// One httpie-style request item: `Header:Value`, `name==query`, `name=value` (a string
-/// field), `name:=json` (a raw JSON field).
+/// field), `name:=json` (a raw JSON field), `name@path` (a file, sent as multipart).
 enum RequestItem: Equatable {
     case header(name: String, value: String)
     case query(name: String, value: String)
     case field(name: String, value: String)
     case jsonField(name: String, value: JSONValue)
+    case file(name: String, path: String)
 
     /// The separators, longest first so that `==` and `:=` win over `=` and `:` at one place.
-    private static let separators = ["==", ":=", "=", ":"]
+    private static let separators = ["==", ":=", "=", ":", "@"]
 
     /// Parses an item; the separator that occurs first in the text decides its kind.
     ///
@@ -36,6 +37,7 @@ enum RequestItem: Equatable {
                 throw RequestItemError.invalidJSON(name: name, value: value, reason: error.description)
             }
         case "=": self = .field(name: name, value: value)
+        case "@": self = .file(name: name, path: value)
         default: self = .header(name: name, value: value.trimmingCharacters(in: .whitespaces))
         }
     }
@@ -50,6 +52,28 @@ enum RequestItem: Equatable {
             }
         }
         return members.isEmpty ? nil : .object(JSONObject(members))
+    }
+
+    /// The items' fields and files as a multipart form, in the order given.
+    ///
+    /// - Throws: `RequestItemError.jsonFieldInForm` for a `name:=json` item,
+    ///   `RequestItemError.unreadableFile` for a file that cannot be read.
+    static func multipartBody(_ items: [RequestItem]) throws(RequestItemError) -> MultipartFormData {
+        var form = MultipartFormData()
+        for item in items {
+            switch item {
+            case .field(let name, let value): form.append(value, name: name)
+            case .jsonField(let name, _): throw .jsonFieldInForm(name: name)
+            case .file(let name, let path):
+                do {
+                    try form.append(fileAt: URL(fileURLWithPath: path), name: name)
+                } catch {
+                    throw .unreadableFile(path: path)
+                }
+            default: continue
+            }
+        }
+        return form
     }
 
     /// The items' fields as form fields, in the order given; `nil` without fields.
@@ -73,17 +97,20 @@ enum RequestItemError: Error, CustomStringConvertible {
     case emptyName(String)
     case invalidJSON(name: String, value: String, reason: String)
     case jsonFieldInForm(name: String)
+    case unreadableFile(path: String)
 
     var description: String {
         switch self {
         case .noSeparator(let text):
-            "'\(text)' is not a request item: use Header:Value, name==query, name=value or name:=json."
+            "'\(text)' is not a request item: use Header:Value, name==query, name=value, name:=json or name@file."
         case .emptyName(let text):
             "'\(text)' has no name before its separator."
         case .invalidJSON(let name, let value, let reason):
             "'\(name):=\(value)': the value after := must be JSON, such as 42, true, [1,2] or {\"a\":1} (\(reason))."
         case .jsonFieldInForm(let name):
-            "'\(name):=…' is a JSON field and cannot be sent with --form; use name=value."
+            "'\(name):=…' is a JSON field and cannot be sent in a form; use name=value."
+        case .unreadableFile(let path):
+            "The file '\(path)' cannot be read; check the path after @."
         }
     }
 }

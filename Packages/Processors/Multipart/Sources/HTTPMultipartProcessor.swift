@@ -1,0 +1,60 @@
+import Foundation
+import JewzHTTPCore
+
+/// Sends and reads multipart bodies.
+///
+/// Request: `request.object` as ``MultipartFormData`` becomes the (streamed) body with its
+/// Content-Type. Response: a `multipart/*` body becomes a ``MultipartBody`` in
+/// `response.object`.
+public struct HTTPMultipartProcessor: HTTPProcessor {
+    /// The media types the processor reads, for registering it in one line.
+    public static let mediaTypePatterns = ["multipart/*"]
+
+    public var limits: MultipartLimits
+
+    public init(limits: MultipartLimits = .init()) {
+        self.limits = limits
+    }
+
+    /// - Throws: `HTTPError.unsupportedRequestObject` for another kind of object.
+    public func prepare(_ request: inout HTTPRequest) throws {
+        guard let object = request.object else { return }
+        guard let form = object as? MultipartFormData else {
+            throw HTTPError.unsupportedRequestObject(
+                type: String(describing: type(of: object)), processor: "HTTPMultipartProcessor")
+        }
+        request.setBody(form)
+    }
+
+    /// - Throws: ``MultipartError``.
+    public func process(_ response: inout HTTPResponse) throws {
+        let contentType = response.headers["Content-Type"] ?? ""
+        guard let mediaType = MediaType(contentType) else { throw MultipartError.missingBoundary(contentType: contentType) }
+        guard let boundary = mediaType.parameter("boundary"), !boundary.isEmpty else {
+            throw MultipartError.missingBoundary(contentType: contentType)
+        }
+        let parts = try MultipartParser.parts(of: response.data, boundary: boundary, limits: limits)
+        response.object = MultipartBody(subtype: mediaType.subtype, parts: parts)
+    }
+}
+
+/// A parsed multipart body: its subtype (`mixed`, `form-data`, `byteranges`…) and parts.
+public struct MultipartBody: Sendable, Equatable {
+    public var subtype: String
+    public var parts: [MultipartPart]
+
+    public init(subtype: String, parts: [MultipartPart]) {
+        self.subtype = subtype
+        self.parts = parts
+    }
+
+    /// The first part named `name` (form-data).
+    public subscript(name: String) -> MultipartPart? {
+        parts.first { $0.name == name }
+    }
+}
+
+extension HTTPResponse {
+    /// The parsed multipart body, when a multipart processor produced one.
+    public var multipart: MultipartBody? { object as? MultipartBody }
+}
