@@ -48,6 +48,14 @@ let package = Package(
             plugins: plugins
         ),
         .executableTarget(
+            name: "MultipartBenchmarks",
+            dependencies: [
+                benchmark, .product(name: "JewzMultipart", package: root), .product(name: "JewzHTTPCore", package: root),
+            ],
+            path: "Benchmarks/MultipartBenchmarks",
+            plugins: plugins
+        ),
+        .executableTarget(
             name: "HTTPBenchmarks",
             dependencies: [
                 benchmark, .product(name: "JewzHTTPCore", package: root),

@@ -1,6 +1,7 @@
 import Foundation
 import Jewzruxin
 import JewzSandbox
+import Synchronization
 
 /// The tour's steps, in the order the seed's README introduces the ideas. Each `code` is the
 /// code its `run` executes, with `url(…)` standing for the Sandbox's address.
@@ -258,6 +259,53 @@ extension TourStep {
                 let cycle = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(transport: mock))
                 return Outcome("\"\(cycle.response?.json?["name"].string ?? "")\"", expected: "\"Ada\"")
             },
+            TourStep(
+                title: "Upload with progress: the body streams, and the totals end at its length",
+                code: """
+                    try await HTTPCycle.upload(url("/sink"), source: .data(Data(count: 1_000_000)),
+                                               didSendBodyData: { _, _, sent, total in /* 65536 of 1000000… */ })
+                    """
+            ) {
+                let last = TourProgress()
+                try await HTTPCycle.upload(
+                    url("/sink"), source: .data(Data(count: 1_000_000)), didSendBodyData: { _, _, sent, total in last.record(sent, total) })
+                return Outcome("sent \(last.value)", expected: "sent 1000000 of 1000000")
+            },
+            TourStep(
+                title: "Download to a file: the handler gets it once complete; a drop can be resumed",
+                code: """
+                    try await HTTPCycle.download(url("/download/3000000"), resumable: true) { cycle, location in
+                        try FileManager.default.moveItem(at: location, to: destination)
+                    }
+                    """
+            ) {
+                let size = Mutex<Int?>(nil)
+                try await HTTPCycle.download(url("/download/3000000"), resumable: true) { _, location in
+                    let bytes = try FileManager.default.attributesOfItem(atPath: location.path)[.size] as? NSNumber
+                    size.withLock { $0 = bytes?.intValue }
+                }
+                return Outcome("a file of \(size.withLock { $0 } ?? 0) bytes", expected: "a file of 3000000 bytes")
+            },
+            TourStep(
+                title: "Multipart forms: files stream from disk, the length is known up front",
+                code: """
+                    var form = MultipartFormData()
+                    form.append("Ada", name: "author")
+                    form.append(Data("hello".utf8), name: "file", filename: "hello.txt")
+                    cycle.request.setBody(form)          // POST url("/dumpupload/"), echoed back
+                    cycle.response?.multipart?["file"]?.filename
+                    """
+            ) {
+                var form = MultipartFormData()
+                form.append("Ada", name: "author")
+                form.append(Data("hello".utf8), name: "file", filename: "hello.txt")
+                let cycle = try HTTPCycle(url("/dumpupload/"), method: .post)
+                cycle.request.setBody(form)
+                try await cycle.start()
+                let part = cycle.response?.multipart?["file"]
+                return Outcome(
+                    "\"\(part?.filename ?? "")\": \"\(part?.text ?? "")\"", expected: "\"hello.txt\": \"hello\"")
+            },
         ]
     }
 }
@@ -273,4 +321,15 @@ struct CSVProcessor: HTTPProcessor {
     func process(_ response: inout HTTPResponse) throws {
         response.object = response.text?.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
     }
+}
+
+/// The last upload progress the tour saw.
+final class TourProgress: Sendable {
+    private let last = Mutex("nothing")
+
+    func record(_ sent: Int64, _ total: Int64?) {
+        last.withLock { $0 = "\(sent) of \(total.map(String.init) ?? "?")" }
+    }
+
+    var value: String { last.withLock { $0 } }
 }
