@@ -5,27 +5,6 @@ import JewzTestSupport
 import Synchronization
 import Testing
 
-/// Collects progress callbacks as (bytes, total, expected) triples.
-final class ProgressLog: Sendable {
-    private let entries = Mutex<[(Int64, Int64, Int64?)]>([])
-
-    func record(_ bytes: Int64, _ total: Int64, _ expected: Int64?) {
-        entries.withLock { $0.append((bytes, total, expected)) }
-    }
-
-    var all: [(bytes: Int64, total: Int64, expected: Int64?)] { entries.withLock { $0.map { ($0.0, $0.1, $0.2) } } }
-
-    /// Whether the totals grow by each report's bytes, starting after `start`.
-    func isConsistent(from start: Int64 = 0) -> Bool {
-        var running = start
-        for entry in all {
-            running += entry.bytes
-            if entry.total != running || entry.bytes <= 0 { return false }
-        }
-        return true
-    }
-}
-
 /// What `/sink` saw.
 struct SinkReport: Decodable {
     var length: Int64

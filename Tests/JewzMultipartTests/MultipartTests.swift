@@ -85,11 +85,11 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
     @Test func anUploadIsStreamedWithItsLengthAndProgress() async throws {
         let (form, file) = try sampleForm()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let progress = ProgressTotals()
+        let progress = ProgressLog()
         try await withSandbox { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
             cycle.request.setBody(form)
-            cycle.didSendBodyData = { _, bytes, total, expected in progress.add(bytes, total, expected) }
+            cycle.didSendBodyData = { _, bytes, total, expected in progress.record(bytes, total, expected) }
             let response = try await cycle.start()
             #expect(response.data == (try form.encoded()))
             let inspected = try HTTPCycle(sandbox.url("/inspect"), method: .post, session: session)
@@ -99,9 +99,9 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
             #expect(inspection.values("Content-Length") == ["\(form.contentLength)"])
             #expect(inspection.values("Transfer-Encoding").isEmpty)
         }
-        #expect(progress.last?.0 == Int64(form.contentLength))
-        #expect(progress.last?.1 == Int64(form.contentLength))
-        #expect(progress.sum == Int64(form.contentLength))
+        #expect(progress.isConsistent())
+        #expect(progress.all.last?.total == Int64(form.contentLength))
+        #expect(progress.all.last?.expected == Int64(form.contentLength))
     }
 
     @Test func theProcessorReadsMultipartResponses() async throws {
@@ -206,17 +206,4 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
             try form.append(fileAt: URL(fileURLWithPath: "/nonexistent/jewz"), name: "missing")
         }
     }
-}
-
-/// Upload progress, summed.
-final class ProgressTotals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [(Int64, Int64, Int64?)] = []
-
-    func add(_ bytes: Int64, _ total: Int64, _ expected: Int64?) {
-        lock.withLock { entries.append((bytes, total, expected)) }
-    }
-
-    var sum: Int64 { lock.withLock { entries.reduce(0) { $0 + $1.0 } } }
-    var last: (Int64, Int64?)? { lock.withLock { entries.last.map { ($0.1, $0.2) } } }
 }
