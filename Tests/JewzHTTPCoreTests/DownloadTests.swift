@@ -5,17 +5,6 @@ import JewzTestSupport
 import Synchronization
 import Testing
 
-/// A directory of its own per test, so that leftovers are visible.
-func makeScratchDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-}
-
-func contents(of directory: URL) -> [String] {
-    (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-}
-
 /// A download that copies the finished file to `kept` (in the scratch directory, so the
 /// temporary file's removal can be checked separately).
 func keepingDownload(
@@ -166,6 +155,25 @@ func keepingDownload(
         }
         #expect(try Data(contentsOf: keptFile) == SandboxStreams.pattern(0..<size))
         #expect(contents(of: directory) == ["kept"])
+    }
+
+    @Test func retriesOfADownloadContinueWhereTheLastAttemptStopped() async throws {
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let kept = directory.appendingPathComponent("kept")
+        try await withSandbox { sandbox, session in
+            // Every answer closes after 300 000 body bytes: only continuing can finish 1 000 000.
+            let cycle = try HTTPCycle(sandbox.url("/download/1000000?drop=300000"), method: .get, session: session)
+            var policy = RetryPolicy()
+            policy.baseDelay = .milliseconds(1)
+            policy.maximumRetryCount = 10
+            policy.shouldRetry = { attempt in if case .connectionLost = attempt.error { true } else { nil } }
+            cycle.retryPolicy = policy
+            cycle.download = keepingDownload(in: directory, kept: kept, resumable: true)
+            #expect(try await cycle.start().statusCode == 206)
+            #expect(cycle.retryCount >= 3)
+        }
+        #expect(try Data(contentsOf: kept) == SandboxStreams.pattern(0..<1_000_000))
     }
 
     @Test(arguments: TransportKind.allCases) func aCancelledDownloadResumes(transport: TransportKind) async throws {

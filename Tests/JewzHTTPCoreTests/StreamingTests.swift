@@ -27,6 +27,19 @@ import Testing
         }
     }
 
+    @Test func collectingABodyKeepsToItsLimit() async throws {
+        try await withSandbox { sandbox, session in
+            let whole = try await HTTPCycle(sandbox.url("/download/300000"), method: .get, session: session).startStreaming()
+            #expect(try await whole.body.collect(upTo: 300_000) == SandboxStreams.pattern(0..<300_000))
+            let capped = try await HTTPCycle(sandbox.url("/download/300000"), method: .get, session: session).startStreaming()
+            guard case .responseTooLarge(let limit)? = await httpError({ _ = try await capped.body.collect(upTo: 1000) }) else {
+                Issue.record("expected responseTooLarge")
+                return
+            }
+            #expect(limit == 1000)
+        }
+    }
+
     @Test(arguments: TransportKind.allCases) func aFailingStatusThrowsBeforeTheBody(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)

@@ -5,13 +5,6 @@ import JewzTestSupport
 import Synchronization
 import Testing
 
-/// What `/sink` saw.
-struct SinkReport: Decodable {
-    var length: Int64
-    var crc32: UInt
-    var contentType: String
-}
-
 @Suite struct UploadTests {
     @Test(arguments: TransportKind.allCases) func dataUploadsReportExactProgress(transport: TransportKind) async throws {
         let content = Data((0..<(1 << 20) + 123).map { UInt8(truncatingIfNeeded: $0 &* 7) })

@@ -26,8 +26,7 @@ func parse(_ data: Data, boundary: String, pieces size: Int, limits: MultipartLi
 }
 
 func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-multipart-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try makeScratchDirectory(prefix: "jewz-multipart")
     let url = directory.appendingPathComponent(name)
     try contents.write(to: url)
     return url

@@ -175,8 +175,7 @@ func runJewz(
 
     @Test func fileItemsSendMultipart() async throws {
         let sandbox = try await Sandbox.start()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeScratchDirectory(prefix: "jewz-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("notes.txt")
         try Data("file contents".utf8).write(to: file)

@@ -19,8 +19,7 @@ import Testing
 
     @Test func aLargeDownloadStaysUnder100MiB() async throws {
         let sandbox = try await Sandbox.start()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-large-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeScratchDirectory(prefix: "jewz-large")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("download")
         let result = try await runJewz(
@@ -37,8 +36,7 @@ import Testing
     @Test(arguments: [false, true])
     func aLargeUploadStaysUnder100MiB(asMultipart: Bool) async throws {
         let sandbox = try await Sandbox.start()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-large-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeScratchDirectory(prefix: "jewz-large")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("upload")
         // A sparse file: the full size on the wire, nothing on disk.
@@ -51,29 +49,16 @@ import Testing
             ["--print", "b", "POST", sandbox.url("/sink")] + arguments, environment: ["JEWZ_REPORT_PEAK_MEMORY": "1"])
         try await sandbox.shutdown()
         #expect(result.status == 0, "\(result.error)")
-        let report = try JSONDecoder().decode([String: JSONScalar].self, from: Data(result.output.utf8))
+        let report = try JSONDecoder().decode(SinkReport.self, from: Data(result.output.utf8))
         if asMultipart {
             // The file plus the part headers and boundaries.
-            #expect((report["length"]?.number ?? 0) > Double(Self.size))
-            #expect(report["contentType"]?.text?.hasPrefix("multipart/form-data; boundary=") == true)
+            #expect(report.length > Self.size)
+            #expect(report.contentType.hasPrefix("multipart/form-data; boundary="))
         } else {
-            #expect(report["length"]?.number == Double(Self.size))
+            #expect(report.length == Self.size)
         }
         let peak = try #require(Self.peak(in: result.error))
         #expect(peak < Self.memoryLimit, "peak RSS \(peak >> 20) MiB")
     }
 }
 
-/// A number or a string in the Sandbox's `/sink` report.
-enum JSONScalar: Decodable {
-    case number(Double)
-    case text(String)
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Double.self) { self = .number(number) } else { self = .text(try container.decode(String.self)) }
-    }
-
-    var number: Double? { if case .number(let value) = self { value } else { nil } }
-    var text: String? { if case .text(let value) = self { value } else { nil } }
-}

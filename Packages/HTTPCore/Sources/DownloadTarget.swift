@@ -16,6 +16,8 @@ final class DownloadTarget {
     private var total: Int64 = 0
     private var expected: Int64?
     private var canRange = false
+    /// Where the body came from (after redirects), for the resume data.
+    private var responseURL: URL?
     private var isDecoded = false
 
     init(_ download: HTTPDownload, report: @escaping (Int64, Int64, Int64?) -> Void) {
@@ -49,8 +51,9 @@ final class DownloadTarget {
     ///
     /// - Throws: ``HTTPError/downloadNotResumable(reason:)`` for a 206 that does not continue
     ///   where asked; ``HTTPError/downloadFile(path:reason:)``.
-    func begin(statusCode: Int, headers: HTTPHeaderFields, isDecoded: Bool) throws {
+    func begin(statusCode: Int, headers: HTTPHeaderFields, url: URL?, isDecoded: Bool) throws {
         self.isDecoded = isDecoded
+        responseURL = url
         var offset: Int64 = 0
         let length = isDecoded ? nil : headers["Content-Length"].flatMap { Int64($0) }
         if statusCode == 206, requestedOffset > 0 {
@@ -99,13 +102,14 @@ final class DownloadTarget {
     }
 
     /// Ends a run that failed: what is needed to continue it when that is possible and was
-    /// asked for, else `nil` with the partial file removed.
-    func abandon(responseURL url: URL) -> DownloadResumeData? {
+    /// asked for, else `nil` with the partial file removed. `requestURL` stands in for a
+    /// response URL that never arrived.
+    func abandon(requestURL: URL) -> DownloadResumeData? {
         try? file?.close()
         file = nil
         if download.isResumable, canRange, !isDecoded, let resumable, resumable.offset > 0 {
             return DownloadResumeData(
-                url: url, partialFile: fileURL, bytesWritten: resumable.offset, validator: resumable.validator,
+                url: responseURL ?? requestURL, partialFile: fileURL, bytesWritten: resumable.offset, validator: resumable.validator,
                 expectedLength: expected)
         }
         removeFile()

@@ -62,9 +62,9 @@ extension HTTPCycle {
         authentications: [any HTTPAuthentication]? = nil, session: HTTPSession = .default,
         downloadFile: @escaping HTTPDownload.FileHandler
     ) async throws -> HTTPCycle {
-        let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, authentications: authentications, session: session)
-        cycle.download = HTTPDownload(
-            resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
+        let cycle = try downloadCycle(
+            urlString, parameters: parameters, resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData,
+            authentications: authentications, session: session, downloadFile: downloadFile)
         try await cycle.start()
         return cycle
     }
@@ -80,10 +80,21 @@ extension HTTPCycle {
         authentications: [any HTTPAuthentication]? = nil, session: HTTPSession = .default,
         downloadFile: @escaping HTTPDownload.FileHandler, completion: @escaping Completion
     ) throws -> HTTPCycle {
+        let cycle = try downloadCycle(
+            urlString, parameters: parameters, resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData,
+            authentications: authentications, session: session, downloadFile: downloadFile)
+        cycle.start(completion: completion)
+        return cycle
+    }
+
+    private static func downloadCycle(
+        _ urlString: String, parameters: QueryParameters, resumable: Bool, resumingFrom resumeData: DownloadResumeData?,
+        didWriteData: DidWriteBodyDataHandler?, authentications: [any HTTPAuthentication]?, session: HTTPSession,
+        downloadFile: @escaping HTTPDownload.FileHandler
+    ) throws -> HTTPCycle {
         let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, authentications: authentications, session: session)
         cycle.download = HTTPDownload(
             resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
-        cycle.start(completion: completion)
         return cycle
     }
 

@@ -367,7 +367,7 @@ public final class HTTPCycle: Sendable {
         } catch {
             if let target {
                 // A failed download leaves its partial file only when it can be continued.
-                let resumeData = target.abandon(responseURL: state.withLock { $0.response?.url } ?? request.url)
+                let resumeData = target.abandon(requestURL: request.url)
                 state.withLock { state in
                     if state.generation == generation { state.resumeData = resumeData }
                 }

@@ -26,8 +26,8 @@ struct ResponseCollector: HTTPResponseReceiver {
     private var receivedBody = false
 
     init(
-        codings: ContentCodingRegistry, maximumBodySize: Int, destination: ResponseDestination = .memory,
-        isFailure: @escaping @Sendable (Int) -> Bool = { _ in false }
+        codings: ContentCodingRegistry, maximumBodySize: Int, destination: ResponseDestination,
+        isFailure: @escaping @Sendable (Int) -> Bool
     ) {
         self.codings = codings
         self.maximumBodySize = maximumBodySize
@@ -45,7 +45,7 @@ struct ResponseCollector: HTTPResponseReceiver {
         case .memory:
             break
         case .file(let target):
-            try target.begin(statusCode: statusCode, headers: headers, isDecoded: decoders != nil)
+            try target.begin(statusCode: statusCode, headers: headers, url: url, isDecoded: decoders != nil)
         case .stream(let channel):
             channel.deliverHead(HTTPResponse(statusCode: statusCode, headers: headers, url: url))
         }

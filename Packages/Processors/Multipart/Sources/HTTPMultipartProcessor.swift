@@ -29,12 +29,9 @@ public struct HTTPMultipartProcessor: HTTPProcessor {
     /// - Throws: ``MultipartError``.
     public func process(_ response: inout HTTPResponse) throws {
         let contentType = response.headers["Content-Type"] ?? ""
-        guard let mediaType = MediaType(contentType) else { throw MultipartError.missingBoundary(contentType: contentType) }
-        guard let boundary = mediaType.parameter("boundary"), !boundary.isEmpty else {
-            throw MultipartError.missingBoundary(contentType: contentType)
-        }
+        let boundary = try MultipartParser.boundary(in: contentType)
         let parts = try MultipartParser.parts(of: response.data, boundary: boundary, limits: limits)
-        response.object = MultipartBody(subtype: mediaType.subtype, parts: parts)
+        response.object = MultipartBody(subtype: MediaType(contentType)?.subtype ?? "mixed", parts: parts)
     }
 }
 

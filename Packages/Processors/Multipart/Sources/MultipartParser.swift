@@ -61,10 +61,17 @@ public struct MultipartParser {
     ///
     /// - Throws: ``MultipartError/missingBoundary(contentType:)``.
     public init(contentType: String, limits: MultipartLimits = .init()) throws(MultipartError) {
+        try self.init(boundary: Self.boundary(in: contentType), limits: limits)
+    }
+
+    /// The `boundary` parameter of a multipart Content-Type.
+    ///
+    /// - Throws: ``MultipartError/missingBoundary(contentType:)``.
+    public static func boundary(in contentType: String) throws(MultipartError) -> String {
         guard let boundary = MediaType(contentType)?.parameter("boundary"), !boundary.isEmpty else {
             throw .missingBoundary(contentType: contentType)
         }
-        try self.init(boundary: boundary, limits: limits)
+        return boundary
     }
 
     /// Whether the closing boundary has been read.

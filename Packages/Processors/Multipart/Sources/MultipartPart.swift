@@ -11,10 +11,6 @@ public struct MultipartPart: Sendable, Equatable {
         self.body = body
     }
 
-    public static func == (lhs: MultipartPart, rhs: MultipartPart) -> Bool {
-        lhs.body == rhs.body && Array(lhs.headers.map { [$0.name.lowercased(), $0.value] }) == Array(rhs.headers.map { [$0.name.lowercased(), $0.value] })
-    }
-
     /// The form field's name (`Content-Disposition: form-data; name=…`).
     public var name: String? { dispositionParameter("name") }
 
