@@ -41,6 +41,22 @@ struct TaggingProcessor: HTTPProcessor {
         #expect(try tag(registry, "text/csv") == nil)
     }
 
+    @Test func aLookupSeenBeforeFollowsLaterRegistrations() throws {
+        // Lookups by Content-Type value are cached; every registration must show through.
+        let registry = ProcessorRegistry()
+        #expect(try tag(registry, "text/csv; charset=utf-8") == nil)
+        try registry.register(TaggingProcessor(tag: "text"), for: "text/*")
+        #expect(try tag(registry, "text/csv; charset=utf-8") == "text")
+        try registry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
+        #expect(try tag(registry, "text/csv; charset=utf-8") == "csv")
+        registry.unregister("text/csv")
+        #expect(try tag(registry, "text/csv; charset=utf-8") == "text")
+        // More distinct values than the cache holds still answer right.
+        for index in 0..<200 {
+            #expect(try tag(registry, "text/x-\(index)") == "text")
+        }
+    }
+
     @Test(arguments: ["json", "*/json", "text/*+", "text/csv; charset=utf-8", "a b/c", ""])
     func invalidPatternsThrowAndRegisterNothing(_ pattern: String) {
         let registry = ProcessorRegistry()

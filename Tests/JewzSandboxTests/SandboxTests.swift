@@ -86,6 +86,19 @@ import Glibc
         #expect(respond(uri).status == 400)
     }
 
+    @Test func itemsAreAJSONListOfTheRequestedLength() throws {
+        let response = respond("/items/27")
+        #expect(response.status == 200)
+        #expect(response.headers.contains { $0.name == "Content-Type" && $0.value == "application/json" })
+        let items = try #require(try JSONSerialization.jsonObject(with: response.body) as? [[String: Any]])
+        #expect(items.count == 27)
+        #expect(items.last?["name"] as? String == "item 26")
+        #expect(items.last?["price"] as? Double == 26.25)
+        #expect(respond("/items/0").body == Data("[]".utf8))
+        #expect(respond("/items/-1").status == 400)
+        #expect(respond("/items/100001").status == 400)
+    }
+
     @Test func unknownPathsGet404() {
         #expect(respond("/nowhere").status == 404)
         #expect(respond("/hello/extra").status == 404)

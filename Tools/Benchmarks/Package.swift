@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "HTTPBenchmarks",
             dependencies: [
-                benchmark, .product(name: "JewzHTTPCore", package: root),
+                benchmark, .product(name: "Jewzruxin", package: root),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -56,7 +56,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
         if isShutDown.withLock({ $0 }) { throw HTTPError.sessionShutDown }
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        let urlString = request.url.absoluteString
+        var outgoing = HTTPClientRequest(url: urlString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers {
             outgoing.headers.add(name: field.name, value: field.value)
@@ -74,11 +75,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
         do {
             let response = try await client.execute(outgoing, deadline: deadline)
-            var headers = HTTPHeaderFields()
-            for (name, value) in response.headers {
-                headers.add(value, for: name)
-            }
-            try receiver.receiveHead(statusCode: Int(response.status.code), headers: headers, url: response.url ?? request.url)
+            let headers = HTTPHeaderFields(response.headers.lazy.map { ($0.name, $0.value) })
+            // The final URL is parsed again only when a redirect changed it.
+            let finalURL = response.history.last.map(\.request.url) ?? urlString
+            let url = finalURL == urlString ? request.url : URL(string: finalURL) ?? request.url
+            try receiver.receiveHead(statusCode: Int(response.status.code), headers: headers, url: url)
             for try await buffer in response.body {
                 try buffer.withUnsafeReadableBytes { try receiver.receiveBody($0) }
                 try await receiver.waitForDemand()

@@ -26,28 +26,41 @@ public final class ContentCodingRegistry: Sendable {
         return registry
     }()
 
-    private let decoders = Mutex<[(token: String, decoder: any HTTPContentDecoder)]>([])
+    private struct Entries {
+        var decoders: [(token: String, decoder: any HTTPContentDecoder)] = []
+        /// The tokens joined for `Accept-Encoding`, kept with them so that a request reads one
+        /// string instead of joining the list each time.
+        var acceptEncoding: String?
+    }
+
+    private let entries = Mutex(Entries())
 
     public init() {}
 
     /// Registers `decoder` for each coding token (`gzip`, `x-gzip`…), replacing earlier ones.
     public func register(_ decoder: any HTTPContentDecoder, for tokens: String...) {
-        decoders.withLock { decoders in
+        entries.withLock { entries in
             for token in tokens.map({ $0.lowercased() }) {
-                decoders.removeAll { $0.token == token }
-                decoders.append((token, decoder))
+                entries.decoders.removeAll { $0.token == token }
+                entries.decoders.append((token, decoder))
             }
+            entries.acceptEncoding = entries.decoders.map(\.token).joined(separator: ", ")
         }
     }
 
     /// The decoder for a coding token, if registered.
     public func decoder(for token: String) -> (any HTTPContentDecoder)? {
         let token = token.trimmingHTTPWhitespace().lowercased()
-        return decoders.withLock { $0.first { $0.token == token }?.decoder }
+        return entries.withLock { $0.decoders.first { $0.token == token }?.decoder }
     }
 
     /// The registered tokens in registration order, as `Accept-Encoding` lists them.
     public var tokens: [String] {
-        decoders.withLock { $0.map(\.token) }
+        entries.withLock { $0.decoders.map(\.token) }
+    }
+
+    /// The value of `Accept-Encoding` that advertises the tokens; `nil` when none is registered.
+    var acceptEncoding: String? {
+        entries.withLock { $0.acceptEncoding }
     }
 }

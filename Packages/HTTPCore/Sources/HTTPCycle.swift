@@ -346,9 +346,8 @@ public final class HTTPCycle: Sendable {
             // Ranges of an encoded body cannot be decoded from the middle.
             request.headers["Accept-Encoding"] = "identity"
         }
-        let codings = settings.contentCodings.tokens
-        if !codings.isEmpty, !request.headers.contains("Accept-Encoding") {
-            request.headers["Accept-Encoding"] = codings.joined(separator: ", ")
+        if let acceptEncoding = settings.contentCodings.acceptEncoding, !request.headers.contains("Accept-Encoding") {
+            request.headers.add(acceptEncoding, for: "Accept-Encoding")
         }
         for processor in requestProcessors {
             try Self.applying(processor) { try processor.prepare(&request) }
@@ -528,8 +527,11 @@ public final class HTTPCycle: Sendable {
     ) throws {
         var processors = explicit ?? settings.responseProcessors
         if explicit == nil, processors.isEmpty, request.appliesContentTypeProcessing, !response.data.isEmpty {
-            let mediaType = request.responseContentTypeOverride.flatMap { MediaType($0) } ?? response.contentType
-            if let mediaType, let processor = settings.processorRegistry.processor(for: mediaType) {
+            // An override that does not parse leaves the response's own type in charge.
+            let override = request.responseContentTypeOverride.flatMap { MediaType($0) == nil ? nil : $0 }
+            if let contentType = override ?? response.headers["Content-Type"],
+                let processor = settings.processorRegistry.processor(forContentType: contentType)
+            {
                 processors = [processor]
             }
         }
@@ -584,11 +586,20 @@ extension HTTPRequest {
     func validateForSending() throws {
         guard url.isSendableHTTP else { throw HTTPError.invalidURL(url.absoluteString) }
         for field in headers {
-            let nameIsToken = !field.name.isEmpty && field.name.utf8.allSatisfy { byte in
-                byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
-            }
+            let nameIsToken = !field.name.isEmpty && field.name.utf8.allSatisfy(\.isHTTPTokenCharacter)
             let valueIsClean = !field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
             guard nameIsToken, valueIsClean else { throw HTTPError.invalidHeader(name: field.name) }
+        }
+    }
+}
+
+extension UInt8 {
+    /// Whether the byte may appear in a token such as a header name (RFC 9110 §5.6.2: visible
+    /// ASCII except the delimiters `"(),/:;<=>?@[\]{}`).
+    var isHTTPTokenCharacter: Bool {
+        switch self {
+        case 0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x30...0x39, 0x41...0x5A, 0x5E...0x7A, 0x7C, 0x7E: true
+        default: false
         }
     }
 }
@@ -596,9 +607,10 @@ extension HTTPRequest {
 extension URL {
     /// Whether the URL can be sent: http or https, with a host.
     var isSendableHTTP: Bool {
-        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", let host, !host.isEmpty else {
-            return false
-        }
+        // The percent-encoded host: decoding it costs time and cannot make it empty.
+        guard let scheme, scheme.equalsCaseInsensitively("http") || scheme.equalsCaseInsensitively("https"),
+            let host = host(percentEncoded: true), !host.isEmpty
+        else { return false }
         return true
     }
 }

@@ -32,7 +32,11 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
 
     /// Creates a list from name/value pairs, keeping their order and repetitions.
     public init(_ pairs: some Sequence<(String, String)>) {
-        fields = pairs.map { Field(name: $0.0, value: $0.1) }
+        fields = []
+        fields.reserveCapacity(pairs.underestimatedCount)
+        for (name, value) in pairs {
+            fields.append(Field(name: name, value: value))
+        }
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {

@@ -20,7 +20,24 @@ public final class ProcessorRegistry: Sendable {
         return registry
     }()
 
-    private let entries = Mutex<[String: any HTTPProcessor]>([:])
+    private struct Entries {
+        var processors: [String: any HTTPProcessor] = [:]
+        /// Lookups by `Content-Type` value, so that a response of a type seen before costs one
+        /// dictionary read instead of a parse; emptied whenever a registration changes.
+        var byContentType: [String: (any HTTPProcessor)?] = [:]
+        /// Counts changes, so that a lookup that raced with one is not cached.
+        var generation = 0
+
+        mutating func changed() {
+            generation += 1
+            byContentType = [:]
+        }
+    }
+
+    /// How many distinct `Content-Type` values the lookup cache holds before it starts over.
+    private static let contentTypeCacheLimit = 64
+
+    private let entries = Mutex(Entries())
 
     /// Creates an empty registry.
     public init() {}
@@ -39,34 +56,48 @@ public final class ProcessorRegistry: Sendable {
     public func register(_ processor: any HTTPProcessor, for patterns: [String]) throws {
         let keys = try patterns.map(Self.normalizedPattern)
         entries.withLock { entries in
-            for key in keys { entries[key] = processor }
+            for key in keys { entries.processors[key] = processor }
+            entries.changed()
         }
     }
 
     /// Removes the processor registered for `pattern`, if any.
     public func unregister(_ pattern: String) {
         guard let key = try? Self.normalizedPattern(pattern) else { return }
-        _ = entries.withLock { $0.removeValue(forKey: key) }
+        entries.withLock { entries in
+            entries.processors.removeValue(forKey: key)
+            entries.changed()
+        }
     }
 
     /// The registered patterns, sorted.
     public var patterns: [String] {
-        entries.withLock { $0.keys.sorted() }
+        entries.withLock { $0.processors.keys.sorted() }
     }
 
     /// The processor for a `Content-Type` value, by the most specific matching pattern.
     public func processor(forContentType contentType: String) -> (any HTTPProcessor)? {
-        MediaType(contentType).flatMap(processor(for:))
+        let (cached, generation) = entries.withLock { ($0.byContentType[contentType], $0.generation) }
+        if let cached { return cached }
+        // Parsed outside the lock; the answer is kept only if no registration came in between.
+        let processor = MediaType(contentType).flatMap(processor(for:))
+        entries.withLock { entries in
+            guard entries.generation == generation else { return }
+            if entries.byContentType.count >= Self.contentTypeCacheLimit { entries.byContentType = [:] }
+            entries.byContentType[contentType] = .some(processor)
+        }
+        return processor
     }
 
     /// The processor for a media type, by the most specific matching pattern.
     public func processor(for mediaType: MediaType) -> (any HTTPProcessor)? {
         entries.withLock { entries in
-            if let exact = entries[mediaType.essence] { return exact }
-            if let suffix = mediaType.suffix, let bySuffix = entries["\(mediaType.type)/*+\(suffix)"] {
+            let processors = entries.processors
+            if let exact = processors[mediaType.essence] { return exact }
+            if let suffix = mediaType.suffix, let bySuffix = processors["\(mediaType.type)/*+\(suffix)"] {
                 return bySuffix
             }
-            return entries["\(mediaType.type)/*"] ?? entries["*/*"]
+            return processors["\(mediaType.type)/*"] ?? processors["*/*"]
         }
     }
 

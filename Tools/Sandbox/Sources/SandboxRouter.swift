@@ -59,6 +59,11 @@ public final class SandboxRouter: Sendable {
                 body: Data((0..<count).lazy.map { UInt8(truncatingIfNeeded: $0) }))
         case ("json", 1):
             return document(Self.sampleJSON, type: "application/json")
+        case ("items", 2):
+            guard let count = Int(segments[1]), (0...100_000).contains(count) else {
+                return .text("item count must be 0...100000", status: 400)
+            }
+            return document(Self.items(count: count), type: "application/json")
         case ("xml", 1):
             return document(Self.sampleXML, type: "application/xml")
         case ("csv", 1):
@@ -130,6 +135,16 @@ public final class SandboxRouter: Sendable {
         }
         return SandboxResponse(
             status: 200, headers: [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")], body: body)
+    }
+
+    /// A JSON array of `count` catalogue items, the same on every call: a list of realistic
+    /// size for paging demos and the decoding benchmark (`Tools/Benchmarks/run` writes the same
+    /// text for nginx).
+    static func items(count: Int) -> String {
+        let items = (0..<count).map { id in
+            #"{"id":\#(id),"name":"item \#(id)","price":\#(id).25,"tags":["new","sale"],"active":\#(id % 2 == 0)}"#
+        }
+        return "[" + items.joined(separator: ",") + "]"
     }
 
     private func document(_ text: String, type: String) -> SandboxResponse {
