@@ -29,6 +29,50 @@ struct Person: Codable, Equatable {
         }
     }
 
+    struct Item: Decodable, Equatable {
+        var id: Int
+        var name: String
+        var price: Double
+        var tags: [String]
+        var active: Bool
+    }
+
+    @Test func typedRequestsDecodeTheBodyWithoutBuildingATree() async throws {
+        try await withJSONSandbox { sandbox, session in
+            let items = try await HTTPCycle.get(sandbox.url("/items/3"), decoding: [Item].self, session: session)
+            #expect(items == [
+                Item(id: 0, name: "item 0", price: 0.25, tags: ["new", "sale"], active: true),
+                Item(id: 1, name: "item 1", price: 1.25, tags: ["new", "sale"], active: false),
+                Item(id: 2, name: "item 2", price: 2.25, tags: ["new", "sale"], active: true),
+            ])
+            // The registry's JSON processor did not run: no tree in `object`, the body is intact.
+            let cycle = try HTTPCycle(sandbox.url("/items/2"), method: .get, session: session)
+            let two = try await cycle.start(decoding: [Item].self)
+            #expect(two.map(\.id) == [0, 1])
+            #expect(cycle.response?.object == nil)
+            #expect(cycle.response?.statusCode == 200)
+            #expect(try cycle.response?.decode([Item].self) == two)
+        }
+    }
+
+    @Test func aBodyThatIsNotTheModelFailsAsAProcessorError() async throws {
+        try await withJSONSandbox { sandbox, session in
+            await #expect {
+                try await HTTPCycle.get(sandbox.url("/json"), decoding: [Item].self, session: session)
+            } throws: { error in
+                guard case HTTPError.processor(let name, let underlying)? = error as? HTTPError else { return false }
+                return name.contains("Item") && underlying is DecodingError
+            }
+            // A failing status stays the status error; nothing is decoded.
+            await #expect {
+                try await HTTPCycle.get(sandbox.url("/status/404"), decoding: [Item].self, session: session)
+            } throws: { error in
+                guard case HTTPError.statusCode(404)? = error as? HTTPError else { return false }
+                return true
+            }
+        }
+    }
+
     @Test func encodableModelsAndTypedDecoding() async throws {
         try await withJSONSandbox { sandbox, session in
             let ada = Person(name: "Ada Lovelace", languages: ["en", "fr"])

@@ -44,6 +44,9 @@ public final class HTTPCycle: Sendable {
         var resumeData: DownloadResumeData?
         /// Counts runs, so that the result of a run that was restarted is dropped.
         var generation = 0
+        /// Whether a run is between its launch and its end.
+        var running = false
+        /// The running run's task, once launched (cancelled by ``cancel(explicitly:)``).
         var task: Task<HTTPResponse, any Error>?
         var completion: Completion?
         var cancellation: HTTPError?
@@ -147,7 +150,7 @@ public final class HTTPCycle: Sendable {
 
     /// Whether a run is in progress (its completion handler, if any, has not run yet).
     public var isRunning: Bool {
-        state.withLock { $0.task != nil || $0.completionPending }
+        state.withLock { $0.running || $0.completionPending }
     }
 
     // MARK: Starting
@@ -162,7 +165,7 @@ public final class HTTPCycle: Sendable {
     ///   is still set), `.cancelled` when cancelled, network and processor errors otherwise.
     @discardableResult
     public func start() async throws -> HTTPResponse {
-        let task = launch(completion: nil)
+        let task = launch(completion: nil, immediately: true)
         return try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {
@@ -190,7 +193,7 @@ public final class HTTPCycle: Sendable {
     /// - Throws: ``HTTPError``, as ``start()``.
     public func startStreaming() async throws -> (response: HTTPResponse, body: HTTPResponseBody) {
         let channel = ResponseBodyChannel { [weak self] in self?.cancel(explicitly: false) }
-        _ = launch(completion: nil, streamingTo: channel)
+        _ = launch(completion: nil, streamingTo: channel, immediately: true)
         let reader = HTTPResponseBody.Reader(channel)
         let response = try await withTaskCancellationHandler {
             try await channel.head()
@@ -214,30 +217,53 @@ public final class HTTPCycle: Sendable {
     ///   `false` the cycle completes with `.cancelled(explicitly: false)`.
     public func cancel(explicitly: Bool) {
         let task = state.withLock { state -> Task<HTTPResponse, any Error>? in
-            guard state.task != nil || state.completionPending else { return nil }
+            guard state.running || state.completionPending else { return nil }
             state.cancellation = .cancelled(explicitly: explicitly)
             return state.task
         }
         task?.cancel()
     }
 
-    private func launch(completion: Completion?, streamingTo channel: ResponseBodyChannel? = nil) -> Task<HTTPResponse, any Error> {
-        // The task is created and recorded under one lock, so a run that ends at once cannot
-        // clear its handle before the handle is stored.
-        let (task, previous) = state.withLock { state in
+    /// Starts a new run in a task of its own and returns that task.
+    ///
+    /// - Parameter immediately: run the task on the calling thread until it first suspends,
+    ///   which saves a hop to the thread pool for callers that are already asynchronous (it
+    ///   would run request processors on the caller's thread, so completion-handler forms do
+    ///   not ask for it).
+    private func launch(
+        completion: Completion?, streamingTo channel: ResponseBodyChannel? = nil, immediately: Bool = false
+    ) -> Task<HTTPResponse, any Error> {
+        let (generation, previous) = state.withLock { state in
             state.generation += 1
             state.completion = completion
             state.cancellation = nil
             state.completionPending = false
             state.retryCount = 0
             state.resumeData = nil
-            let generation = state.generation
+            state.running = true
             let previous = state.task
-            let task = Task { try await self.perform(generation, completion: completion, channel: channel) }
-            state.task = task
-            return (task, previous)
+            state.task = nil
+            return (state.generation, previous)
         }
         previous?.cancel()
+        let operation: @Sendable () async throws -> HTTPResponse = {
+            try await self.perform(generation, completion: completion, channel: channel)
+        }
+        let task: Task<HTTPResponse, any Error>
+        if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
+            task = Task.immediate(operation: operation)
+        } else {
+            task = Task(operation: operation)
+        }
+        // The run may have ended already (it can finish before its first suspension), or been
+        // cancelled before its task was known: record the task only for a run still going, and
+        // pass on a cancel that came first.
+        let cancelledEarly = state.withLock { state -> Bool in
+            guard state.generation == generation, state.running else { return false }
+            state.task = task
+            return state.cancellation != nil
+        }
+        if cancelledEarly { task.cancel() }
         return task
     }
 
@@ -285,6 +311,7 @@ public final class HTTPCycle: Sendable {
         state.withLock { state in
             guard state.generation == generation else { return }
             state.task = nil
+            state.running = false
             state.completionPending = completion != nil
         }
         guard let completion else { return }

@@ -50,51 +50,57 @@ let benchmarks: @Sendable () -> Void = {
     let urlSession = URLSession(configuration: urlSessionConfiguration)
 
     let hello = base + Path.hello
-    let cycleGET: @Sendable () async -> Void = {
-        _ = try? await HTTPCycle.get(hello, session: session)
+    let cycleGET: @Sendable () async throws -> Void = {
+        try await HTTPCycle.get(hello, session: session)
     }
-    let rawGET: @Sendable () async -> Void = {
-        guard let response = try? await raw.execute(HTTPClientRequest(url: hello), timeout: .seconds(30)) else { return }
-        _ = try? await response.body.collect(upTo: 1 << 20)
+    let rawGET: @Sendable () async throws -> Void = {
+        let response = try await raw.execute(HTTPClientRequest(url: hello), timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
     }
-    let urlSessionGET: @Sendable () async -> Void = {
-        guard let url = URL(string: hello) else { return }
-        _ = try? await urlSession.data(from: url)
+    let urlSessionGET: @Sendable () async throws -> Void = {
+        guard let url = URL(string: hello) else { throw URLError(.badURL) }
+        _ = try await urlSession.data(from: url)
     }
 
     for concurrency in [1, 64] {
         // One benchmark iteration is `concurrency` requests at once.
-        let batch: @Sendable (@escaping @Sendable () async -> Void) async -> Void = { get in
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<concurrency { group.addTask { await get() } }
+        let batch: @Sendable (@escaping @Sendable () async throws -> Void) async throws -> Void = { get in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<concurrency { group.addTask { try await get() } }
+                try await group.waitForAll()
             }
         }
         let name = "GET /hello c=\(concurrency) (\(concurrency) per op)"
         Benchmark("\(name): Jewzruxin HTTPCycle", configuration: configuration) { benchmark in
-            for _ in benchmark.scaledIterations { await batch(cycleGET) }
+            for _ in benchmark.scaledIterations { try await batch(cycleGET) }
         }
         Benchmark("\(name): raw AsyncHTTPClient (baseline)", configuration: configuration) { benchmark in
-            for _ in benchmark.scaledIterations { await batch(rawGET) }
+            for _ in benchmark.scaledIterations { try await batch(rawGET) }
         }
         Benchmark("\(name): URLSession (reference)", configuration: configuration) { benchmark in
-            for _ in benchmark.scaledIterations { await batch(urlSessionGET) }
+            for _ in benchmark.scaledIterations { try await batch(urlSessionGET) }
         }
     }
 
-    // A 2 KB JSON body decoded to a model, as a user writes it.
+    // A 2 KB JSON body decoded to a model, as a user writes it: typed, and (second) through
+    // the registry's JSONValue tree first, which parses the body twice.
     let items = base + Path.items
-    Benchmark("GET 2 KB JSON → [Item]: Jewzruxin HTTPCycle + response.decode", configuration: configuration) { benchmark in
+    Benchmark("GET 2 KB JSON → [Item]: Jewzruxin HTTPCycle.get(decoding:)", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
-            let cycle = try? await HTTPCycle.get(items, session: session)
-            blackHole(try? cycle?.response?.decode([Item].self))
+            blackHole(try await HTTPCycle.get(items, decoding: [Item].self, session: session))
+        }
+    }
+    Benchmark("GET 2 KB JSON → [Item]: Jewzruxin HTTPCycle.get, then response.decode", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let cycle = try await HTTPCycle.get(items, session: session)
+            blackHole(try cycle.response?.decode([Item].self))
         }
     }
     Benchmark("GET 2 KB JSON → [Item]: raw AsyncHTTPClient + JSONDecoder (baseline)", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
-            guard let response = try? await raw.execute(HTTPClientRequest(url: items), timeout: .seconds(30)),
-                let body = try? await response.body.collect(upTo: 1 << 20)
-            else { continue }
-            blackHole(try? JSONDecoder().decode([Item].self, from: Data(buffer: body)))
+            let response = try await raw.execute(HTTPClientRequest(url: items), timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            blackHole(try JSONDecoder().decode([Item].self, from: Data(buffer: body)))
         }
     }
 
@@ -103,14 +109,14 @@ let benchmarks: @Sendable () -> Void = {
     let downloadConfiguration = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(10), maxIterations: 20)
     Benchmark("Download 100 MB to a file: Jewzruxin HTTPCycle.download", configuration: downloadConfiguration) { benchmark in
         for _ in benchmark.scaledIterations {
-            _ = try? await HTTPCycle.download(download, session: session) { _, location in
+            try await HTTPCycle.download(download, session: session) { _, location in
                 blackHole(location)
             }
         }
     }
     Benchmark("Download 100 MB to a file: raw AsyncHTTPClient + write(2) (baseline)", configuration: downloadConfiguration) { benchmark in
         for _ in benchmark.scaledIterations {
-            try? await rawDownload(download, client: raw)
+            try await rawDownload(download, client: raw)
         }
     }
 }
@@ -120,7 +126,7 @@ let benchmarks: @Sendable () -> Void = {
 func rawDownload(_ url: String, client: HTTPClient) async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID().uuidString)").path
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    guard descriptor >= 0 else { return }
+    guard descriptor >= 0 else { throw POSIXError(.EACCES) }
     defer {
         close(descriptor)
         unlink(path)

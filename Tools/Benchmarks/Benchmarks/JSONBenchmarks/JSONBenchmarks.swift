@@ -29,9 +29,9 @@ func document(bytes: Int) -> Data {
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.throughput, .wallClock, .peakMemoryResident], maxDuration: .seconds(5))
 
-    for (label, size) in [("1 MB", 1 << 20), ("50 MB", 50 << 20)] {
+    for (label, size) in [("2 KB", 2 << 10), ("1 MB", 1 << 20), ("50 MB", 50 << 20)] {
         let body = document(bytes: size)
-        let iterations = size > (1 << 20) ? 5 : 100
+        let iterations = size > (1 << 20) ? 5 : size > (64 << 10) ? 100 : 100_000
         let configuration = Benchmark.Configuration(maxDuration: .seconds(10), maxIterations: iterations)
 
         Benchmark("\(label) tree: HTTPJSONProcessor → JSONValue", configuration: configuration) { benchmark in

@@ -1,0 +1,67 @@
+import Foundation
+import JewzHTTPCore
+
+// Typed responses: the body goes straight to a `JSONDecoder`, without the registry's
+// processor building a `JSONValue` tree first that nobody reads (which would parse the body
+// twice).
+extension HTTPCycle {
+    /// Sends the request and decodes the JSON body as `type`.
+    ///
+    /// The session's registry does not process the body (explicit response processors still
+    /// run); the response stays readable in ``HTTPCycle/response``.
+    ///
+    /// ```swift
+    /// let cycle = HTTPCycle(requestURL: url)
+    /// let user = try await cycle.start(decoding: User.self)
+    /// print(cycle.response?.statusCode ?? 0, user.name)
+    /// ```
+    ///
+    /// - Returns: the decoded body.
+    /// - Throws: ``HTTPError`` as ``HTTPCycle/start()`` does, and
+    ///   ``HTTPError/processor(name:underlying:)`` with the decoder's `DecodingError` when the
+    ///   body is not a `type`.
+    public func start<T: Decodable>(decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder()) async throws -> T {
+        request.appliesContentTypeProcessing = false
+        let response = try await start()
+        do {
+            return try decoder.decode(type, from: response.data)
+        } catch {
+            throw HTTPError.processor(name: "JSONDecoder(\(type))", underlying: error)
+        }
+    }
+
+    /// Sends a GET request and decodes the JSON body as `type`; see
+    /// ``start(decoding:using:)``. Keep a cycle and call that method when you also need the
+    /// response's status or headers.
+    ///
+    /// - Throws: ``HTTPError``: `.invalidURL` before anything is sent, the errors of
+    ///   ``HTTPCycle/start()``, and `.processor` when the body is not a `type`.
+    public static func get<T: Decodable>(
+        _ urlString: String, parameters: QueryParameters = [:], decoding type: T.Type,
+        using decoder: JSONDecoder = JSONDecoder(), authentications: [any HTTPAuthentication]? = nil,
+        retryPolicy: RetryPolicy? = nil, session: HTTPSession = .default
+    ) async throws -> T {
+        try await send(
+            .get, urlString, parameters: parameters, decoding: type, using: decoder, authentications: authentications,
+            retryPolicy: retryPolicy, session: session)
+    }
+
+    /// Sends a request (its object prepared by `requestProcessors`, such as
+    /// ``HTTPJSONProcessor``) and decodes the JSON body as `type`; see
+    /// ``start(decoding:using:)``.
+    ///
+    /// - Throws: ``HTTPError``: `.invalidURL` before anything is sent, the errors of
+    ///   ``HTTPCycle/start()``, and `.processor` when the body is not a `type`.
+    public static func send<T: Decodable>(
+        _ method: HTTPMethod, _ urlString: String, parameters: QueryParameters = [:],
+        requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil, decoding type: T.Type,
+        using decoder: JSONDecoder = JSONDecoder(), authentications: [any HTTPAuthentication]? = nil,
+        retryPolicy: RetryPolicy? = nil, session: HTTPSession = .default
+    ) async throws -> T {
+        let cycle = try HTTPCycle(
+            urlString, method: method, parameters: parameters, requestObject: requestObject,
+            requestProcessors: requestProcessors, authentications: authentications, retryPolicy: retryPolicy,
+            session: session)
+        return try await cycle.start(decoding: type, using: decoder)
+    }
+}
