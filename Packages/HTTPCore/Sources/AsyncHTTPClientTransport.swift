@@ -59,6 +59,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let urlString = request.url.absoluteString
         var outgoing = HTTPClientRequest(url: urlString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        outgoing.headers.reserveCapacity(request.headers.fields.count)
         for field in request.headers {
             outgoing.headers.add(name: field.name, value: field.value)
         }

@@ -17,11 +17,9 @@ extension HTTPCycle {
         let merged = urlString.mergingQueryParameters(parameters)
         guard let url = URL(string: merged), url.isSendableHTTP else { throw HTTPError.invalidURL(urlString) }
         self.init(
-            requestURL: url, requestMethod: method, session: session, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications)
-        self.solicited = solicited
-        self.retryPolicy = retryPolicy
+            request: HTTPRequest(url: url, method: method, object: requestObject), session: session,
+            requestProcessors: requestProcessors, responseProcessors: responseProcessors, authentications: authentications,
+            solicited: solicited, retryPolicy: retryPolicy)
     }
 
     /// Sends a request and returns the finished cycle.

@@ -57,17 +57,30 @@ public final class HTTPCycle: Sendable {
     private let state: Mutex<State>
 
     /// Creates a cycle that is ready to ``start()``.
-    public init(
+    public convenience init(
         requestURL: URL, requestMethod: HTTPMethod = .get, session: HTTPSession = .default,
         requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil,
         responseProcessors: [any HTTPProcessor]? = nil,
         authentications: [any HTTPAuthentication]? = nil
     ) {
+        self.init(
+            request: HTTPRequest(url: requestURL, method: requestMethod, object: requestObject), session: session,
+            requestProcessors: requestProcessors, responseProcessors: responseProcessors, authentications: authentications)
+    }
+
+    /// Creates a cycle with every setting in place at once, so that building one takes no lock.
+    init(
+        request: HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPProcessor]?,
+        responseProcessors: [any HTTPProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool = false,
+        retryPolicy: RetryPolicy? = nil
+    ) {
         self.session = session
-        var state = State(request: HTTPRequest(url: requestURL, method: requestMethod, object: requestObject))
+        var state = State(request: request)
         state.requestProcessors = requestProcessors
         state.responseProcessors = responseProcessors
         state.authentications = authentications
+        state.solicited = solicited
+        state.retryPolicy = retryPolicy
         self.state = Mutex(state)
         emit(.created, to: session.eventMonitors)
     }
@@ -355,10 +368,13 @@ public final class HTTPCycle: Sendable {
     private func run(
         _ generation: Int, started: ContinuousClock.Instant, settings: HTTPSession.Settings, channel: ResponseBodyChannel?
     ) async throws -> HTTPResponse {
-        let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited) = state.withLock {
-            ($0.request, $0.requestProcessors, $0.responseProcessors, $0.authentications, $0.retryPolicy, $0.solicited)
-        }
-        let (didSendBodyData, download) = state.withLock { ($0.didSendBodyData, $0.download) }
+        let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited, didSendBodyData, download) =
+            state.withLock {
+                (
+                    $0.request, $0.requestProcessors, $0.responseProcessors, $0.authentications, $0.retryPolicy, $0.solicited,
+                    $0.didSendBodyData, $0.download
+                )
+            }
         let requestProcessors = ownRequestProcessors ?? settings.requestProcessors
         let authentications = ownAuthentications ?? settings.authentications
         let monitors = settings.eventMonitors
