@@ -31,6 +31,7 @@ let package = Package(
             name: "JSONBenchmarks",
             dependencies: [
                 benchmark, .product(name: "JewzJSON", package: root), .product(name: "JewzHTTPCore", package: root),
+                "BenchmarkFixtures",
             ],
             path: "Benchmarks/JSONBenchmarks",
             plugins: plugins
@@ -61,10 +62,12 @@ let package = Package(
                 benchmark, .product(name: "Jewzruxin", package: root),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                "BenchmarkFixtures",
             ],
             path: "Benchmarks/HTTPBenchmarks",
             plugins: plugins
         ),
+        .target(name: "BenchmarkFixtures", path: "Sources/BenchmarkFixtures"),
         .target(
             name: "ZlibBaseline",
             path: "Sources/ZlibBaseline",

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Benchmark
+import BenchmarkFixtures
 import Foundation
 import Jewzruxin
 import NIOCore
@@ -13,15 +14,6 @@ import FoundationNetworking
 // the Sandbox without nginx, and passes its base URL in JEWZ_BENCH_URL). Each case runs our
 // full HTTPCycle path with the defaults a user gets (`import Jewzruxin`, `HTTPSession()`)
 // beside raw AsyncHTTPClient on the same server, and the plain GETs beside URLSession too.
-
-/// The model of `/items/27`, a 2 KB JSON array.
-struct Item: Decodable {
-    var id: Int
-    var name: String
-    var price: Double
-    var tags: [String]
-    var active: Bool
-}
 
 /// The paths every server of `./run` answers.
 enum Path {

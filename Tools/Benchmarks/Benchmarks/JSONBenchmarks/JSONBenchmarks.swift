@@ -1,18 +1,12 @@
 import Benchmark
+import BenchmarkFixtures
 import Foundation
 import JewzHTTPCore
 import JewzJSON
 
-// Parsing JSON bodies of 1 MB and 50 MB through HTTPJSONProcessor, beside Foundation on the
-// same bytes: JSONSerialization for the untyped tree, JSONDecoder for a Decodable model
+// Parsing JSON bodies of 2 KB, 1 MB and 50 MB through HTTPJSONProcessor, beside Foundation
+// on the same bytes: JSONSerialization for the untyped tree, JSONDecoder for a Decodable model
 // (which `response.decode` calls directly).
-struct Item: Decodable {
-    var id: Int
-    var name: String
-    var price: Double
-    var tags: [String]
-    var active: Bool
-}
 
 /// A JSON array of items of about `bytes` bytes, the same on every run.
 func document(bytes: Int) -> Data {
