@@ -11,7 +11,7 @@ let benchmarks: @Sendable () -> Void = {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-bench-multipart.bin")
     if (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue != size {
         let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 131) })
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { return }
         guard let handle = try? FileHandle(forWritingTo: file) else { return }
         for _ in 0..<(size >> 20) { try? handle.write(contentsOf: block) }
         try? handle.close()
