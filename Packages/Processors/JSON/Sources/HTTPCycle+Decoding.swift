@@ -8,7 +8,9 @@ extension HTTPCycle {
     /// Sends the request and decodes the JSON body as `type`.
     ///
     /// The session's registry does not process the body (explicit response processors still
-    /// run); the response stays readable in ``HTTPCycle/response``.
+    /// run); the response stays readable in ``HTTPCycle/response``. The cycle's request keeps
+    /// `appliesContentTypeProcessing` set to `false`, so later runs of this cycle skip the
+    /// registry too.
     ///
     /// ```swift
     /// let cycle = HTTPCycle(requestURL: url)
