@@ -73,6 +73,74 @@ import Testing
         }
     }
 
+    @Test func cancellingTheTaskOfAOneCallFormCancelsItsRequest() async throws {
+        try await withSandbox { sandbox, session in
+            let running = AsyncStream<Void>.makeStream()
+            session.activityHandler = { count in if count == 1 { running.continuation.finish() } }
+            // The request runs in `task` itself, which nothing but its own cancellation can stop.
+            let task = Task { try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["delay": 30], session: session) }
+            for await _ in running.stream {}
+            let cancelled = ContinuousClock.now
+            task.cancel()
+            guard case .cancelled(explicitly: false)? = await httpError({ _ = try await task.value }) else {
+                Issue.record("expected a cancellation")
+                return
+            }
+            // Measured from the cancel, so a loaded machine's slow start does not count; the
+            // server would answer after 30 seconds.
+            #expect(ContinuousClock.now - cancelled < .seconds(10))
+        }
+    }
+
+    @Test func aMonitorsCancelStopsAOneCallFormOnTheWire() async throws {
+        // A monitor is handed the cycle of a one-call form: its cancel, once the server holds
+        // the request, must stop the exchange at once, not when the response arrives.
+        final class Canceller: HTTPEventMonitor {
+            let sandbox: Sandbox
+            init(_ sandbox: Sandbox) { self.sandbox = sandbox }
+            func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
+                guard case .requestSent = event else { return }
+                Task { [sandbox] in
+                    while sandbox.router.requestCount(forKey: "held") == 0 { await Task.yield() }
+                    cycle.cancel(explicitly: true)
+                }
+            }
+        }
+        try await withSandbox { sandbox, session in
+            session.eventMonitors = [Canceller(sandbox)]
+            let started = ContinuousClock.now
+            let error = await httpError {
+                _ = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "held", "fail": 0, "hold": 30], session: session)
+            }
+            guard case .cancelled(explicitly: true)? = error else {
+                Issue.record("expected an explicit cancellation, got \(String(describing: error))")
+                return
+            }
+            #expect(ContinuousClock.now - started < .seconds(20))  // the server would answer after 30
+        }
+    }
+
+    @Test func aProgressHandlersCancelStopsAOneCallDownload() async throws {
+        try await withSandbox { sandbox, session in
+            let written = Atomic<Int64>(0)
+            let error = await httpError {
+                _ = try await HTTPCycle.download(
+                    sandbox.url("/download/\(1 << 30)"),
+                    didWriteData: { cycle, _, total, _ in
+                        written.store(total, ordering: .relaxed)
+                        if total > 1 << 20 { cycle.cancel(explicitly: false) }
+                    },
+                    session: session, downloadFile: { _, _ in Issue.record("a cancelled download has no file") })
+            }
+            guard case .cancelled(explicitly: false)? = error else {
+                Issue.record("expected a cancellation, got \(String(describing: error))")
+                return
+            }
+            // Stopped soon after the cancel, not after the whole gibibyte.
+            #expect(written.load(ordering: .relaxed) < 256 << 20)
+        }
+    }
+
     @Test func restartSendsAgainAndReplacesTheResponse() async throws {
         try await withSandbox { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "restart", "fail": 0], session: session)

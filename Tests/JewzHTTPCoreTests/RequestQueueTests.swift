@@ -14,27 +14,41 @@ import Testing
     @Test func atMostTheMaximumIsOnTheWire() async throws {
         try await withSandbox { sandbox, session in
             session.maximumActiveRequests = 2
-            let clock = ContinuousClock()
-            let started = clock.now
-            let highestPending = try await withThrowingTaskGroup(of: Int.self) { group in
+            // Queue all six first, so the count below does not depend on how fast tasks start.
+            session.pause()
+            try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<6 {
                     group.addTask {
                         _ = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["delay": 0.2], session: session)
-                        return 0
                     }
                 }
-                group.addTask {
-                    var highest = 0
-                    while highest < 4, clock.now - started < .seconds(5) {
-                        highest = max(highest, session.pendingCycles.count)
-                        await Task.yield()
-                    }
-                    return highest
-                }
-                return try await group.reduce(0, max)
+                await waitForPending(session, 6)
+                let clock = ContinuousClock()
+                let resumed = clock.now
+                session.resume()
+                #expect(session.pendingCycles.count == 4)  // two admitted, the rest wait
+                try await group.waitForAll()
+                #expect(clock.now - resumed >= .milliseconds(580))  // three rounds of two
             }
-            #expect(highestPending == 4)
-            #expect(clock.now - started >= .milliseconds(580))  // three rounds of two
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func cancellingAWaitingOneCallFormKeepsItOffTheWire() async throws {
+        try await withSandbox { sandbox, session in
+            session.pause()
+            let parameters: QueryParameters = ["key": "withdrawn", "fail": 0]
+            let request = Task { try await HTTPCycle.get(sandbox.url("/counter"), parameters: parameters, session: session) }
+            await waitForPending(session, 1)
+            // The cycle runs in `request`, which is not cancelled: the cancel alone must stop it.
+            session.pendingCycles.first?.cancel(explicitly: true)
+            guard case .cancelled(explicitly: true)? = await httpError({ _ = try await request.value }) else {
+                Issue.record("expected an explicit cancellation")
+                return
+            }
+            #expect(session.pendingCycles.isEmpty)
+            session.resume()
+            let probe = try await HTTPCycle.get(sandbox.url("/counter"), parameters: parameters, session: session)
+            #expect(probe.response?.text == "attempt 1 succeeds")  // the cancelled one never arrived
         }
     }
 

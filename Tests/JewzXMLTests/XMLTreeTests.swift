@@ -96,7 +96,8 @@ let catalog = """
         let clock = ContinuousClock()
         let started = clock.now
         #expect(throws: XMLError.entityDeclarationsNotAllowed) { try XMLTree(string: payload) }
-        #expect(clock.now - started < .seconds(1))
+        // Expanding the entities would take minutes; the margin is for a loaded machine.
+        #expect(clock.now - started < .seconds(5))
     }
 
     @Test func depthIsBounded() {

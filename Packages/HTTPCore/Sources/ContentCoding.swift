@@ -31,6 +31,8 @@ public final class ContentCodingRegistry: Sendable {
         /// The tokens joined for `Accept-Encoding`, kept with them so that a request reads one
         /// string instead of joining the list each time.
         var acceptEncoding: String?
+        /// The last ``requestHeaders(adding:)`` answer, with the headers it was asked for.
+        var requestHeaders: (base: HTTPHeaderFields, headers: HTTPHeaderFields)?
     }
 
     private let entries = Mutex(Entries())
@@ -45,6 +47,7 @@ public final class ContentCodingRegistry: Sendable {
                 entries.decoders.append((token, decoder))
             }
             entries.acceptEncoding = entries.decoders.map(\.token).joined(separator: ", ")
+            entries.requestHeaders = nil
         }
     }
 
@@ -59,8 +62,18 @@ public final class ContentCodingRegistry: Sendable {
         entries.withLock { $0.decoders.map(\.token) }
     }
 
-    /// The value of `Accept-Encoding` that advertises the tokens; `nil` when none is registered.
-    var acceptEncoding: String? {
-        entries.withLock { $0.acceptEncoding }
+    /// `base` with an `Accept-Encoding` that advertises the tokens, unless `base` has one or
+    /// none is registered: what a request without headers of its own sends. The answer for
+    /// the last `base` is kept, so that requests share one copy of it.
+    func requestHeaders(adding base: HTTPHeaderFields) -> HTTPHeaderFields {
+        entries.withLock { entries in
+            if let kept = entries.requestHeaders, kept.base == base { return kept.headers }
+            var headers = base
+            if let acceptEncoding = entries.acceptEncoding, !headers.contains("Accept-Encoding") {
+                headers.add(acceptEncoding, for: "Accept-Encoding")
+            }
+            entries.requestHeaders = (base, headers)
+            return headers
+        }
     }
 }

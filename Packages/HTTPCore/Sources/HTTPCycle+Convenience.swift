@@ -24,6 +24,9 @@ extension HTTPCycle {
 
     /// Sends a request and returns the finished cycle.
     ///
+    /// The request runs in the calling task (no task of its own is created): cancelling that
+    /// task cancels it.
+    ///
     /// - Throws: ``HTTPError``; on `.statusCode` the response is on the error's cycle only, so
     ///   use ``HTTPCycle/start()`` on a cycle you keep when you need it.
     @discardableResult
@@ -38,7 +41,7 @@ extension HTTPCycle {
             urlString, method: method, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
             authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
-        try await cycle.start()
+        try await cycle.startUnshared()
         return cycle
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 // The seed's upload and download forms, each in an `async` form that returns the finished
-// cycle and a completion-handler form that returns the cycle at once.
+// cycle (it runs in the calling task, which cancels it) and a completion-handler form that
+// returns the cycle at once.
 extension HTTPCycle {
     /// What an upload sends: `.data`, or `.file` streamed from disk (never read whole).
     public typealias UploadSource = HTTPRequestBody
@@ -24,7 +25,7 @@ extension HTTPCycle {
             urlString, method: method, parameters: parameters, source: source, contentType: contentType,
             didSendBodyData: didSendBodyData, responseProcessors: responseProcessors,
             authentications: authentications, session: session)
-        try await cycle.start()
+        try await cycle.startUnshared()
         return cycle
     }
 
@@ -65,7 +66,7 @@ extension HTTPCycle {
         let cycle = try downloadCycle(
             urlString, parameters: parameters, resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData,
             authentications: authentications, session: session, downloadFile: downloadFile)
-        try await cycle.start()
+        try await cycle.startUnshared()
         return cycle
     }
 

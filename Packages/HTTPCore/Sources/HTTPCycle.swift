@@ -55,6 +55,9 @@ public final class HTTPCycle: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The generation of the run that may go on: set when a run begins, 0 once it is cancelled.
+    /// Every step of a run checks it, so it is an atomic load rather than the lock.
+    private let liveGeneration = Atomic(0)
 
     /// Creates a cycle that is ready to ``start()``.
     public convenience init(
@@ -75,14 +78,13 @@ public final class HTTPCycle: Sendable {
         retryPolicy: RetryPolicy? = nil
     ) {
         self.session = session
-        var state = State(request: request)
-        state.requestProcessors = requestProcessors
-        state.responseProcessors = responseProcessors
-        state.authentications = authentications
-        state.solicited = solicited
-        state.retryPolicy = retryPolicy
-        self.state = Mutex(state)
-        emit(.created, to: session.eventMonitors)
+        state = Mutex(
+            State(
+                request: request, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
+                authentications: authentications, solicited: solicited, retryPolicy: retryPolicy))
+        if session.hasEventMonitors.load(ordering: .acquiring) {
+            emit(.created, to: session.eventMonitors)
+        }
     }
 
     /// The request to send. Changes apply to the next start.
@@ -178,7 +180,7 @@ public final class HTTPCycle: Sendable {
     ///   is still set), `.cancelled` when cancelled, network and processor errors otherwise.
     @discardableResult
     public func start() async throws -> HTTPResponse {
-        let task = launch(completion: nil, immediately: true)
+        let task = launch(completion: nil)
         return try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {
@@ -206,7 +208,7 @@ public final class HTTPCycle: Sendable {
     /// - Throws: ``HTTPError``, as ``start()``.
     public func startStreaming() async throws -> (response: HTTPResponse, body: HTTPResponseBody) {
         let channel = ResponseBodyChannel { [weak self] in self?.cancel(explicitly: false) }
-        _ = launch(completion: nil, streamingTo: channel, immediately: true)
+        _ = launch(completion: nil, streamingTo: channel)
         let reader = HTTPResponseBody.Reader(channel)
         let response = try await withTaskCancellationHandler {
             try await channel.head()
@@ -232,45 +234,42 @@ public final class HTTPCycle: Sendable {
         let task = state.withLock { state -> Task<HTTPResponse, any Error>? in
             guard state.running || state.completionPending else { return nil }
             state.cancellation = .cancelled(explicitly: explicitly)
+            liveGeneration.store(0, ordering: .releasing)
             return state.task
         }
         task?.cancel()
+        session.queue.withdraw(self)
+    }
+
+    /// Runs the cycle for a one-call form (`get`, `send`, `upload`, `download`…), whose caller
+    /// never holds the cycle while it runs.
+    ///
+    /// When nothing else can reach the cycle while it is on the wire, it runs in the calling
+    /// task instead of a task of its own: the caller's task cancels it, and a task per request
+    /// (its allocation, its frames, the hop back to the caller) is saved. Event monitors,
+    /// progress handlers and a session queue that may hold requests (``HTTPSession/pendingCycles``)
+    /// hand the cycle to others, whose ``cancel(explicitly:)`` must stop the exchange at once,
+    /// which only a task of its own allows: then it runs as ``start()``.
+    ///
+    /// - Returns: the processed response, as ``start()``.
+    /// - Throws: ``HTTPError``, as ``start()``.
+    @discardableResult
+    package func startUnshared() async throws -> HTTPResponse {
+        let (generation, previous, shared) = beginRun(completion: nil, unlessShared: true)
+        guard !shared else { return try await start() }
+        previous?.cancel()
+        return try await perform(generation, completion: nil, channel: nil)
     }
 
     /// Starts a new run in a task of its own and returns that task.
-    ///
-    /// - Parameter immediately: run the task on the calling thread until it first suspends,
-    ///   which saves a hop to the thread pool for callers that are already asynchronous (it
-    ///   would run request processors on the caller's thread, so completion-handler forms do
-    ///   not ask for it).
-    private func launch(
-        completion: Completion?, streamingTo channel: ResponseBodyChannel? = nil, immediately: Bool = false
-    ) -> Task<HTTPResponse, any Error> {
-        let (generation, previous) = state.withLock { state in
-            state.generation += 1
-            state.completion = completion
-            state.cancellation = nil
-            state.completionPending = false
-            state.retryCount = 0
-            state.resumeData = nil
-            state.running = true
-            let previous = state.task
-            state.task = nil
-            return (state.generation, previous)
-        }
+    private func launch(completion: Completion?, streamingTo channel: ResponseBodyChannel? = nil) -> Task<HTTPResponse, any Error> {
+        let (generation, previous, _) = beginRun(completion: completion, unlessShared: false)
         previous?.cancel()
-        let operation: @Sendable () async throws -> HTTPResponse = {
+        let task = Task {
             try await self.perform(generation, completion: completion, channel: channel)
         }
-        let task: Task<HTTPResponse, any Error>
-        if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
-            task = Task.immediate(operation: operation)
-        } else {
-            task = Task(operation: operation)
-        }
-        // The run may have ended already (it can finish before its first suspension), or been
-        // cancelled before its task was known: record the task only for a run still going, and
-        // pass on a cancel that came first.
+        // The run may have ended already, or been cancelled before its task was known: record
+        // the task only for a run still going, and pass on a cancel that came first.
         let cancelledEarly = state.withLock { state -> Bool in
             guard state.generation == generation, state.running else { return false }
             state.task = task
@@ -280,35 +279,68 @@ public final class HTTPCycle: Sendable {
         return task
     }
 
+    /// Marks a new run as started and returns its generation and the task of the run it
+    /// replaces, for the caller to cancel.
+    ///
+    /// - Parameter unlessShared: start nothing, and say so, when others can reach the cycle
+    ///   while it runs (see ``startUnshared()``).
+    private func beginRun(
+        completion: Completion?, unlessShared: Bool
+    ) -> (generation: Int, previous: Task<HTTPResponse, any Error>?, shared: Bool) {
+        let sessionShares = unlessShared && (session.hasEventMonitors.load(ordering: .acquiring) || session.queue.mayHoldRequests)
+        return state.withLock { state in
+            if unlessShared, sessionShares || state.didSendBodyData != nil || state.download?.didWriteData != nil {
+                return (0, nil, true)
+            }
+            state.generation += 1
+            state.completion = completion
+            state.cancellation = nil
+            state.completionPending = false
+            state.retryCount = 0
+            state.resumeData = nil
+            state.running = true
+            liveGeneration.store(state.generation, ordering: .releasing)
+            let previous = state.task
+            state.task = nil
+            return (state.generation, previous, false)
+        }
+    }
+
     /// One run from start to completion: the pipeline, the events that close it, the log.
     private func perform(_ generation: Int, completion: Completion?, channel: ResponseBodyChannel?) async throws -> HTTPResponse {
-        let result: Result<HTTPResponse, HTTPError>
-        let started = ContinuousClock.now
-        let settings = session.snapshot()
+        let run = RunContext(generation: generation, settings: session.snapshot(), channel: channel)
         session.activity.begin()
+        let result: Result<HTTPResponse, HTTPError>
         do {
-            result = .success(try await run(generation, started: started, settings: settings, channel: channel))
+            result = .success(try await execute(run))
         } catch {
             result = .failure(finalError(for: error, generation: generation))
         }
+        conclude(run, result: result, completion: completion)
+        return try result.get()
+    }
+
+    /// Closes a run: its body stream, the session's activity, the closing events and log, the
+    /// stored outcome and the completion handler.
+    @inline(never)
+    private func conclude(_ run: RunContext, result: Result<HTTPResponse, HTTPError>, completion: Completion?) {
         if case .failure(let error) = result {
-            channel?.finish(with: error)
+            run.channel?.finish(with: error)
         } else {
-            channel?.finish(with: nil)
+            run.channel?.finish(with: nil)
         }
         session.activity.end()
-        let monitors = settings.eventMonitors
+        let monitors = run.settings.values.eventMonitors
         if case .failure(let error) = result {
             if case .cancelled(let explicitly) = error {
-                emit(.cancelled(explicitly: explicitly, elapsed: .now - started), to: monitors)
+                emit(.cancelled(explicitly: explicitly, elapsed: .now - run.started), to: monitors)
             } else {
-                emit(.failed(error, elapsed: .now - started), to: monitors)
+                emit(.failed(error, elapsed: .now - run.started), to: monitors)
                 logFailure(error)
             }
         }
-        emit(.finished(elapsed: .now - started), to: monitors)
-        finish(generation, result: result, completion: completion)
-        return try result.get()
+        emit(.finished(elapsed: .now - run.started), to: monitors)
+        finish(run.generation, result: result, completion: completion)
     }
 
     /// The error a run ends with: cancellation as recorded by ``cancel(explicitly:)``, never
@@ -345,8 +377,11 @@ public final class HTTPCycle: Sendable {
         }
     }
 
-    /// Tells the session's monitors.
-    private func emit(_ event: HTTPEvent, to monitors: [any HTTPEventMonitor]) {
+    /// Tells the session's monitors; the event (a copy of the request or response, a clock
+    /// reading) is built only when someone listens.
+    private func emit(_ event: @autoclosure () -> HTTPEvent, to monitors: [any HTTPEventMonitor]) {
+        guard !monitors.isEmpty else { return }
+        let event = event()
         for monitor in monitors {
             monitor.cycle(self, didEmit: event)
         }
@@ -364,10 +399,31 @@ public final class HTTPCycle: Sendable {
     }
 
     // MARK: The pipeline
+    //
+    // The async steps below hold a reference to the run's plan rather than copies of its
+    // parts, and leave synchronous work to functions that are not inlined into them: every
+    // async frame is allocated for each run, and a large one costs a malloc of its own.
 
-    private func run(
-        _ generation: Int, started: ContinuousClock.Instant, settings: HTTPSession.Settings, channel: ResponseBodyChannel?
-    ) async throws -> HTTPResponse {
+    private func execute(_ run: RunContext) async throws -> HTTPResponse {
+        let plan = try prepare(run)
+        do {
+            return try await send(plan)
+        } catch {
+            if let target = plan.transfer.download {
+                // A failed download leaves its partial file only when it can be continued.
+                let resumeData = target.abandon(requestURL: plan.request.url)
+                state.withLock { state in
+                    if state.generation == run.generation { state.resumeData = resumeData }
+                }
+            }
+            throw error
+        }
+    }
+
+    /// Reads the cycle's settings and prepares its request: default headers, request
+    /// processors, authentications, validation.
+    @inline(never)
+    private func prepare(_ run: RunContext) throws -> RunPlan {
         let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited, didSendBodyData, download) =
             state.withLock {
                 (
@@ -375,23 +431,22 @@ public final class HTTPCycle: Sendable {
                     $0.didSendBodyData, $0.download
                 )
             }
-        let requestProcessors = ownRequestProcessors ?? settings.requestProcessors
-        let authentications = ownAuthentications ?? settings.authentications
-        let monitors = settings.eventMonitors
-        let target = channel == nil ? download.map { download in
+        let settings = run.settings
+        let requestProcessors = ownRequestProcessors ?? settings.values.requestProcessors
+        let authentications = ownAuthentications ?? settings.values.authentications
+        let target = run.channel == nil ? download.map { download in
             DownloadTarget(download) { [self] written, total, expected in download.didWriteData?(self, written, total, expected) }
         } : nil
-        let transfer = Transfer(download: target, channel: channel, didSendBodyData: didSendBodyData)
+        let transfer = Transfer(download: target, channel: run.channel, didSendBodyData: didSendBodyData)
 
         var request = original
-        request.headers.addMissing(from: session.configuration.additionalHeaders)
-        if download?.isResumable == true, channel == nil, !request.headers.contains("Accept-Encoding") {
+        if download?.isResumable == true, run.channel == nil, !request.headers.contains("Accept-Encoding") {
             // Ranges of an encoded body cannot be decoded from the middle.
             request.headers["Accept-Encoding"] = "identity"
         }
-        if let acceptEncoding = settings.contentCodings.acceptEncoding, !request.headers.contains("Accept-Encoding") {
-            request.headers.add(acceptEncoding, for: "Accept-Encoding")
-        }
+        // The session's headers and the decoders' Accept-Encoding, where the request has none.
+        request.headers.addMissing(
+            from: settings.values.contentCodings.requestHeaders(adding: session.configuration.additionalHeaders))
         for processor in requestProcessors {
             try Self.applying(processor) { try processor.prepare(&request) }
         }
@@ -399,111 +454,143 @@ public final class HTTPCycle: Sendable {
             try Self.applying(authentication) { try authentication.authorize(&request) }
         }
         try request.validateForSending()
-        emit(.requestPrepared(request, elapsed: .now - started), to: monitors)
-
-        do {
-            return try await send(
-                request, generation: generation, started: started, settings: settings, transfer: transfer,
-                authentications: authentications, retryPolicy: ownRetryPolicy ?? settings.retryPolicy,
-                responseProcessors: ownResponseProcessors, solicited: solicited)
-        } catch {
-            if let target {
-                // A failed download leaves its partial file only when it can be continued.
-                let resumeData = target.abandon(requestURL: request.url)
-                state.withLock { state in
-                    if state.generation == generation { state.resumeData = resumeData }
-                }
-            }
-            throw error
-        }
+        emit(.requestPrepared(request, elapsed: .now - run.started), to: settings.values.eventMonitors)
+        return RunPlan(
+            run: run, request: request, transfer: transfer, authentications: authentications,
+            retryPolicy: ownRetryPolicy ?? settings.values.retryPolicy, responseProcessors: ownResponseProcessors, solicited: solicited)
     }
 
     /// Sends a prepared request until it succeeds or the retry policy gives up, then
     /// processes the response and hands a download its file.
-    private func send(
-        _ request: HTTPRequest, generation: Int, started: ContinuousClock.Instant, settings: HTTPSession.Settings,
-        transfer: Transfer, authentications: [any HTTPAuthentication], retryPolicy policy: RetryPolicy,
-        responseProcessors ownResponseProcessors: [any HTTPProcessor]?, solicited: Bool
-    ) async throws -> HTTPResponse {
-        let monitors = settings.eventMonitors
-        var response: HTTPResponse
+    private func send(_ plan: RunPlan) async throws -> HTTPResponse {
         var retries = 0
         while true {
-            let failure: HTTPError
-            var failedResponse: HTTPResponse?
+            try checkCancellation(plan.run)
+            let outcome: AttemptOutcome
             do {
                 // A place on the network is held for the exchange only, not for backoff or processing.
                 try await session.queue.acquire(for: self, priority: priority)
-                // A download continues what earlier attempts wrote, when the server allows.
-                let attemptRequest = transfer.download?.prepare(request) ?? request
-                emit(.requestSent(attemptRequest, attempt: retries + 1, elapsed: .now - started), to: monitors)
-                let exchanged: Result<HTTPResponse, any Error>
+                let received: HTTPResponse
                 do {
-                    exchanged = .success(
-                        try await exchange(attemptRequest, authentications: authentications, settings: settings, transfer: transfer))
+                    // A cancel that came while the cycle waited for its place stops it here.
+                    try checkCancellation(plan.run)
+                    received = try await exchange(attemptRequest(plan, attempt: retries + 1), plan: plan)
                 } catch {
-                    exchanged = .failure(error)
+                    session.queue.release()
+                    throw error
                 }
                 session.queue.release()
-                let received = try exchanged.get()
-                emit(.responseReceived(received, attempt: retries + 1, elapsed: .now - started), to: monitors)
-                guard settings.shouldTreatStatusCodeAsFailure(received.statusCode) else {
-                    response = received
-                    break
-                }
-                failure = .statusCode(received.statusCode)
-                failedResponse = received
+                try checkCancellation(plan.run)
+                outcome = classify(received, plan: plan, attempt: retries + 1)
             } catch {
-                failure = HTTPError(transportError: error)
+                outcome = .failed(HTTPError(transportError: error), response: nil)
+            }
+            let failure: HTTPError
+            let failedResponse: HTTPResponse?
+            switch outcome {
+            case .succeeded(let response):
+                return try complete(response, plan: plan)
+            case .failed(let error, let response):
+                failure = error
+                failedResponse = response
             }
             if Task.isCancelled { throw CancellationError() }
-            let attempt = RetryAttempt(
-                method: request.method, url: request.url, error: failure, response: failedResponse, retryCount: retries,
-                solicited: solicited)
-            // A one-shot body has been used up, and a streamed head is in the caller's hands:
-            // the failure stands as it is.
-            let replayable = (request.body?.isReplayable ?? true) && !(transfer.channel?.hasDeliveredHead ?? false)
-            guard replayable, let delay = policy.delay(for: attempt) else {
+            guard let delay = retryDelay(after: failure, response: failedResponse, retries: retries, plan: plan) else {
                 // No retry: a failing status is still processed and reported below.
                 guard let failedResponse else { throw failure }
-                response = failedResponse
-                break
+                return try complete(failedResponse, plan: plan)
             }
-            emit(.retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: .now - started), to: monitors)
             retries += 1
-            state.withLock { state in
-                if state.generation == generation { state.retryCount = retries }
-            }
-            session.logger.debug(
-                "retrying \(request.method) \(request.url.absoluteString) in \(delay) after \(failure)",
-                metadata: ["retry": "\(retries)"])
             try await Task.sleep(for: delay)
         }
+    }
 
-        try Task.checkCancellation()
-        let failed = settings.shouldTreatStatusCodeAsFailure(response.statusCode)
+    /// Throws when the run's task is cancelled, or the run was cancelled or replaced by a
+    /// restart (which a run in the calling task learns only here).
+    private func checkCancellation(_ run: RunContext) throws {
+        if Task.isCancelled || liveGeneration.load(ordering: .acquiring) != run.generation {
+            throw CancellationError()
+        }
+    }
+
+    /// What one attempt ended with.
+    private enum AttemptOutcome {
+        case succeeded(HTTPResponse)
+        case failed(HTTPError, response: HTTPResponse?)
+    }
+
+    /// The request of one attempt (a download continues what earlier attempts wrote, when the
+    /// server allows), announced to the monitors.
+    @inline(never)
+    private func attemptRequest(_ plan: RunPlan, attempt: Int) -> HTTPRequest {
+        let request = plan.transfer.download?.prepare(plan.request) ?? plan.request
+        emit(.requestSent(request, attempt: attempt, elapsed: .now - plan.run.started), to: plan.run.settings.values.eventMonitors)
+        return request
+    }
+
+    /// Whether a received response ends the attempts or fails the attempt.
+    @inline(never)
+    private func classify(_ received: consuming HTTPResponse, plan: RunPlan, attempt: Int) -> AttemptOutcome {
+        let settings = plan.run.settings
+        emit(.responseReceived(copy received, attempt: attempt, elapsed: .now - plan.run.started), to: settings.values.eventMonitors)
+        guard settings.values.shouldTreatStatusCodeAsFailure(received.statusCode) else { return .succeeded(received) }
+        return .failed(.statusCode(received.statusCode), response: received)
+    }
+
+    /// How long to wait before the next attempt, or `nil` when the failure stands; records
+    /// and reports a retry.
+    @inline(never)
+    private func retryDelay(after failure: HTTPError, response: HTTPResponse?, retries: Int, plan: RunPlan) -> Duration? {
+        let request = plan.request
+        let attempt = RetryAttempt(
+            method: request.method, url: request.url, error: failure, response: response, retryCount: retries,
+            solicited: plan.solicited)
+        // A one-shot body has been used up, and a streamed head is in the caller's hands:
+        // the failure stands as it is.
+        let replayable = (request.body?.isReplayable ?? true) && !(plan.transfer.channel?.hasDeliveredHead ?? false)
+        guard replayable, let delay = plan.retryPolicy.delay(for: attempt) else { return nil }
+        emit(
+            .retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: .now - plan.run.started),
+            to: plan.run.settings.values.eventMonitors)
+        let generation = plan.run.generation
+        state.withLock { state in
+            if state.generation == generation { state.retryCount = retries + 1 }
+        }
+        session.logger.debug(
+            "retrying \(request.method) \(request.url.absoluteString) in \(delay) after \(failure)",
+            metadata: ["retry": "\(retries + 1)"])
+        return delay
+    }
+
+    /// Processes the final response, stores it, and hands a finished download its file.
+    @inline(never)
+    private func complete(_ response: consuming HTTPResponse, plan: RunPlan) throws -> HTTPResponse {
+        try checkCancellation(plan.run)
+        let settings = plan.run.settings
+        let failed = settings.values.shouldTreatStatusCodeAsFailure(response.statusCode)
         var processingError: (any Error)?
-        if !failed, !transfer.isInMemory {
+        if !failed, !plan.transfer.isInMemory {
             // The body went to a file or a stream: there is nothing to process.
         } else if !failed {
             do {
-                try processResponse(&response, request: request, explicit: ownResponseProcessors, settings: settings)
+                try processResponse(&response, request: plan.request, explicit: plan.responseProcessors, settings: settings)
             } catch {
                 processingError = error
             }
         } else {
             // A failing status keeps its error; the body is still processed when it can be.
-            try? processResponse(&response, request: request, explicit: ownResponseProcessors, settings: settings)
+            try? processResponse(&response, request: plan.request, explicit: plan.responseProcessors, settings: settings)
         }
-        try Task.checkCancellation()
-        emit(.processed(response, elapsed: .now - started), to: monitors)
-        let stored = response
+        try checkCancellation(plan.run)
+        emit(.processed(copy response, elapsed: .now - plan.run.started), to: settings.values.eventMonitors)
+        let generation = plan.run.generation
+        let stored = copy response
         state.withLock { state in
             if state.generation == generation { state.response = stored }
         }
         if failed { throw HTTPError.statusCode(response.statusCode) }
         if let processingError { throw processingError }
-        if let target = transfer.download, let location = target.completedFile() {
+        if let target = plan.transfer.download, let location = target.completedFile() {
             defer { target.removeFile() }
             do {
                 try target.download.downloadFile(self, location)
@@ -514,18 +601,47 @@ public final class HTTPCycle: Sendable {
         return response
     }
 
-    private func send(_ request: HTTPRequest, settings: HTTPSession.Settings, transfer: Transfer) async throws -> HTTPResponse {
-        let session = self.session
-        let codings = settings.contentCodings
-        let isFailure = settings.shouldTreatStatusCodeAsFailure
-        let onBodySent = transfer.didSendBodyData.map { handler in
-            Self.progressReporter(for: self, expecting: request.body?.knownLength, handler: handler)
+    /// Sends the request, answering a 401/407 challenge once per authentication.
+    private func exchange(_ request: HTTPRequest, plan: RunPlan) async throws -> HTTPResponse {
+        var response = try await sendOnce(request, plan: plan)
+        let replayable = request.body?.isReplayable ?? true
+        // A redirect that keeps the body was not followed: it would have resent a one-shot body.
+        if !replayable, session.configuration.followsRedirects, [307, 308].contains(response.statusCode),
+            response.headers.contains("Location")
+        {
+            throw HTTPError.bodyNotReplayable
         }
-        guard request.method == .get, settings.coalescesIdenticalGETs, transfer.isInMemory else {
+        // A challenge is answered by sending the request again, which a one-shot body cannot be.
+        if response.statusCode == 401 || response.statusCode == 407, replayable {
+            for authentication in plan.authentications {
+                var retry = request
+                let answers = try Self.applying(authentication) {
+                    try authentication.respond(to: response, retrying: &retry)
+                }
+                guard answers else { continue }
+                try retry.validateForSending()
+                response = try await sendOnce(retry, plan: plan)
+                if response.statusCode != 401, response.statusCode != 407 { break }
+            }
+        }
+        return response
+    }
+
+    /// One exchange, shared with identical GETs in flight when the session coalesces them.
+    private func sendOnce(_ request: HTTPRequest, plan: RunPlan) async throws -> HTTPResponse {
+        let settings = plan.run.settings
+        let transfer = plan.transfer
+        guard request.method == .get, settings.values.coalescesIdenticalGETs, transfer.isInMemory else {
+            let onBodySent = transfer.didSendBodyData.map { handler in
+                Self.progressReporter(for: self, expecting: request.body?.knownLength, handler: handler)
+            }
             return try await Self.transfer(
-                request, session: session, codings: codings, destination: transfer.destination, isFailure: isFailure,
-                onBodySent: onBodySent)
+                request, session: session, codings: settings.values.contentCodings, destination: transfer.destination,
+                isFailure: settings.values.shouldTreatStatusCodeAsFailure, onBodySent: onBodySent)
         }
+        let session = self.session
+        let codings = settings.values.contentCodings
+        let isFailure = settings.values.shouldTreatStatusCodeAsFailure
         return try await session.coalescer.response(for: request) {
             try await Self.transfer(request, session: session, codings: codings, destination: .memory, isFailure: isFailure, onBodySent: nil)
         }
@@ -544,22 +660,28 @@ public final class HTTPCycle: Sendable {
     }
 
     /// One exchange on the session's transport, content-decoded.
+    @inline(never)
     private static func transfer(
         _ request: HTTPRequest, session: HTTPSession, codings: ContentCodingRegistry, destination: ResponseDestination,
         isFailure: @escaping @Sendable (Int) -> Bool, onBodySent: (@Sendable (Int) -> Void)?
     ) async throws -> HTTPResponse {
-        let clock = ContinuousClock()
-        let started = clock.now
-        session.logger.debug("\(request.method) \(request.url.absoluteString)")
+        let logger = session.logger
+        // The clock is read only for a logger that prints the timing.
+        let started = logger.logLevel <= .debug ? ContinuousClock.now : nil
+        logger.debug("\(request.method) \(request.url.absoluteString)")
         var collector = ResponseCollector(
             codings: codings, maximumBodySize: session.configuration.maximumResponseBodySize, destination: destination,
             isFailure: isFailure)
-        try await session.transport.send(
-            request, timeout: request.timeout ?? session.configuration.timeoutForResource, onBodySent: onBodySent,
-            to: &collector)
+        let timeout = request.timeout ?? session.configuration.timeoutForResource
+        if let transport = session.defaultTransport {
+            try await transport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
+        } else {
+            try await session.transport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
+        }
         let response = try collector.finish()
-        session.logger.debug(
-            "\(response.statusCode) \(request.method) \(request.url.absoluteString) in \(clock.now - started)")
+        if let started {
+            logger.debug("\(response.statusCode) \(request.method) \(request.url.absoluteString) in \(.now - started)")
+        }
         return response
     }
 
@@ -568,12 +690,12 @@ public final class HTTPCycle: Sendable {
     private func processResponse(
         _ response: inout HTTPResponse, request: HTTPRequest, explicit: [any HTTPProcessor]?, settings: HTTPSession.Settings
     ) throws {
-        var processors = explicit ?? settings.responseProcessors
+        var processors = explicit ?? settings.values.responseProcessors
         if explicit == nil, processors.isEmpty, request.appliesContentTypeProcessing, !response.data.isEmpty {
             // An override that does not parse leaves the response's own type in charge.
             let override = request.responseContentTypeOverride.flatMap { MediaType($0) == nil ? nil : $0 }
             if let contentType = override ?? response.headers["Content-Type"],
-                let processor = settings.processorRegistry.processor(forContentType: contentType)
+                let processor = settings.values.processorRegistry.processor(forContentType: contentType)
             {
                 processors = [processor]
             }
@@ -581,34 +703,6 @@ public final class HTTPCycle: Sendable {
         for processor in processors {
             try Self.applying(processor) { try processor.process(&response) }
         }
-    }
-
-    /// Sends the request, answering a 401/407 challenge once per authentication.
-    private func exchange(
-        _ request: HTTPRequest, authentications: [any HTTPAuthentication], settings: HTTPSession.Settings, transfer: Transfer
-    ) async throws -> HTTPResponse {
-        var response = try await send(request, settings: settings, transfer: transfer)
-        let replayable = request.body?.isReplayable ?? true
-        // A redirect that keeps the body was not followed: it would have resent a one-shot body.
-        if !replayable, session.configuration.followsRedirects, [307, 308].contains(response.statusCode),
-            response.headers.contains("Location")
-        {
-            throw HTTPError.bodyNotReplayable
-        }
-        // A challenge is answered by sending the request again, which a one-shot body cannot be.
-        if response.statusCode == 401 || response.statusCode == 407, replayable {
-            for authentication in authentications {
-                var retry = request
-                let answers = try Self.applying(authentication) {
-                    try authentication.respond(to: response, retrying: &retry)
-                }
-                guard answers else { continue }
-                try retry.validateForSending()
-                response = try await send(retry, settings: settings, transfer: transfer)
-                if response.statusCode != 401, response.statusCode != 407 { break }
-            }
-        }
-        return response
     }
 
     /// Runs a processor's or authentication's step, naming it in the error it throws.
@@ -629,14 +723,23 @@ extension HTTPRequest {
     func validateForSending() throws {
         guard url.isSendableHTTP else { throw HTTPError.invalidURL(url.absoluteString) }
         for field in headers {
-            let nameIsToken = !field.name.isEmpty && field.name.utf8.allSatisfy(\.isHTTPTokenCharacter)
-            let valueIsClean = !field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+            // Native strings are scanned as contiguous bytes, the rest byte by byte.
+            let nameIsToken =
+                !field.name.isEmpty
+                && (field.name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(\.isHTTPTokenCharacter) }
+                    ?? field.name.utf8.allSatisfy(\.isHTTPTokenCharacter))
+            let valueIsClean =
+                field.value.utf8.withContiguousStorageIfAvailable { !$0.contains(where: \.breaksHeaderValue) }
+                ?? !field.value.utf8.contains(where: \.breaksHeaderValue)
             guard nameIsToken, valueIsClean else { throw HTTPError.invalidHeader(name: field.name) }
         }
     }
 }
 
 extension UInt8 {
+    /// Whether the byte would end a header value or split the request (CR, LF, NUL).
+    var breaksHeaderValue: Bool { self == 0x0D || self == 0x0A || self == 0x00 }
+
     /// Whether the byte may appear in a token such as a header name (RFC 9110 §5.6.2: visible
     /// ASCII except the delimiters `"(),/:;<=>?@[\]{}`).
     var isHTTPTokenCharacter: Bool {

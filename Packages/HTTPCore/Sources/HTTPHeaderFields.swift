@@ -103,6 +103,13 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
 
     /// Adds each field of `other` whose name is not present here yet.
     public mutating func addMissing(from other: HTTPHeaderFields) {
+        // Nothing to merge with: share `other`'s storage instead of copying it field by field
+        // (most requests set no headers and take the session's).
+        guard !fields.isEmpty else {
+            fields = other.fields
+            return
+        }
+        fields.reserveCapacity(fields.count + other.fields.count)
         for field in other.fields where !contains(field.name) {
             fields.append(field)
         }
@@ -127,7 +134,16 @@ extension StringProtocol {
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { a, b in a == b || a.asciiLowercased == b.asciiLowercased }
+        // Native strings compare as contiguous bytes; a header lookup does this for every field.
+        let contiguous = lhs.withContiguousStorageIfAvailable { left in
+            rhs.withContiguousStorageIfAvailable { right in Self.equalsCaseInsensitively(left, right) }
+        }
+        if let contiguous, let result = contiguous { return result }
+        return Self.equalsCaseInsensitively(lhs, rhs)
+    }
+
+    private static func equalsCaseInsensitively(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
+        zip(lhs, rhs).allSatisfy { a, b in a == b || a.asciiLowercased == b.asciiLowercased }
     }
 }
 

@@ -18,7 +18,9 @@ import Synchronization
 public final class HTTPSession: Sendable {
     /// Timeouts, limits and headers that hold for every request of a session.
     public struct Configuration: Sendable {
-        /// The longest the session waits for the next bytes of a response.
+        /// The longest an exchange may go without sending or receiving a byte before it fails
+        /// with ``HTTPError/timedOut``. Time spent waiting for the reader of a streamed body
+        /// does not count.
         public var timeoutForRequest: Duration = .seconds(60)
         /// The longest a whole exchange may take; `nil` for no limit. A request's own
         /// `timeout` overrides it.
@@ -44,21 +46,35 @@ public final class HTTPSession: Sendable {
 
     public let configuration: Configuration
     public let transport: any HTTPTransport
+    /// ``transport`` when it is an ``AsyncHTTPClientTransport``: called directly, its generic
+    /// `send` is specialized for the cycle's collector instead of running through witness
+    /// tables and runtime metadata for every request.
+    let defaultTransport: AsyncHTTPClientTransport?
     /// The queue completion handlers are called on (serial unless you pass another).
     public let completionQueue: DispatchQueue
     public let logger: Logger
 
-    /// The settings a run reads, taken together under one lock.
-    struct Settings {
-        var requestProcessors: [any HTTPProcessor] = []
-        var responseProcessors: [any HTTPProcessor] = []
-        var authentications: [any HTTPAuthentication] = []
-        var processorRegistry: ProcessorRegistry
-        var contentCodings: ContentCodingRegistry
-        var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
-        var retryPolicy = RetryPolicy()
-        var coalescesIdenticalGETs = false
-        var eventMonitors: [any HTTPEventMonitor] = []
+    /// The settings a run reads: one immutable object that every change replaces, so that a
+    /// run's snapshot is one reference. Copying the fields instead cost a retain and a release
+    /// of each, on objects every concurrent run shares.
+    final class Settings: Sendable {
+        struct Values {
+            var requestProcessors: [any HTTPProcessor] = []
+            var responseProcessors: [any HTTPProcessor] = []
+            var authentications: [any HTTPAuthentication] = []
+            var processorRegistry: ProcessorRegistry
+            var contentCodings: ContentCodingRegistry
+            var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
+            var retryPolicy = RetryPolicy()
+            var coalescesIdenticalGETs = false
+            var eventMonitors: [any HTTPEventMonitor] = []
+        }
+
+        let values: Values
+
+        init(_ values: Values) {
+            self.values = values
+        }
     }
 
     private let settings: Mutex<Settings>
@@ -67,6 +83,18 @@ public final class HTTPSession: Sendable {
     /// the session's lock for every stage.
     func snapshot() -> Settings {
         settings.withLock { $0 }
+    }
+
+    /// Whether ``eventMonitors`` is not empty: read by every new cycle without taking the lock.
+    let hasEventMonitors = Atomic(false)
+
+    private func update(_ change: (inout Settings.Values) -> Void) {
+        settings.withLock { settings in
+            var values = settings.values
+            change(&values)
+            settings = Settings(values)
+            hasEventMonitors.store(!values.eventMonitors.isEmpty, ordering: .releasing)
+        }
     }
 
     /// Creates a session.
@@ -82,53 +110,55 @@ public final class HTTPSession: Sendable {
         logger: Logger = Logger(label: "jewzruxin")
     ) {
         self.configuration = configuration
-        self.transport = transport ?? AsyncHTTPClientTransport(configuration: configuration)
+        let transport = transport ?? AsyncHTTPClientTransport(configuration: configuration)
+        self.transport = transport
+        defaultTransport = transport as? AsyncHTTPClientTransport
         self.completionQueue = completionQueue
         self.logger = logger
-        settings = Mutex(Settings(processorRegistry: processorRegistry, contentCodings: contentCodings))
+        settings = Mutex(Settings(Settings.Values(processorRegistry: processorRegistry, contentCodings: contentCodings)))
     }
 
     /// Processors for cycles that have none of their own.
     public var requestProcessors: [any HTTPProcessor] {
-        get { settings.withLock { $0.requestProcessors } }
-        set { settings.withLock { $0.requestProcessors = newValue } }
+        get { settings.withLock { $0.values.requestProcessors } }
+        set { update { $0.requestProcessors = newValue } }
     }
 
     /// Processors for cycles that have none of their own; when empty, the registry decides.
     public var responseProcessors: [any HTTPProcessor] {
-        get { settings.withLock { $0.responseProcessors } }
-        set { settings.withLock { $0.responseProcessors = newValue } }
+        get { settings.withLock { $0.values.responseProcessors } }
+        set { update { $0.responseProcessors = newValue } }
     }
 
     /// Authentications for cycles that have none of their own.
     public var authentications: [any HTTPAuthentication] {
-        get { settings.withLock { $0.authentications } }
-        set { settings.withLock { $0.authentications = newValue } }
+        get { settings.withLock { $0.values.authentications } }
+        set { update { $0.authentications = newValue } }
     }
 
     /// The registry that picks processors by the response's Content-Type.
     public var processorRegistry: ProcessorRegistry {
-        get { settings.withLock { $0.processorRegistry } }
-        set { settings.withLock { $0.processorRegistry = newValue } }
+        get { settings.withLock { $0.values.processorRegistry } }
+        set { update { $0.processorRegistry = newValue } }
     }
 
     /// The decoders for `Content-Encoding`; their tokens are advertised in `Accept-Encoding`.
     public var contentCodings: ContentCodingRegistry {
-        get { settings.withLock { $0.contentCodings } }
-        set { settings.withLock { $0.contentCodings = newValue } }
+        get { settings.withLock { $0.values.contentCodings } }
+        set { update { $0.contentCodings = newValue } }
     }
 
     /// Decides whether a status code fails the cycle with ``HTTPError/statusCode(_:)``
     /// (the seed's `sessionShouldTreatStatusCodeAsFailure`). Default: `>= 400`.
     public var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool {
-        get { settings.withLock { $0.shouldTreatStatusCodeAsFailure } }
-        set { settings.withLock { $0.shouldTreatStatusCodeAsFailure = newValue } }
+        get { settings.withLock { $0.values.shouldTreatStatusCodeAsFailure } }
+        set { update { $0.shouldTreatStatusCodeAsFailure = newValue } }
     }
 
     /// When failed requests are sent again; a cycle's own policy overrides it.
     public var retryPolicy: RetryPolicy {
-        get { settings.withLock { $0.retryPolicy } }
-        set { settings.withLock { $0.retryPolicy = newValue } }
+        get { settings.withLock { $0.values.retryPolicy } }
+        set { update { $0.retryPolicy = newValue } }
     }
 
     /// Counts the session's running cycles and reports each change (the seed's network activity
@@ -144,15 +174,15 @@ public final class HTTPSession: Sendable {
 
     /// Monitors told of every event of every cycle of the session.
     public var eventMonitors: [any HTTPEventMonitor] {
-        get { settings.withLock { $0.eventMonitors } }
-        set { settings.withLock { $0.eventMonitors = newValue } }
+        get { settings.withLock { $0.values.eventMonitors } }
+        set { update { $0.eventMonitors = newValue } }
     }
 
     /// Whether identical GETs in flight (same URL and headers) share one exchange; off by default.
     /// Each waiter gets the response; one waiter cancelling does not cancel the others.
     public var coalescesIdenticalGETs: Bool {
-        get { settings.withLock { $0.coalescesIdenticalGETs } }
-        set { settings.withLock { $0.coalescesIdenticalGETs = newValue } }
+        get { settings.withLock { $0.values.coalescesIdenticalGETs } }
+        set { update { $0.coalescesIdenticalGETs = newValue } }
     }
 
     let coalescer = RequestCoalescer()

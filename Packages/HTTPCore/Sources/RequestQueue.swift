@@ -38,24 +38,40 @@ final class RequestQueue: Sendable {
     }
 
     private let state = Mutex(State())
+    private let holdsRequestsFlag = Atomic(false)
+
+    /// Whether a request may have to wait (a maximum is set, or the queue is paused), so that
+    /// its cycle is listed in ``pending``; read without the lock by every one-call request.
+    var mayHoldRequests: Bool { holdsRequestsFlag.load(ordering: .acquiring) }
 
     var maximumActive: Int? {
         get { state.withLock { $0.maximumActive } }
         set { resumeAll(state.withLock { state in
             state.maximumActive = newValue.map { max(1, $0) }
+            noteWhetherRequestsMayWait(state)
             return Self.admit(&state)
         }) }
     }
 
     var isPaused: Bool { state.withLock { $0.isPaused } }
 
-    func pause() { state.withLock { $0.isPaused = true } }
+    func pause() {
+        state.withLock { state in
+            state.isPaused = true
+            noteWhetherRequestsMayWait(state)
+        }
+    }
 
     func resume() {
         resumeAll(state.withLock { state in
             state.isPaused = false
+            noteWhetherRequestsMayWait(state)
             return Self.admit(&state)
         })
+    }
+
+    private func noteWhetherRequestsMayWait(_ state: State) {
+        holdsRequestsFlag.store(state.isPaused || state.maximumActive != nil, ordering: .releasing)
     }
 
     /// The cycles waiting for a place, in the order they will be sent.
@@ -103,6 +119,17 @@ final class RequestQueue: Sendable {
             }
             removed?.resume(throwing: CancellationError())
         }
+    }
+
+    /// Takes a cycle's waiter off the queue and makes its ``acquire(for:priority:)`` throw
+    /// `CancellationError`: a cancelled cycle that is waiting never goes on the wire, also when
+    /// it runs in a task that is not cancelled.
+    func withdraw(_ cycle: HTTPCycle) {
+        let removed: CheckedContinuation<Void, any Error>? = state.withLock { state in
+            guard let index = state.waiters.firstIndex(where: { $0.cycle === cycle }) else { return nil }
+            return state.waiters.remove(at: index).continuation
+        }
+        removed?.resume(throwing: CancellationError())
     }
 
     /// Gives back a place taken by ``acquire(for:priority:)``.

@@ -29,6 +29,12 @@ public final class SandboxRouter: Sendable {
 
     public init() {}
 
+    /// How many requests `/counter` has answered, or is holding, for `key`: tests wait on it
+    /// to know that a request reached the server.
+    public func requestCount(forKey key: String) -> Int {
+        counters.withLock { $0[key, default: 0] }
+    }
+
     /// The response for a complete request.
     public func respond(to request: SandboxRequest) -> SandboxResponse {
         guard let query = request.queryItems else { return .text("malformed request target", status: 400) }

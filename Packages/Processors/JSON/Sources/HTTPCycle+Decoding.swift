@@ -24,7 +24,10 @@ extension HTTPCycle {
     ///   body is not a `type`.
     public func start<T: Decodable>(decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder()) async throws -> T {
         request.appliesContentTypeProcessing = false
-        let response = try await start()
+        return try Self.decode(try await start(), as: type, using: decoder)
+    }
+
+    private static func decode<T: Decodable>(_ response: HTTPResponse, as type: T.Type, using decoder: JSONDecoder) throws -> T {
         do {
             return try decoder.decode(type, from: response.data)
         } catch {
@@ -64,6 +67,8 @@ extension HTTPCycle {
             urlString, method: method, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, authentications: authentications, retryPolicy: retryPolicy,
             session: session)
-        return try await cycle.start(decoding: type, using: decoder)
+        cycle.request.appliesContentTypeProcessing = false
+        // Nobody else holds this cycle: it may run in the calling task (see `startUnshared`).
+        return try decode(try await cycle.startUnshared(), as: type, using: decoder)
     }
 }
