@@ -13,20 +13,24 @@ import Synchronization
 /// AsyncHTTPClient's own decompression stays off: content decoding belongs to the session's
 /// decoders. Connection establishment is not retried inside the client, so a refused
 /// connection surfaces at once and the session's retry policy decides what happens next.
+/// The session's `timeoutForRequest` is kept by an ``IdleWatchdog`` rather than
+/// AsyncHTTPClient's read timeout, and a request's `timeout` bounds the whole exchange, body
+/// included.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
     private let eventLoops: any EventLoopGroup
     private let ownsClient: Bool
-    private let isShutDown = Mutex(false)
+    /// `nil` for a client the caller configured: its own read timeout applies.
+    private let watchdog: IdleWatchdog?
+    /// Read by every request: an atomic load, where a lock would bounce its line between cores.
+    private let isShutDown = Atomic(false)
 
     /// Creates a transport with its own client, configured from a session configuration.
     public init(configuration: HTTPSession.Configuration = .init()) {
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: configuration.followsRedirects
                 ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
-            timeout: .init(
-                connect: TimeAmount(configuration.connectTimeout),
-                read: TimeAmount(configuration.timeoutForRequest)),
+            timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
             decompression: .disabled)
         clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
             configuration.maximumConnectionsPerHost
@@ -34,19 +38,21 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         eventLoops = MultiThreadedEventLoopGroup.singleton
         client = HTTPClient(eventLoopGroup: eventLoops, configuration: clientConfiguration)
         ownsClient = true
+        watchdog = IdleWatchdog(timeout: configuration.timeoutForRequest, eventLoop: eventLoops.next())
     }
 
-    /// Wraps a client the caller owns and shuts down.
+    /// Wraps a client the caller owns and shuts down; its configuration's timeouts apply.
     public init(client: HTTPClient) {
         self.client = client
         eventLoops = client.eventLoopGroup
         ownsClient = false
+        watchdog = nil
     }
 
     deinit {
         // A client that is dropped without shutdown traps in debug builds; shut it down here
         // so a session can simply go out of scope.
-        if ownsClient, !isShutDown.withLock({ $0 }) {
+        if ownsClient, !isShutDown.load(ordering: .acquiring) {
             _ = client.shutdown()
         }
     }
@@ -55,46 +61,75 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
-        if isShutDown.withLock({ $0 }) { throw HTTPError.sessionShutDown }
-        let urlString = request.url.absoluteString
-        var outgoing = HTTPClientRequest(url: urlString)
-        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
-        outgoing.headers.reserveCapacity(request.headers.fields.count)
-        for field in request.headers {
-            outgoing.headers.add(name: field.name, value: field.value)
-        }
-        if case .data(let data)? = request.body, onBodySent == nil {
-            // Bytes in one piece when nobody watches: the fastest way for small bodies.
-            outgoing.body = .bytes(ByteBuffer(data: data))
-        } else if let body = request.body {
-            // AsyncHTTPClient never consumes a stream body twice: it returns a 307/308 as is
-            // instead of following it, and the cycle reports that.
-            let chunks = try body.chunks(reporting: onBodySent)
-            outgoing.body = .stream(
-                PacedBody(chunks: chunks, eventLoops: eventLoops), length: chunks.length.map { .known(Int64($0)) } ?? .unknown)
-        }
-        let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
+        if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
+        let exchange = ClientExchange(onBodySent: onBodySent)
         do {
-            let response = try await client.execute(outgoing, deadline: deadline)
-            let headers = HTTPHeaderFields(response.headers.lazy.map { ($0.name, $0.value) })
-            // The final URL is parsed again only when a redirect changed it.
-            let finalURL = response.history.last.map(\.request.url) ?? urlString
-            let url = finalURL == urlString ? request.url : URL(string: finalURL) ?? request.url
-            try receiver.receiveHead(statusCode: Int(response.status.code), headers: headers, url: url)
-            for try await buffer in response.body {
-                try buffer.withUnsafeReadableBytes { try receiver.receiveBody($0) }
-                try await receiver.waitForDemand()
+            var headers = HTTPHeaders()
+            headers.reserveCapacity(request.headers.fields.count)
+            for field in request.headers {
+                headers.add(name: field.name, value: field.value)
             }
+            let outgoing = try HTTPClient.Request(
+                url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
+                body: try body(of: request, reportingProgress: onBodySent != nil))
+            let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) }
+            exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: .indifferent, deadline: deadline))
         } catch {
             throw HTTPError(transportError: error)
+        }
+        watchdog?.watch(exchange)
+        defer { watchdog?.unwatch(exchange) }
+        try await withTaskCancellationHandler {
+            do {
+                guard case .head(let head, let url) = try await exchange.next() else {
+                    throw HTTPError.transport(reason: "the response ended before its head")
+                }
+                let headers = HTTPHeaderFields(head.headers.lazy.map { ($0.name, $0.value) })
+                try receiver.receiveHead(statusCode: Int(head.status.code), headers: headers, url: url ?? request.url)
+                while case .body(let parts) = try await exchange.next() {
+                    for part in parts {
+                        try part.withUnsafeReadableBytes { try receiver.receiveBody($0) }
+                    }
+                    try await receiver.waitForDemand()
+                }
+            } catch {
+                // The receiver may have refused the response: the connection must not wait for it.
+                exchange.cancel()
+                throw HTTPError(transportError: error)
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
+    }
+
+    /// The request body as AsyncHTTPClient sends it: bytes in one piece when nobody watches
+    /// the progress, else chunks written as the connection takes them.
+    private func body(of request: HTTPRequest, reportingProgress: Bool) throws -> HTTPClient.Body? {
+        guard let body = request.body else { return nil }
+        if case .data(let data) = body, !reportingProgress { return .bytes(data) }
+        // The chunks are taken now (a stream's only chance); a redirect that resends the body
+        // asks for them again, which only a replayable body can give.
+        let first = Mutex<HTTPBodyChunks?>(try body.chunks())
+        let length = first.withLock { $0?.length }
+        let eventLoop = eventLoops.next()
+        return .stream(contentLength: length.map(Int64.init)) { writer in
+            let promise = eventLoop.makePromise(of: Void.self)
+            promise.completeWithTask {
+                let chunks = try first.withLock { chunks in
+                    defer { chunks = nil }
+                    return chunks
+                } ?? body.chunks()
+                for try await chunk in chunks {
+                    // Each write waits for the connection to take it: memory holds one chunk.
+                    try await writer.write(.byteBuffer(ByteBuffer(data: chunk))).get()
+                }
+            }
+            return promise.futureResult
         }
     }
 
     public func shutdown() async throws {
-        let wasShutDown = isShutDown.withLock { state in
-            defer { state = true }
-            return state
-        }
+        let wasShutDown = isShutDown.exchange(true, ordering: .acquiringAndReleasing)
         if ownsClient, !wasShutDown {
             try await client.shutdown()
         }

@@ -150,7 +150,14 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.close(promise: nil)
                 return
             }
-            let count = Int(Swift.min(Int64(SandboxStreams.chunkSize), remaining, beforeDrop))
+            let beforeStall = current.plan.stallAfter.map { $0 - current.sent } ?? remaining
+            if beforeStall <= 0 {
+                // The client sees a connection that stays open and says nothing more.
+                download = nil
+                context.flush()
+                return
+            }
+            let count = Int(Swift.min(Int64(SandboxStreams.chunkSize), remaining, beforeDrop, beforeStall))
             let start = Int(current.next % 251)
             guard let slice = SandboxStreams.patternBuffer.getSlice(at: start, length: count) else { return }
             download = (current.plan, current.next + Int64(count), current.sent + Int64(count), current.keepAlive)

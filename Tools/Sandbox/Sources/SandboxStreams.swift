@@ -8,7 +8,7 @@ import NIOCore
 ///
 /// | route | answer |
 /// | --- | --- |
-/// | `/download/N?validator=etag\|weak\|date\|none&version=V&drop=K&chunked=1` | N bytes, byte i = i mod 251; `Range`/`If-Range` honoured; closes after K body bytes |
+/// | `/download/N?validator=etag\|weak\|date\|none&version=V&drop=K&stall=S&chunked=1` | N bytes, byte i = i mod 251; `Range`/`If-Range` honoured; closes after K body bytes; sends nothing more after S body bytes, keeping the connection open |
 /// | `/sink?drop=K` | `{"length":…,"crc32":…,"contentType":…}` for the request body; closes after K bytes |
 public enum SandboxStreams {
     /// Byte `i` of every `/download/N` body. 251 is prime, so no power-of-two chunking lines
@@ -62,6 +62,8 @@ public enum SandboxStreams {
         var range: Range<Int64>
         /// Close the connection after this many body bytes.
         var dropAfter: Int64?
+        /// Send nothing more after this many body bytes, and keep the connection open.
+        var stallAfter: Int64?
         var chunked: Bool
     }
 
@@ -88,7 +90,7 @@ public enum SandboxStreams {
         if validator != nil { fields.append(("Accept-Ranges", "bytes")) }
         var plan = Download(
             status: 200, headers: fields, range: 0..<size, dropAfter: value("drop").flatMap { Int64($0) },
-            chunked: value("chunked") == "1")
+            stallAfter: value("stall").flatMap { Int64($0) }, chunked: value("chunked") == "1")
         // A range applies when the server supports them and If-Range, if any, still matches.
         guard let validator, let range = header("range"), header("if-range").map({ $0 == validator }) ?? true else {
             return plan

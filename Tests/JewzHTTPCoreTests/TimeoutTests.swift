@@ -1,0 +1,58 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// The session's idle timeout (`timeoutForRequest`) and a request's whole-exchange timeout,
+/// against a server that stops sending in the middle of a body.
+@Suite struct TimeoutTests {
+    /// A 1 MiB download whose server goes silent after 64 KiB, the connection left open.
+    static let stalledDownload = "/download/1048576?stall=65536"
+
+    @Test(arguments: TransportKind.allCases) func aStalledBodyEndsAfterTheIdleTimeout(transport: TransportKind) async throws {
+        var configuration = HTTPSession.Configuration()
+        configuration.timeoutForRequest = .milliseconds(300)
+        try await withSandbox(configuration: configuration, transport: transport) { sandbox, session in
+            await expectTimeout(try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, retryPolicy: .never, session: session))
+        }
+    }
+
+    @Test func aRequestTimeoutBoundsTheBodyToo() async throws {
+        // The idle timeout is the default minute: only the request's own timeout can end it.
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, retryPolicy: .never, session: session)
+            cycle.request.timeout = .milliseconds(500)
+            await expectTimeout(cycle)
+        }
+    }
+
+    /// Starts `cycle`, expecting it to time out where, without a timeout, it would wait for ever.
+    private func expectTimeout(_ cycle: HTTPCycle, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let started = ContinuousClock.now
+        guard case .timedOut? = await httpError({ try await cycle.start() }) else {
+            Issue.record("expected a timeout", sourceLocation: sourceLocation)
+            return
+        }
+        // The margin is for a loaded machine.
+        #expect(ContinuousClock.now - started < .seconds(20), sourceLocation: sourceLocation)
+    }
+
+    @Test func aReaderSlowerThanTheIdleTimeoutIsNotIdle() async throws {
+        // The connection pauses because the reader does not read, not because the server is
+        // silent: that must not count as idle.
+        var configuration = HTTPSession.Configuration()
+        configuration.timeoutForRequest = .milliseconds(200)
+        let size: Int64 = 8 << 20
+        try await withSandbox(configuration: configuration) { sandbox, session in
+            let (_, body) = try await HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session).startStreaming()
+            var iterator = body.makeAsyncIterator()
+            var received = Int64(try await iterator.next()?.count ?? 0)
+            // Slowness is what is tested: the reader sleeps through several idle timeouts
+            // while the buffers fill and the connection waits for it.
+            try await Task.sleep(for: .seconds(1))
+            while let chunk = try await iterator.next() { received += Int64(chunk.count) }
+            #expect(received == size)
+        }
+    }
+}
