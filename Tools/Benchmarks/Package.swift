@@ -67,7 +67,19 @@ let package = Package(
             path: "Benchmarks/HTTPBenchmarks",
             plugins: plugins
         ),
-        .target(name: "BenchmarkFixtures", path: "Sources/BenchmarkFixtures"),
+        .executableTarget(
+            name: "HTTPInterleaved",
+            dependencies: [
+                .product(name: "Jewzruxin", package: root), .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), "BenchmarkFixtures",
+            ],
+            path: "Sources/HTTPInterleaved"
+        ),
+        .target(
+            name: "BenchmarkFixtures", dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Sources/BenchmarkFixtures"
+        ),
         .target(
             name: "ZlibBaseline",
             path: "Sources/ZlibBaseline",

@@ -15,13 +15,6 @@ import FoundationNetworking
 // full HTTPCycle path with the defaults a user gets (`import Jewzruxin`, `HTTPSession()`)
 // beside raw AsyncHTTPClient on the same server, and the plain GETs beside URLSession too.
 
-/// The paths every server of `./run` answers.
-enum Path {
-    static let hello = "/hello/"
-    static let items = "/items/27"
-    static let download = "/download/104857600"
-}
-
 let benchmarks: @Sendable () -> Void = {
     guard let base = ProcessInfo.processInfo.environment["JEWZ_BENCH_URL"] else {
         print("HTTPBenchmarks: set JEWZ_BENCH_URL to a server's base URL (./run starts nginx and sets it)")
@@ -41,7 +34,7 @@ let benchmarks: @Sendable () -> Void = {
     urlSessionConfiguration.httpMaximumConnectionsPerHost = 64
     let urlSession = URLSession(configuration: urlSessionConfiguration)
 
-    let hello = base + Path.hello
+    let hello = base + BenchPath.hello
     let cycleGET: @Sendable () async throws -> Void = {
         try await HTTPCycle.get(hello, session: session)
     }
@@ -76,7 +69,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // A 2 KB JSON body decoded to a model, as a user writes it: typed, and (second) through
     // the registry's JSONValue tree first, which parses the body twice.
-    let items = base + Path.items
+    let items = base + BenchPath.items
     Benchmark("GET 2 KB JSON → [Item]: Jewzruxin HTTPCycle.get(decoding:)", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try await HTTPCycle.get(items, decoding: [Item].self, session: session))
@@ -97,7 +90,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // 100 MB to a file: throughput and the process's peak resident memory.
-    let download = base + Path.download
+    let download = base + BenchPath.download
     let downloadConfiguration = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(10), maxIterations: 20)
     Benchmark("Download 100 MB to a file: Jewzruxin HTTPCycle.download", configuration: downloadConfiguration) { benchmark in
         for _ in benchmark.scaledIterations {
@@ -109,29 +102,6 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Download 100 MB to a file: raw AsyncHTTPClient + write(2) (baseline)", configuration: downloadConfiguration) { benchmark in
         for _ in benchmark.scaledIterations {
             try await rawDownload(download, client: raw)
-        }
-    }
-}
-
-/// Streams a response body into a temporary file with write(2), the least a caller of raw
-/// AsyncHTTPClient would write, then removes the file.
-func rawDownload(_ url: String, client: HTTPClient) async throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID().uuidString)").path
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    guard descriptor >= 0 else { throw POSIXError(.EACCES) }
-    defer {
-        close(descriptor)
-        unlink(path)
-    }
-    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
-    for try await buffer in response.body {
-        try buffer.withUnsafeReadableBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                guard written > 0 else { throw POSIXError(.EIO) }
-                offset += written
-            }
         }
     }
 }

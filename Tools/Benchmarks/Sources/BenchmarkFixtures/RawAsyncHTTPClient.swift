@@ -1,0 +1,34 @@
+import AsyncHTTPClient
+import Foundation
+
+/// The paths every server of `./run` answers (nginx's folder, or the Sandbox).
+public enum BenchPath {
+    public static let hello = "/hello/"
+    public static let items = "/items/27"
+    public static let download = "/download/104857600"
+    /// Takes any upload and answers 200.
+    public static let sink = "/sink/"
+}
+
+/// Streams a response body into a temporary file with write(2), the least a caller of raw
+/// AsyncHTTPClient would write, then removes the file.
+public func rawDownload(_ url: String, client: HTTPClient) async throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID().uuidString)").path
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard descriptor >= 0 else { throw POSIXError(.EACCES) }
+    defer {
+        close(descriptor)
+        unlink(path)
+    }
+    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+    for try await buffer in response.body {
+        try buffer.withUnsafeReadableBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                guard written > 0 else { throw POSIXError(.EIO) }
+                offset += written
+            }
+        }
+    }
+}

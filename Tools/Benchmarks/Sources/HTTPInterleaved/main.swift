@@ -1,0 +1,306 @@
+import AsyncHTTPClient
+import BenchmarkFixtures
+import Foundation
+import Jewzruxin
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+// Our request path and raw AsyncHTTPClient in alternating blocks on the same server, so that
+// a machine whose speed drifts (a shared 2-core VM drifts by ±20% within a minute) slows both
+// alike: each round's ratio compares neighbours, and the median of the rounds is reported.
+// Beside wall-clock time it reports this process's CPU time per request, which is what our
+// code adds and what the scheduler's luck does not change.
+//
+// Usage: HTTPInterleaved BASE_URL [ROUNDS]   (./run passes the server it started)
+//   ONLY=c=64                      only the cases whose name contains this
+//   PROFILE="GET /hello c=64"      one side alone, ROUNDS blocks, for a profiler (perf record);
+//   PROFILE_SIDE=baseline          the baseline's side instead of ours
+//   BISECT=1                       where a gap comes from: A/A runs (the noise), AHC's read
+//                                  timeout, our transport alone vs raw AHC, the cycle vs the
+//                                  transport, AHC's delegate API vs its async API, and a
+//                                  cycle's own Task (start()) vs the calling task
+//   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
+//                                  cost per request, without a network, for a profiler
+
+struct Contender: Sendable {
+    let name: String
+    let request: @Sendable () async throws -> Void
+}
+
+struct Sample {
+    var seconds: Double
+    var cpuSeconds: Double
+}
+
+func processCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// `count` requests, `concurrency` at a time.
+func measure(_ contender: Contender, count: Int, concurrency: Int) async throws -> Sample {
+    let wallStart = ContinuousClock.now
+    let cpuStart = processCPUTime()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<concurrency {
+            let share = count / concurrency + (worker < count % concurrency ? 1 : 0)
+            group.addTask {
+                for _ in 0..<share { try await contender.request() }
+            }
+        }
+        try await group.waitForAll()
+    }
+    let elapsed = ContinuousClock.now - wallStart
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return Sample(seconds: seconds, cpuSeconds: processCPUTime() - cpuStart)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    print("usage: HTTPInterleaved BASE_URL [ROUNDS]")
+    exit(2)
+}
+let base = arguments[1]
+let rounds = arguments.count >= 3 ? Int(arguments[2]) ?? 15 : 15
+
+let session = HTTPSession()
+var rawConfiguration = HTTPClient.Configuration()
+rawConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+let raw = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: rawConfiguration)
+var shutdowns: [() async throws -> Void] = []
+
+let hello = base + BenchPath.hello
+let items = base + BenchPath.items
+let sink = base + BenchPath.sink
+let download = base + BenchPath.download
+
+/// A 64 MiB file to upload, read from the page cache by both sides; written when the upload
+/// case first runs, removed at exit.
+enum UploadFixture {
+    static let size = 64 << 20
+    static let file: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-bench-upload-\(getpid())")
+        guard FileManager.default.createFile(atPath: url.path, contents: Data(count: size)) else {
+            print("cannot write \(url.path)")
+            exit(1)
+        }
+        atexit { try? FileManager.default.removeItem(at: UploadFixture.file) }
+        return url
+    }()
+}
+/// One comparison: `count` requests at `concurrency`, ours against the baseline.
+typealias Case = (name: String, concurrency: Int, count: Int, ours: Contender, baseline: Contender)
+
+/// The same comparison at concurrency 1 and 64.
+func atBothConcurrencies(_ name: String, _ ours: Contender, _ baseline: Contender) -> [Case] {
+    [(name + " c=1", 1, 1_000, ours, baseline), (name + " c=64", 64, 6_400, ours, baseline)]
+}
+
+/// A GET of `/hello/` on a raw client, its body collected.
+func rawGET(_ client: HTTPClient, name: String = "raw AsyncHTTPClient") -> Contender {
+    Contender(name: name) {
+        let response = try await client.execute(HTTPClientRequest(url: hello), timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
+    }
+}
+
+let cycleGET = Contender(name: "HTTPCycle.get") { try await HTTPCycle.get(hello, session: session) }
+let cases: [Case] = atBothConcurrencies("GET /hello", cycleGET, rawGET(raw)) + [
+    (
+        "upload 64 MiB file c=1", 1, 4,
+        Contender(name: "HTTPCycle.upload") { try await HTTPCycle.upload(sink, source: .file(UploadFixture.file), session: session) },
+        Contender(name: "raw AsyncHTTPClient, file in 64 KiB chunks") {
+            var request = HTTPClientRequest(url: sink)
+            request.method = .POST
+            request.body = .stream(FileBuffers(url: UploadFixture.file), length: .known(Int64(UploadFixture.size)))
+            let response = try await raw.execute(request, timeout: .seconds(60))
+            _ = try await response.body.collect(upTo: 1 << 20)
+        }
+    ),
+    (
+        "download 100 MiB to a file c=1", 1, 2,
+        Contender(name: "HTTPCycle.download") { try await HTTPCycle.download(download, session: session) { _, _ in } },
+        Contender(name: "raw AsyncHTTPClient + write(2)") { try await rawDownload(download, client: raw) }
+    ),
+    (
+        "GET 2 KB JSON → [Item] c=1", 1, 1_000,
+        Contender(name: "HTTPCycle.get(decoding:)") {
+            _ = try await HTTPCycle.get(items, decoding: [Item].self, session: session)
+        },
+        Contender(name: "raw AsyncHTTPClient + JSONDecoder") {
+            let response = try await raw.execute(HTTPClientRequest(url: items), timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            _ = try JSONDecoder().decode([Item].self, from: Data(buffer: body))
+        }
+    ),
+]
+
+/// A file read in 64 KiB buffers, the baseline's upload body.
+struct FileBuffers: AsyncSequence, Sendable {
+    let url: URL
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let handle: FileHandle?
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let data = try handle?.read(upToCount: 64 << 10), !data.isEmpty else { return nil }
+            return ByteBuffer(data: data)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(handle: try? FileHandle(forReadingFrom: url)) }
+}
+
+/// Answers every request at once with nginx's `/hello/` response, so that only the cycle's own
+/// work is measured.
+struct InstantTransport: HTTPTransport {
+    static let headers: HTTPHeaderFields = [
+        "Server": "nginx/1.22.1", "Date": "Sun, 23 Nov 2026 10:00:00 GMT", "Content-Type": "text/plain",
+        "Content-Length": "11", "Connection": "keep-alive",
+    ]
+    static let body = Array("Hello World".utf8)
+
+    func send(
+        _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
+        to receiver: inout some HTTPResponseReceiver
+    ) async throws {
+        try receiver.receiveHead(statusCode: 200, headers: Self.headers, url: request.url)
+        try Self.body.withUnsafeBytes { try receiver.receiveBody($0) }
+    }
+
+    func shutdown() async throws {}
+}
+
+/// Keeps the head and the body on the event loop, for the delegate API.
+final class LeanDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+    struct Response: Sendable {
+        var head: HTTPResponseHead?
+        var body: ByteBuffer?
+    }
+    var head: HTTPResponseHead?
+    var body: ByteBuffer?
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.head = head
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        if body == nil { body = buffer } else { body?.writeImmutableBuffer(buffer) }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response { Response(head: head, body: body) }
+}
+
+/// Keeps the body as the cycle's collector does, without decoding or processing.
+struct BodyCollector: HTTPResponseReceiver {
+    var body = Data()
+    mutating func receiveHead(statusCode: Int, headers: HTTPHeaderFields, url: URL?) throws {}
+    mutating func receiveBody(_ chunk: UnsafeRawBufferPointer) throws { body.append(contentsOf: chunk) }
+}
+
+// BISECT=1 checks the harness and splits the gap: each side against a second copy of itself
+// (A/A, the noise); raw AHC with a read timeout like our session default's against raw AHC
+// without (what that timer costs, and why the transport keeps the timeout itself); our
+// transport alone against raw AHC; the full cycle against our transport alone (the same
+// connections), which is what HTTPCycle itself costs; AHC's delegate API against its async
+// API; and a cycle in a Task of its own (`start()`) against one in the calling task.
+var allCases = cases
+if getenv("BISECT") != nil {
+    guard let helloURL = URL(string: hello) else {
+        print("not a URL: \(hello)")
+        exit(2)
+    }
+    var timedConfiguration = rawConfiguration
+    timedConfiguration.timeout.read = .seconds(60)
+    let timedRaw = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: timedConfiguration)
+    let transportAlone = Contender(name: "transport.send") {
+        var collector = BodyCollector()
+        try await session.transport.send(HTTPRequest(url: helloURL), timeout: nil, onBodySent: nil, to: &collector)
+    }
+    // A/A: each side against a second copy of itself, which reads ×1.00 up to the harness's noise.
+    let secondSession = HTTPSession()
+    let secondRaw = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: rawConfiguration)
+    let delegateGET = Contender(name: "raw AHC delegate API") {
+        let request = try HTTPClient.Request(url: hello)
+        _ = try await raw.execute(request: request, delegate: LeanDelegate()).futureResult.get()
+    }
+    let ownTaskGET = Contender(name: "HTTPCycle.start()") { try await HTTPCycle(hello, method: .get, session: session).start() }
+    allCases =
+        [
+            ("A/A cycle c=64", 64, 6_400, cycleGET, Contender(name: "HTTPCycle.get, second session") {
+                try await HTTPCycle.get(hello, session: secondSession)
+            }),
+            ("A/A raw c=64", 64, 6_400, rawGET(raw), rawGET(secondRaw, name: "raw AsyncHTTPClient, second client")),
+        ]
+        + atBothConcurrencies("read timeout", rawGET(timedRaw, name: "raw AsyncHTTPClient, read timeout"), rawGET(raw))
+        + atBothConcurrencies("transport", transportAlone, rawGET(raw))
+        + atBothConcurrencies("cycle", cycleGET, transportAlone)
+        + atBothConcurrencies("delegate", delegateGET, rawGET(raw))
+        + atBothConcurrencies("own task", ownTaskGET, cycleGET)
+    shutdowns.append { try await timedRaw.shutdown().get() }
+    shutdowns.append { try await secondRaw.shutdown().get() }
+    shutdowns.append { try await secondSession.shutdown() }
+}
+if getenv("CYCLE_ONLY") != nil {
+    // The cycle alone, over a transport that answers at once: what our pipeline costs per
+    // request without a network, for a profiler (ROUNDS × 100,000 requests at c=1).
+    let instant = HTTPSession(transport: InstantTransport())
+    let contender = Contender(name: "HTTPCycle.get, instant transport") { try await HTTPCycle.get(hello, session: instant) }
+    var samples: [Sample] = []
+    for _ in 0..<rounds { samples.append(try await measure(contender, count: 100_000, concurrency: 1)) }
+    print(String(format: "%@: %.0f ns/request, CPU %.0f ns (median block)", contender.name,
+                 median(samples.map(\.seconds)) / 100_000 * 1e9, median(samples.map(\.cpuSeconds)) / 100_000 * 1e9))
+    exit(0)
+}
+if let profiled = ProcessInfo.processInfo.environment["PROFILE"], let entry = allCases.first(where: { $0.name == profiled }) {
+    // One side alone, for a profiler: PROFILE="GET /hello c=64" PROFILE_SIDE=baseline
+    let contender = ProcessInfo.processInfo.environment["PROFILE_SIDE"] == "baseline" ? entry.baseline : entry.ours
+    var samples: [Sample] = []
+    for _ in 0..<rounds { samples.append(try await measure(contender, count: entry.count, concurrency: entry.concurrency)) }
+    print(String(format: "%@: CPU %.1f µs/request (median block)", contender.name, median(samples.map(\.cpuSeconds)) / Double(entry.count) * 1e6))
+    exit(0)
+}
+print("## Interleaved (\(rounds) rounds; median of each round's ratio, ours / baseline)\n")
+let only = ProcessInfo.processInfo.environment["ONLY"]
+for entry in allCases where only.map({ entry.name.contains($0) }) ?? true {
+    // Warm both: connections open, caches filled.
+    _ = try await measure(entry.ours, count: entry.count / 4, concurrency: entry.concurrency)
+    _ = try await measure(entry.baseline, count: entry.count / 4, concurrency: entry.concurrency)
+    var ratios: [Double] = []
+    var cpuRatios: [Double] = []
+    var ours: [Sample] = []
+    var theirs: [Sample] = []
+    for round in 0..<rounds {
+        // Alternate who goes first, so that neither always follows the other's garbage.
+        let order = round % 2 == 0 ? [entry.ours, entry.baseline] : [entry.baseline, entry.ours]
+        var samples: [String: Sample] = [:]
+        for contender in order {
+            samples[contender.name] = try await measure(contender, count: entry.count, concurrency: entry.concurrency)
+        }
+        guard let mine = samples[entry.ours.name], let other = samples[entry.baseline.name] else { continue }
+        ours.append(mine)
+        theirs.append(other)
+        ratios.append(other.seconds / mine.seconds)
+        cpuRatios.append(other.cpuSeconds / mine.cpuSeconds)
+    }
+    let count = Double(entry.count)
+    let ourRate = count / median(ours.map(\.seconds))
+    let theirRate = count / median(theirs.map(\.seconds))
+    let ourCPU = median(ours.map(\.cpuSeconds)) / count * 1e6
+    let theirCPU = median(theirs.map(\.cpuSeconds)) / count * 1e6
+    print(
+        String(
+            format: "%-28@ %10.0f/s vs %10.0f/s  throughput ×%.2f (rounds %.2f…%.2f)  CPU %5.1f vs %5.1f µs/request ×%.2f",
+            entry.name as NSString, ourRate, theirRate, median(ratios), ratios.min() ?? 0, ratios.max() ?? 0,
+            ourCPU, theirCPU, median(cpuRatios)))
+}
+try await session.shutdown()
+try await raw.shutdown().get()
+for shutdown in shutdowns { try await shutdown() }
