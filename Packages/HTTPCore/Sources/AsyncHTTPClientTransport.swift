@@ -109,10 +109,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if case .data(let data) = body, !reportingProgress { return .bytes(data) }
         // The chunks are taken now (a stream's only chance); a redirect that resends the body
         // asks for them again, which only a replayable body can give.
-        let first = Mutex<HTTPBodyChunks?>(try body.chunks())
-        let length = first.withLock { $0?.length }
+        let chunks = try body.chunks()
+        let first = Mutex<HTTPBodyChunks?>(chunks)
         let eventLoop = eventLoops.next()
-        return .stream(contentLength: length.map(Int64.init)) { writer in
+        return .stream(contentLength: chunks.length.map(Int64.init)) { writer in
             let promise = eventLoop.makePromise(of: Void.self)
             promise.completeWithTask {
                 let chunks = try first.withLock { chunks in

@@ -255,15 +255,14 @@ public final class HTTPCycle: Sendable {
     /// - Throws: ``HTTPError``, as ``start()``.
     @discardableResult
     package func startUnshared() async throws -> HTTPResponse {
-        let (generation, previous, shared) = beginRun(completion: nil, unlessShared: true)
-        guard !shared else { return try await start() }
+        guard let (generation, previous) = beginUnreachableRun() else { return try await start() }
         previous?.cancel()
         return try await perform(generation, completion: nil, channel: nil)
     }
 
     /// Starts a new run in a task of its own and returns that task.
     private func launch(completion: Completion?, streamingTo channel: ResponseBodyChannel? = nil) -> Task<HTTPResponse, any Error> {
-        let (generation, previous, _) = beginRun(completion: completion, unlessShared: false)
+        let (generation, previous) = beginRun(completion: completion)
         previous?.cancel()
         let task = Task {
             try await self.perform(generation, completion: completion, channel: channel)
@@ -281,29 +280,36 @@ public final class HTTPCycle: Sendable {
 
     /// Marks a new run as started and returns its generation and the task of the run it
     /// replaces, for the caller to cancel.
-    ///
-    /// - Parameter unlessShared: start nothing, and say so, when others can reach the cycle
-    ///   while it runs (see ``startUnshared()``).
-    private func beginRun(
-        completion: Completion?, unlessShared: Bool
-    ) -> (generation: Int, previous: Task<HTTPResponse, any Error>?, shared: Bool) {
-        let sessionShares = unlessShared && (session.hasEventMonitors.load(ordering: .acquiring) || session.queue.mayHoldRequests)
+    private func beginRun(completion: Completion?) -> (generation: Int, previous: Task<HTTPResponse, any Error>?) {
+        state.withLock { Self.begin(&$0, completion: completion, liveGeneration: liveGeneration) }
+    }
+
+    /// As ``beginRun(completion:)``, unless others get hold of the cycle while it runs (the
+    /// session's event monitors and queue, ``HTTPSession/pendingCycles``, the cycle's progress
+    /// handlers): then it starts nothing and returns `nil`. One lock for both, as every
+    /// one-call request asks.
+    private func beginUnreachableRun() -> (generation: Int, previous: Task<HTTPResponse, any Error>?)? {
+        if session.hasEventMonitors.load(ordering: .acquiring) || session.queue.mayHoldRequests { return nil }
         return state.withLock { state in
-            if unlessShared, sessionShares || state.didSendBodyData != nil || state.download?.didWriteData != nil {
-                return (0, nil, true)
-            }
-            state.generation += 1
-            state.completion = completion
-            state.cancellation = nil
-            state.completionPending = false
-            state.retryCount = 0
-            state.resumeData = nil
-            state.running = true
-            liveGeneration.store(state.generation, ordering: .releasing)
-            let previous = state.task
-            state.task = nil
-            return (state.generation, previous, false)
+            if state.didSendBodyData != nil || state.download?.didWriteData != nil { return nil }
+            return Self.begin(&state, completion: nil, liveGeneration: liveGeneration)
         }
+    }
+
+    private static func begin(
+        _ state: inout State, completion: Completion?, liveGeneration: borrowing Atomic<Int>
+    ) -> (generation: Int, previous: Task<HTTPResponse, any Error>?) {
+        state.generation += 1
+        state.completion = completion
+        state.cancellation = nil
+        state.completionPending = false
+        state.retryCount = 0
+        state.resumeData = nil
+        state.running = true
+        liveGeneration.store(state.generation, ordering: .releasing)
+        let previous = state.task
+        state.task = nil
+        return (state.generation, previous)
     }
 
     /// One run from start to completion: the pipeline, the events that close it, the log.
@@ -494,7 +500,7 @@ public final class HTTPCycle: Sendable {
                 failure = error
                 failedResponse = response
             }
-            if Task.isCancelled { throw CancellationError() }
+            try checkCancellation(plan.run)
             guard let delay = retryDelay(after: failure, response: failedResponse, retries: retries, plan: plan) else {
                 // No retry: a failing status is still processed and reported below.
                 guard let failedResponse else { throw failure }
@@ -629,19 +635,19 @@ public final class HTTPCycle: Sendable {
 
     /// One exchange, shared with identical GETs in flight when the session coalesces them.
     private func sendOnce(_ request: HTTPRequest, plan: RunPlan) async throws -> HTTPResponse {
-        let settings = plan.run.settings
+        let settings = plan.run.settings.values
         let transfer = plan.transfer
-        guard request.method == .get, settings.values.coalescesIdenticalGETs, transfer.isInMemory else {
+        let session = self.session
+        let codings = settings.contentCodings
+        let isFailure = settings.shouldTreatStatusCodeAsFailure
+        guard request.method == .get, settings.coalescesIdenticalGETs, transfer.isInMemory else {
             let onBodySent = transfer.didSendBodyData.map { handler in
                 Self.progressReporter(for: self, expecting: request.body?.knownLength, handler: handler)
             }
             return try await Self.transfer(
-                request, session: session, codings: settings.values.contentCodings, destination: transfer.destination,
-                isFailure: settings.values.shouldTreatStatusCodeAsFailure, onBodySent: onBodySent)
+                request, session: session, codings: codings, destination: transfer.destination, isFailure: isFailure,
+                onBodySent: onBodySent)
         }
-        let session = self.session
-        let codings = settings.values.contentCodings
-        let isFailure = settings.values.shouldTreatStatusCodeAsFailure
         return try await session.coalescer.response(for: request) {
             try await Self.transfer(request, session: session, codings: codings, destination: .memory, isFailure: isFailure, onBodySent: nil)
         }

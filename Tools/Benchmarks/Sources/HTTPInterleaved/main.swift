@@ -179,7 +179,8 @@ struct InstantTransport: HTTPTransport {
     func shutdown() async throws {}
 }
 
-/// Keeps the head and the body on the event loop, for the delegate API.
+/// Keeps the head and the body on the event loop, for the delegate API. Unchecked: AsyncHTTPClient
+/// calls a delegate on one event loop only, one call at a time.
 final class LeanDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
     struct Response: Sendable {
         var head: HTTPResponseHead?
