@@ -7,8 +7,9 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// The default transport: AsyncHTTPClient's pooled client (HTTP/1.1 and HTTP/2, TLS via
-/// NIOSSL), one client per session.
+/// The default transport: AsyncHTTPClient's pooled clients (HTTP/1.1 and HTTP/2, TLS via
+/// NIOSSL), one per event loop of the shared group, each request sent through the least
+/// busy (see ``ClientLane``).
 ///
 /// AsyncHTTPClient's own decompression stays off: content decoding belongs to the session's
 /// decoders. Connection establishment is not retried inside the client, so a refused
@@ -17,43 +18,47 @@ import Synchronization
 /// AsyncHTTPClient's read timeout, and a request's `timeout` bounds the whole exchange, body
 /// included.
 public final class AsyncHTTPClientTransport: HTTPTransport {
-    private let client: HTTPClient
-    private let eventLoops: any EventLoopGroup
-    private let ownsClient: Bool
-    /// `nil` for a client the caller configured: its own read timeout applies.
-    private let watchdog: IdleWatchdog?
+    /// Never empty.
+    private let lanes: [ClientLane]
+    private let ownsClients: Bool
     /// Read by every request: an atomic load, where a lock would bounce its line between cores.
     private let isShutDown = Atomic(false)
 
-    /// Creates a transport with its own client, configured from a session configuration.
+    /// Creates a transport with its own clients, configured from a session configuration.
+    ///
+    /// The session's `maximumConnectionsPerHost` is shared out among the event loops (fewer
+    /// loops are used when the limit is lower than their number), so it holds for the whole
+    /// transport.
     public init(configuration: HTTPSession.Configuration = .init()) {
+        let limit = max(configuration.maximumConnectionsPerHost, 1)
+        let eventLoops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator().prefix(limit))
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: configuration.followsRedirects
                 ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
             timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
             decompression: .disabled)
-        clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
-            configuration.maximumConnectionsPerHost
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
-        eventLoops = MultiThreadedEventLoopGroup.singleton
-        client = HTTPClient(eventLoopGroup: eventLoops, configuration: clientConfiguration)
-        ownsClient = true
-        watchdog = IdleWatchdog(timeout: configuration.timeoutForRequest, eventLoop: eventLoops.next())
+        lanes = eventLoops.enumerated().map { index, eventLoop in
+            clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
+                limit / eventLoops.count + (index < limit % eventLoops.count ? 1 : 0)
+            return ClientLane(
+                client: HTTPClient(eventLoopGroup: eventLoop, configuration: clientConfiguration),
+                watchdog: IdleWatchdog(timeout: configuration.timeoutForRequest, eventLoop: eventLoop))
+        }
+        ownsClients = true
     }
 
     /// Wraps a client the caller owns and shuts down; its configuration's timeouts apply.
     public init(client: HTTPClient) {
-        self.client = client
-        eventLoops = client.eventLoopGroup
-        ownsClient = false
-        watchdog = nil
+        lanes = [ClientLane(client: client, watchdog: nil)]
+        ownsClients = false
     }
 
     deinit {
         // A client that is dropped without shutdown traps in debug builds; shut it down here
         // so a session can simply go out of scope.
-        if ownsClient, !isShutDown.load(ordering: .acquiring) {
-            _ = client.shutdown()
+        if ownsClients, !isShutDown.load(ordering: .acquiring) {
+            for lane in lanes { _ = lane.client.shutdown() }
         }
     }
 
@@ -62,6 +67,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
         if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
+        let lane = ClientLane.leastBusy(of: lanes)
         let exchange = ClientExchange(onBodySent: onBodySent)
         do {
             var headers = HTTPHeaders()
@@ -71,14 +77,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             }
             let outgoing = try HTTPClient.Request(
                 url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
-                body: try body(of: request, reportingProgress: onBodySent != nil))
+                body: try body(of: request, reportingProgress: onBodySent != nil, eventLoop: lane.client.eventLoopGroup.next()))
             let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) }
-            exchange.attach(client.execute(request: outgoing, delegate: exchange, eventLoop: .indifferent, deadline: deadline))
+            exchange.attach(lane.client.execute(request: outgoing, delegate: exchange, eventLoop: .indifferent, deadline: deadline))
         } catch {
             throw HTTPError(transportError: error)
         }
-        watchdog?.watch(exchange)
-        defer { watchdog?.unwatch(exchange) }
+        lane.load.add(1, ordering: .relaxed)
+        lane.watchdog?.watch(exchange)
+        defer {
+            lane.watchdog?.unwatch(exchange)
+            lane.load.subtract(1, ordering: .relaxed)
+        }
         try await withTaskCancellationHandler {
             do {
                 guard case .head(let head, let url) = try await exchange.next() else {
@@ -104,14 +114,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// The request body as AsyncHTTPClient sends it: bytes in one piece when nobody watches
     /// the progress, else chunks written as the connection takes them.
-    private func body(of request: HTTPRequest, reportingProgress: Bool) throws -> HTTPClient.Body? {
+    private func body(of request: HTTPRequest, reportingProgress: Bool, eventLoop: any EventLoop) throws -> HTTPClient.Body? {
         guard let body = request.body else { return nil }
         if case .data(let data) = body, !reportingProgress { return .bytes(data) }
         // The chunks are taken now (a stream's only chance); a redirect that resends the body
         // asks for them again, which only a replayable body can give.
         let chunks = try body.chunks()
         let first = Mutex<HTTPBodyChunks?>(chunks)
-        let eventLoop = eventLoops.next()
         return .stream(contentLength: chunks.length.map(Int64.init)) { writer in
             let promise = eventLoop.makePromise(of: Void.self)
             promise.completeWithTask {
@@ -130,8 +139,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     public func shutdown() async throws {
         let wasShutDown = isShutDown.exchange(true, ordering: .acquiringAndReleasing)
-        if ownsClient, !wasShutDown {
-            try await client.shutdown()
+        if ownsClients, !wasShutDown {
+            for lane in lanes { try await lane.client.shutdown() }
         }
     }
 }

@@ -26,7 +26,7 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
         /// The final response's head, and the URL that answered it (after redirects).
         case head(HTTPResponseHead, url: URL?)
         /// Body parts in arrival order.
-        case body(CircularBuffer<ByteBuffer>)
+        case body([ByteBuffer])
         /// The response is complete.
         case end
     }
@@ -36,7 +36,9 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
         var headTaken = false
         /// The request the last response head answered.
         var url: URL?
-        var parts = CircularBuffer<ByteBuffer>()
+        /// An array rather than a `CircularBuffer`, whose every empty value allocates 16 slots:
+        /// the parts are handed over whole, and an empty array costs nothing.
+        var parts: [ByteBuffer] = []
         var buffered = 0
         var finished = false
         var failure: (any Error)?
@@ -112,7 +114,7 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
                 }
                 if !state.parts.isEmpty {
                     let parts = state.parts
-                    state.parts = CircularBuffer()
+                    state.parts = []
                     state.buffered = 0
                     let demand = state.withheldDemand
                     if demand != nil {

@@ -1,0 +1,41 @@
+import AsyncHTTPClient
+import NIOCore
+import Synchronization
+
+/// One event loop's share of a transport: a client whose connections all live on that loop,
+/// the watchdog that keeps its idle timeout, and how many exchanges it carries now.
+///
+/// Why a client per event loop rather than one over the whole group: AsyncHTTPClient's
+/// delegate API calls a delegate on the event loop it chose for the task before it knew the
+/// connection, and hops every event there when the pool hands it a connection on another
+/// loop — half the requests on two loops, measured as 13% of the CPU per request at
+/// concurrency 64. A client over one loop only ever picks that loop. Pinning requests to a
+/// loop inside one pool instead (`.delegateAndChannel`) makes the pool open overflow
+/// connections and close them after each request.
+final class ClientLane: Sendable {
+    let client: HTTPClient
+    /// `nil` for a client the caller configured: its own read timeout applies.
+    let watchdog: IdleWatchdog?
+    /// Exchanges in flight, read to send the next request down the least busy lane.
+    let load = Atomic(0)
+
+    init(client: HTTPClient, watchdog: IdleWatchdog?) {
+        self.client = client
+        self.watchdog = watchdog
+    }
+
+    /// The lane with the fewest exchanges in flight, the first of equals: a caller who sends
+    /// one request at a time keeps to one lane and so to one kept-alive connection.
+    static func leastBusy(of lanes: [ClientLane]) -> ClientLane {
+        var best = lanes[0]
+        var bestLoad = best.load.load(ordering: .relaxed)
+        for lane in lanes.dropFirst() where bestLoad > 0 {
+            let load = lane.load.load(ordering: .relaxed)
+            if load < bestLoad {
+                best = lane
+                bestLoad = load
+            }
+        }
+        return best
+    }
+}
