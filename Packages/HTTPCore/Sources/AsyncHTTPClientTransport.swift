@@ -43,14 +43,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 limit / eventLoops.count + (index < limit % eventLoops.count ? 1 : 0)
             return ClientLane(
                 client: HTTPClient(eventLoopGroup: eventLoop, configuration: clientConfiguration),
-                watchdog: IdleWatchdog(timeout: configuration.timeoutForRequest, eventLoop: eventLoop))
+                watchdog: IdleWatchdog(timeout: configuration.timeoutForRequest, eventLoop: eventLoop),
+                wakes: WakeBatch(eventLoop: eventLoop))
         }
         ownsClients = true
     }
 
     /// Wraps a client the caller owns and shuts down; its configuration's timeouts apply.
     public init(client: HTTPClient) {
-        lanes = [ClientLane(client: client, watchdog: nil)]
+        lanes = [ClientLane(client: client, watchdog: nil, wakes: nil)]
         ownsClients = false
     }
 
@@ -68,7 +69,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ) async throws {
         if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
         let lane = ClientLane.leastBusy(of: lanes)
-        let exchange = ClientExchange(onBodySent: onBodySent)
+        let exchange = ClientExchange(onBodySent: onBodySent, wakes: lane.wakes)
         do {
             var headers = HTTPHeaders()
             headers.reserveCapacity(request.headers.fields.count)

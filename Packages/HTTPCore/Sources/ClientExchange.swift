@@ -60,8 +60,12 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
     /// Written under the state's lock, with the withheld demand it mirrors.
     private let waitsForConsumer = Atomic(false)
 
-    init(onBodySent: (@Sendable (Int) -> Void)?) {
+    /// Resumes the awaiting task with the others its event loop woke, when there is one.
+    private let wakes: WakeBatch?
+
+    init(onBodySent: (@Sendable (Int) -> Void)?, wakes: WakeBatch?) {
         self.onBodySent = onBodySent
+        self.wakes = wakes
     }
 
     // MARK: Control
@@ -148,7 +152,8 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume()
+        guard let waiter else { return }
+        if let wakes { wakes.resume(waiter) } else { waiter.resume() }
     }
 
     // MARK: HTTPClientResponseDelegate (on the task's event loop)

@@ -16,12 +16,15 @@ final class ClientLane: Sendable {
     let client: HTTPClient
     /// `nil` for a client the caller configured: its own read timeout applies.
     let watchdog: IdleWatchdog?
+    /// `nil` for a client over several event loops, whose events come on any of them.
+    let wakes: WakeBatch?
     /// Exchanges in flight, read to send the next request down the least busy lane.
     let load = Atomic(0)
 
-    init(client: HTTPClient, watchdog: IdleWatchdog?) {
+    init(client: HTTPClient, watchdog: IdleWatchdog?, wakes: WakeBatch?) {
         self.client = client
         self.watchdog = watchdog
+        self.wakes = wakes
     }
 
     /// The lane with the fewest exchanges in flight, the first of equals: a caller who sends

@@ -17,11 +17,13 @@ import NIOPosix
 //   PROFILE="GET /hello c=64"      one side alone, ROUNDS blocks, for a profiler (perf record);
 //   PROFILE_SIDE=baseline          the baseline's side instead of ours
 //   BISECT=1                       where a gap comes from: A/A runs (the noise), AHC's read
-//                                  timeout, our transport alone vs raw AHC, the cycle vs the
-//                                  transport, AHC's delegate API vs its async API, and a
-//                                  cycle's own Task (start()) vs the calling task
+//                                  timeout, our transport alone vs raw AHC, a client per event
+//                                  loop vs one over the group, the cycle vs the transport,
+//                                  AHC's delegate API vs its async API, and a cycle's own Task
+//                                  (start()) vs the calling task
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
-//                                  cost per request, without a network, for a profiler
+//                                  cost per request, without a network, for a profiler;
+//                                  CONCURRENCY=N runs N at a time (contention)
 
 struct Contender: Sendable {
     let name: String
@@ -232,6 +234,15 @@ if getenv("BISECT") != nil {
         let request = try HTTPClient.Request(url: hello)
         _ = try await raw.execute(request: request, delegate: LeanDelegate()).futureResult.get()
     }
+    // One client over the whole group, as the transport was before it kept a client per
+    // event loop: AsyncHTTPClient then hops a delegate's events between loops.
+    let groupClient = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: rawConfiguration)
+    let groupTransport = AsyncHTTPClientTransport(client: groupClient)
+    let groupTransportAlone = Contender(name: "transport.send, one client over the group") {
+        var collector = BodyCollector()
+        try await groupTransport.send(HTTPRequest(url: helloURL), timeout: nil, onBodySent: nil, to: &collector)
+    }
+    shutdowns.append { try await groupClient.shutdown() }
     let ownTaskGET = Contender(name: "HTTPCycle.start()") { try await HTTPCycle(hello, method: .get, session: session).start() }
     allCases =
         [
@@ -242,6 +253,7 @@ if getenv("BISECT") != nil {
         ]
         + atBothConcurrencies("read timeout", rawGET(timedRaw, name: "raw AsyncHTTPClient, read timeout"), rawGET(raw))
         + atBothConcurrencies("transport", transportAlone, rawGET(raw))
+        + atBothConcurrencies("client per event loop", transportAlone, groupTransportAlone)
         + atBothConcurrencies("cycle", cycleGET, transportAlone)
         + atBothConcurrencies("delegate", delegateGET, rawGET(raw))
         + atBothConcurrencies("own task", ownTaskGET, cycleGET)
@@ -254,8 +266,9 @@ if getenv("CYCLE_ONLY") != nil {
     // request without a network, for a profiler (ROUNDS × 100,000 requests at c=1).
     let instant = HTTPSession(transport: InstantTransport())
     let contender = Contender(name: "HTTPCycle.get, instant transport") { try await HTTPCycle.get(hello, session: instant) }
+    let concurrency = ProcessInfo.processInfo.environment["CONCURRENCY"].flatMap { Int($0) } ?? 1
     var samples: [Sample] = []
-    for _ in 0..<rounds { samples.append(try await measure(contender, count: 100_000, concurrency: 1)) }
+    for _ in 0..<rounds { samples.append(try await measure(contender, count: 100_000, concurrency: concurrency)) }
     print(String(format: "%@: %.0f ns/request, CPU %.0f ns (median block)", contender.name,
                  median(samples.map(\.seconds)) / 100_000 * 1e9, median(samples.map(\.cpuSeconds)) / 100_000 * 1e9))
     exit(0)
