@@ -113,6 +113,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
+    /// How many chunks of a streamed request body may be written but not yet sent.
+    static let writesInFlight = 8
+
     /// The request body as AsyncHTTPClient sends it: bytes in one piece when nobody watches
     /// the progress, else chunks written as the connection takes them.
     private func body(of request: HTTPRequest, reportingProgress: Bool, eventLoop: any EventLoop) throws -> HTTPClient.Body? {
@@ -129,10 +132,21 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                     defer { chunks = nil }
                     return chunks
                 } ?? body.chunks()
+                // Writes are waited for half a window at a time: the connection always has
+                // chunks to send, memory holds at most a window, and this task is woken once
+                // per half window rather than once per chunk (each wake-up of a sleeping
+                // thread cost more CPU than the chunk's copy).
+                let half = Self.writesInFlight / 2
+                var writes = CircularBuffer<EventLoopFuture<Void>>(initialCapacity: Self.writesInFlight)
                 for try await chunk in chunks {
-                    // Each write waits for the connection to take it: memory holds one chunk.
-                    try await writer.write(.byteBuffer(ByteBuffer(data: chunk))).get()
+                    writes.append(writer.write(.byteBuffer(ByteBuffer(data: chunk))))
+                    if writes.count == Self.writesInFlight {
+                        // Writes complete in order: the half's last done means the half is.
+                        try await writes[writes.index(writes.startIndex, offsetBy: half - 1)].get()
+                        writes.removeFirst(half)
+                    }
                 }
+                for write in writes { try await write.get() }
             }
             return promise.futureResult
         }

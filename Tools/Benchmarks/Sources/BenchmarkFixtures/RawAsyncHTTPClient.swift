@@ -6,8 +6,9 @@ public enum BenchPath {
     public static let hello = "/hello/"
     public static let items = "/items/27"
     public static let download = "/download/104857600"
-    /// Takes any upload and answers 200.
-    public static let sink = "/sink/"
+    /// Takes a PUT of any body. nginx's WebDAV module reads the whole body before it answers,
+    /// where a `return` answers at once and lets the client stop sending.
+    public static let sink = "/sink/upload"
 }
 
 /// Streams a response body into a temporary file with write(2), the least a caller of raw

@@ -118,10 +118,10 @@ let cycleGET = Contender(name: "HTTPCycle.get") { try await HTTPCycle.get(hello,
 let cases: [Case] = atBothConcurrencies("GET /hello", cycleGET, rawGET(raw)) + [
     (
         "upload 64 MiB file c=1", 1, 4,
-        Contender(name: "HTTPCycle.upload") { try await HTTPCycle.upload(sink, source: .file(UploadFixture.file), session: session) },
+        Contender(name: "HTTPCycle.upload") { try await HTTPCycle.upload(sink, method: .put, source: .file(UploadFixture.file), session: session) },
         Contender(name: "raw AsyncHTTPClient, file in 64 KiB chunks") {
             var request = HTTPClientRequest(url: sink)
-            request.method = .POST
+            request.method = .PUT
             request.body = .stream(FileBuffers(url: UploadFixture.file), length: .known(Int64(UploadFixture.size)))
             let response = try await raw.execute(request, timeout: .seconds(60))
             _ = try await response.body.collect(upTo: 1 << 20)
