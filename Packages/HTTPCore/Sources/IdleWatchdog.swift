@@ -4,10 +4,10 @@ import Synchronization
 /// Ends exchanges that have sent and received nothing for longer than the session's
 /// `timeoutForRequest` (an exchange waiting for its reader does not count as idle).
 ///
-/// One timer per transport looks at every exchange in flight a few times per timeout, so a
-/// request costs an insertion and a removal here instead of a timer of its own, scheduled
-/// and moved on every read. An exchange is ended at most ``checksPerTimeout``th of the
-/// timeout late. The timer runs only while exchanges are watched.
+/// One timer per event loop (per ``ClientLane``) looks at every exchange in flight a few
+/// times per timeout, so a request costs an insertion and a removal here instead of a timer
+/// of its own, scheduled and moved on every read. An exchange is ended at most
+/// ``checksPerTimeout``th of the timeout late. The timer runs only while exchanges are watched.
 final class IdleWatchdog: Sendable {
     /// How often the timer looks, per timeout.
     static let checksPerTimeout: Int64 = 8
