@@ -54,6 +54,16 @@ final class Counter: Sendable {
         #expect(throws: HTTPError.self) { try HTTPCycle.get(string) { _, _ in Issue.record("must not complete") } }
     }
 
+    @Test func aURLChangedAfterTheStringWasCheckedIsCheckedAgain() async throws {
+        // The string initializer's check covers its own URL only.
+        let cycle = try HTTPCycle("http://127.0.0.1:1/hello", method: .get, retryPolicy: .never)
+        cycle.request.url = try #require(URL(string: "ftp://example.com/file"))
+        guard case .invalidURL? = await httpError({ try await cycle.start() }) else {
+            Issue.record("a non-http URL was sent")
+            return
+        }
+    }
+
     @Test(arguments: TransportKind.allCases) func parametersMergeIntoTheQuerySentOnTheWire(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.get(

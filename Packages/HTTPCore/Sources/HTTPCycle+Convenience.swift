@@ -19,7 +19,7 @@ extension HTTPCycle {
         self.init(
             request: HTTPRequest(url: url, method: method, object: requestObject), session: session,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors, authentications: authentications,
-            solicited: solicited, retryPolicy: retryPolicy)
+            solicited: solicited, retryPolicy: retryPolicy, vettedURL: url)
     }
 
     /// Sends a request and returns the finished cycle.

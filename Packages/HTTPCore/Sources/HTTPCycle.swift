@@ -31,6 +31,8 @@ public final class HTTPCycle: Sendable {
 
     private struct State {
         var request: HTTPRequest
+        /// The URL a string initializer checked already: preparing a request with it skips the check.
+        var vettedURL: URL?
         var response: HTTPResponse?
         var requestProcessors: [any HTTPProcessor]?
         var responseProcessors: [any HTTPProcessor]?
@@ -75,13 +77,14 @@ public final class HTTPCycle: Sendable {
     init(
         request: HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPProcessor]?,
         responseProcessors: [any HTTPProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool = false,
-        retryPolicy: RetryPolicy? = nil
+        retryPolicy: RetryPolicy? = nil, vettedURL: URL? = nil
     ) {
         self.session = session
         state = Mutex(
             State(
-                request: request, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-                authentications: authentications, solicited: solicited, retryPolicy: retryPolicy))
+                request: request, vettedURL: vettedURL, requestProcessors: requestProcessors,
+                responseProcessors: responseProcessors, authentications: authentications, solicited: solicited,
+                retryPolicy: retryPolicy))
         if session.hasEventMonitors.load(ordering: .acquiring) {
             emit(.created, to: session.eventMonitors)
         }
@@ -316,37 +319,35 @@ public final class HTTPCycle: Sendable {
     private func perform(_ generation: Int, completion: Completion?, channel: ResponseBodyChannel?) async throws -> HTTPResponse {
         let run = RunContext(generation: generation, settings: session.snapshot(), channel: channel)
         session.activity.begin()
-        let result: Result<HTTPResponse, HTTPError>
+        // The closing steps take the failure alone: the response is not copied for them.
         do {
-            result = .success(try await execute(run))
+            let response = try await execute(run)
+            conclude(run, failure: nil, completion: completion)
+            return response
         } catch {
-            result = .failure(finalError(for: error, generation: generation))
+            let failure = finalError(for: error, generation: generation)
+            conclude(run, failure: failure, completion: completion)
+            throw failure
         }
-        conclude(run, result: result, completion: completion)
-        return try result.get()
     }
 
     /// Closes a run: its body stream, the session's activity, the closing events and log, the
     /// stored outcome and the completion handler.
     @inline(never)
-    private func conclude(_ run: RunContext, result: Result<HTTPResponse, HTTPError>, completion: Completion?) {
-        if case .failure(let error) = result {
-            run.channel?.finish(with: error)
-        } else {
-            run.channel?.finish(with: nil)
-        }
+    private func conclude(_ run: RunContext, failure: HTTPError?, completion: Completion?) {
+        run.channel?.finish(with: failure)
         session.activity.end()
         let monitors = run.settings.values.eventMonitors
-        if case .failure(let error) = result {
-            if case .cancelled(let explicitly) = error {
+        if let failure {
+            if case .cancelled(let explicitly) = failure {
                 emit(.cancelled(explicitly: explicitly, elapsed: .now - run.started), to: monitors)
             } else {
-                emit(.failed(error, elapsed: .now - run.started), to: monitors)
-                logFailure(error)
+                emit(.failed(failure, elapsed: .now - run.started), to: monitors)
+                logFailure(failure)
             }
         }
         emit(.finished(elapsed: .now - run.started), to: monitors)
-        finish(run.generation, result: result, completion: completion)
+        finish(run.generation, failure: failure, completion: completion)
     }
 
     /// The error a run ends with: cancellation as recorded by ``cancel(explicitly:)``, never
@@ -358,7 +359,7 @@ public final class HTTPCycle: Sendable {
         return HTTPError(transportError: error)
     }
 
-    private func finish(_ generation: Int, result: Result<HTTPResponse, HTTPError>, completion: Completion?) {
+    private func finish(_ generation: Int, failure: HTTPError?, completion: Completion?) {
         state.withLock { state in
             guard state.generation == generation else { return }
             state.task = nil
@@ -374,8 +375,7 @@ public final class HTTPCycle: Sendable {
                 state.completionPending = false
                 if case .cancelled(explicitly: true)? = state.cancellation { return .none }
                 if let cancellation = state.cancellation { return .some(cancellation) }
-                if case .failure(let error) = result { return .some(error) }
-                return .some(nil)
+                return .some(failure)
             }
             if case .some(let error) = outcome {
                 completion(self, error)
@@ -430,11 +430,11 @@ public final class HTTPCycle: Sendable {
     /// processors, authentications, validation.
     @inline(never)
     private func prepare(_ run: RunContext) throws -> RunPlan {
-        let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited, didSendBodyData, download) =
+        let (original, vettedURL, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited, didSendBodyData, download) =
             state.withLock {
                 (
-                    $0.request, $0.requestProcessors, $0.responseProcessors, $0.authentications, $0.retryPolicy, $0.solicited,
-                    $0.didSendBodyData, $0.download
+                    $0.request, $0.vettedURL, $0.requestProcessors, $0.responseProcessors, $0.authentications, $0.retryPolicy,
+                    $0.solicited, $0.didSendBodyData, $0.download
                 )
             }
         let settings = run.settings
@@ -459,11 +459,11 @@ public final class HTTPCycle: Sendable {
         for authentication in authentications {
             try Self.applying(authentication) { try authentication.authorize(&request) }
         }
-        try request.validateForSending()
+        try request.validateForSending(vettedURL: vettedURL)
         emit(.requestPrepared(request, elapsed: .now - run.started), to: settings.values.eventMonitors)
         return RunPlan(
             run: run, request: request, transfer: transfer, authentications: authentications,
-            retryPolicy: ownRetryPolicy ?? settings.values.retryPolicy, responseProcessors: ownResponseProcessors, solicited: solicited)
+            ownRetryPolicy: ownRetryPolicy, responseProcessors: ownResponseProcessors, solicited: solicited)
     }
 
     /// Sends a prepared request until it succeeds or the retry policy gives up, then
@@ -635,12 +635,14 @@ public final class HTTPCycle: Sendable {
 
     /// One exchange, shared with identical GETs in flight when the session coalesces them.
     private func sendOnce(_ request: HTTPRequest, plan: RunPlan) async throws -> HTTPResponse {
-        let settings = plan.run.settings.values
+        // The fields one by one: a copy of `values` would retain and release each of them, on
+        // objects every concurrent run shares.
+        let settings = plan.run.settings
         let transfer = plan.transfer
         let session = self.session
-        let codings = settings.contentCodings
-        let isFailure = settings.shouldTreatStatusCodeAsFailure
-        guard request.method == .get, settings.coalescesIdenticalGETs, transfer.isInMemory else {
+        let codings = settings.values.contentCodings
+        let isFailure = settings.values.shouldTreatStatusCodeAsFailure
+        guard request.method == .get, settings.values.coalescesIdenticalGETs, transfer.isInMemory else {
             let onBodySent = transfer.didSendBodyData.map { handler in
                 Self.progressReporter(for: self, expecting: request.body?.knownLength, handler: handler)
             }
@@ -725,9 +727,10 @@ public final class HTTPCycle: Sendable {
 
 extension HTTPRequest {
     /// Refuses what must never reach the wire: a URL that is not http(s) with a host, and
-    /// header names or values that would split or corrupt the request.
-    func validateForSending() throws {
-        guard url.isSendableHTTP else { throw HTTPError.invalidURL(url.absoluteString) }
+    /// header names or values that would split or corrupt the request. `vettedURL`, when the
+    /// request's URL is that one, was checked already.
+    func validateForSending(vettedURL: URL? = nil) throws {
+        guard url == vettedURL || url.isSendableHTTP else { throw HTTPError.invalidURL(url.absoluteString) }
         for field in headers {
             // Native strings are scanned as contiguous bytes, the rest byte by byte.
             let nameIsToken =

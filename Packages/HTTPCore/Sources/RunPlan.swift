@@ -24,21 +24,26 @@ final class RunPlan {
     let request: HTTPRequest
     let transfer: Transfer
     let authentications: [any HTTPAuthentication]
-    let retryPolicy: RetryPolicy
+    /// The cycle's own retry policy (`nil`: the session's, see ``retryPolicy``).
+    let ownRetryPolicy: RetryPolicy?
     /// The cycle's own response processors (`nil`: the session's, then the registry's).
     let responseProcessors: [any HTTPProcessor]?
     let solicited: Bool
 
     init(
         run: RunContext, request: HTTPRequest, transfer: Transfer, authentications: [any HTTPAuthentication],
-        retryPolicy: RetryPolicy, responseProcessors: [any HTTPProcessor]?, solicited: Bool
+        ownRetryPolicy: RetryPolicy?, responseProcessors: [any HTTPProcessor]?, solicited: Bool
     ) {
         self.run = run
         self.request = request
         self.transfer = transfer
         self.authentications = authentications
-        self.retryPolicy = retryPolicy
+        self.ownRetryPolicy = ownRetryPolicy
         self.responseProcessors = responseProcessors
         self.solicited = solicited
     }
+
+    /// The policy that decides on retries: read only after a failure, so that a run that
+    /// succeeds copies none of the session's (whose closures every concurrent run shares).
+    var retryPolicy: RetryPolicy { ownRetryPolicy ?? run.settings.values.retryPolicy }
 }
