@@ -27,8 +27,9 @@ public final class HTTPSession: Sendable {
         public var timeoutForResource: Duration? = nil
         /// The longest establishing a connection may take.
         public var connectTimeout: Duration = .seconds(10)
-        /// How many HTTP/1.1 connections to one host may be open at once. AsyncHTTPClient's
-        /// default of 8 halves throughput at high concurrency, so the default is higher.
+        /// How many HTTP/1.1 connections to one host may be open at once, over all the
+        /// default transport's event loops. AsyncHTTPClient's default of 8 halves throughput
+        /// at high concurrency, so the default is higher.
         public var maximumConnectionsPerHost: Int = 256
         /// Whether redirects are followed (up to ``maximumRedirects``).
         public var followsRedirects = true
