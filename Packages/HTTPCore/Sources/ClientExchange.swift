@@ -185,6 +185,9 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
         touch()
         var demand: EventLoopPromise<Void>?
         update { state in
+            // A second part means a body that arrives in many: room for a batch at once, rather
+            // than growing 2, 4, 8… (a small response's one part takes a one-element array).
+            if state.parts.count == 1 { state.parts.reserveCapacity(16) }
             state.parts.append(buffer)
             state.buffered += buffer.readableBytes
             if state.buffered >= Self.bufferLimit {
