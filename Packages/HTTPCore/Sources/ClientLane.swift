@@ -3,7 +3,8 @@ import NIOCore
 import Synchronization
 
 /// One event loop's share of a transport: a client whose connections all live on that loop,
-/// the watchdog that keeps its idle timeout, and how many exchanges it carries now.
+/// the watchdog that keeps its idle timeout, the batch that wakes its awaiting tasks, and how
+/// many exchanges it carries now.
 ///
 /// Why a client per event loop rather than one over the whole group: AsyncHTTPClient's
 /// delegate API calls a delegate on the event loop it chose for the task before it knew the

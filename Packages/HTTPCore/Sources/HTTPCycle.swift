@@ -31,8 +31,6 @@ public final class HTTPCycle: Sendable {
 
     private struct State {
         var request: HTTPRequest
-        /// The URL a string initializer checked already: preparing a request with it skips the check.
-        var vettedURL: URL?
         var response: HTTPResponse?
         var requestProcessors: [any HTTPProcessor]?
         var responseProcessors: [any HTTPProcessor]?
@@ -57,6 +55,8 @@ public final class HTTPCycle: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The URL a string initializer checked already: preparing a request with it skips the check.
+    private let vettedURL: URL?
     /// The generation of the run that may go on: set when a run begins, 0 once it is cancelled.
     /// Every step of a run checks it, so it is an atomic load rather than the lock.
     private let liveGeneration = Atomic(0)
@@ -80,11 +80,11 @@ public final class HTTPCycle: Sendable {
         retryPolicy: RetryPolicy? = nil, vettedURL: URL? = nil
     ) {
         self.session = session
+        self.vettedURL = vettedURL
         state = Mutex(
             State(
-                request: request, vettedURL: vettedURL, requestProcessors: requestProcessors,
-                responseProcessors: responseProcessors, authentications: authentications, solicited: solicited,
-                retryPolicy: retryPolicy))
+                request: request, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
+                authentications: authentications, solicited: solicited, retryPolicy: retryPolicy))
         if session.hasEventMonitors.load(ordering: .acquiring) {
             emit(.created, to: session.eventMonitors)
         }
@@ -430,11 +430,11 @@ public final class HTTPCycle: Sendable {
     /// processors, authentications, validation.
     @inline(never)
     private func prepare(_ run: RunContext) throws -> RunPlan {
-        let (original, vettedURL, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited, didSendBodyData, download) =
+        let (original, ownRequestProcessors, ownResponseProcessors, ownAuthentications, ownRetryPolicy, solicited, didSendBodyData, download) =
             state.withLock {
                 (
-                    $0.request, $0.vettedURL, $0.requestProcessors, $0.responseProcessors, $0.authentications, $0.retryPolicy,
-                    $0.solicited, $0.didSendBodyData, $0.download
+                    $0.request, $0.requestProcessors, $0.responseProcessors, $0.authentications, $0.retryPolicy, $0.solicited,
+                    $0.didSendBodyData, $0.download
                 )
             }
         let settings = run.settings

@@ -9,7 +9,7 @@ import NIOCore
 /// | route | answer |
 /// | --- | --- |
 /// | `/download/N?validator=etag\|weak\|date\|none&version=V&drop=K&stall=S&chunked=1` | N bytes, byte i = i mod 251; `Range`/`If-Range` honoured; closes after K body bytes; sends nothing more after S body bytes, keeping the connection open |
-/// | `/sink?drop=K` | `{"length":…,"crc32":…,"contentType":…}` for the request body; closes after K bytes |
+/// | `/sink?drop=K` (or any path under `/sink/`) | `{"length":…,"crc32":…,"contentType":…}` for the request body; closes after K bytes |
 public enum SandboxStreams {
     /// Byte `i` of every `/download/N` body. 251 is prime, so no power-of-two chunking lines
     /// up with the pattern and a misplaced chunk shows.
@@ -140,7 +140,7 @@ public enum SandboxStreams {
     }
 
     static func sink(uri: String, headers: [(name: String, value: String)]) -> Sink? {
-        guard let components = URLComponents(string: uri), components.path == "/sink" || components.path == "/sink/" else {
+        guard let components = URLComponents(string: uri), components.path == "/sink" || components.path.hasPrefix("/sink/") else {
             return nil
         }
         let drop = components.queryItems?.first { $0.name == "drop" }?.value.flatMap { Int64($0) }
