@@ -114,7 +114,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// How many chunks of a streamed request body may be written but not yet sent.
-    static let writesInFlight = 8
+    static let writesInFlight = 32
 
     /// The request body as AsyncHTTPClient sends it: bytes in one piece when nobody watches
     /// the progress, else chunks written as the connection takes them.

@@ -14,6 +14,7 @@ import NIOPosix
 //
 // Usage: HTTPInterleaved BASE_URL [ROUNDS]   (./run passes the server it started)
 //   ONLY=c=64                      only the cases whose name contains this
+//   BLOCK_SCALE=4                  GET blocks of 4× the requests (a slow last request weighs less)
 //   PROFILE="GET /hello c=64"      one side alone, ROUNDS blocks, for a profiler (perf record);
 //   PROFILE_SIDE=baseline          the baseline's side instead of ours
 //   BISECT=1                       where a gap comes from: A/A runs (the noise), AHC's read
@@ -101,9 +102,12 @@ enum UploadFixture {
 /// One comparison: `count` requests at `concurrency`, ours against the baseline.
 typealias Case = (name: String, concurrency: Int, count: Int, ours: Contender, baseline: Contender)
 
+/// How many times the default number of requests each block sends (`BLOCK_SCALE`).
+let blockScale = max(ProcessInfo.processInfo.environment["BLOCK_SCALE"].flatMap { Int($0) } ?? 1, 1)
+
 /// The same comparison at concurrency 1 and 64.
 func atBothConcurrencies(_ name: String, _ ours: Contender, _ baseline: Contender) -> [Case] {
-    [(name + " c=1", 1, 1_000, ours, baseline), (name + " c=64", 64, 6_400, ours, baseline)]
+    [(name + " c=1", 1, 1_000 * blockScale, ours, baseline), (name + " c=64", 64, 6_400 * blockScale, ours, baseline)]
 }
 
 /// A GET of `/hello/` on a raw client, its body collected.
