@@ -79,17 +79,24 @@ import Testing
     @Test func cancellingAPendingCycleNeverTouchesTheNetwork() async throws {
         try await withSandbox { sandbox, session in
             session.maximumActiveRequests = 1
-            let blocker = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 0.3], session: session)
+            // The blocker holds the only place until it is cancelled, and takes it before the
+            // other cycle asks: queued while paused, admitted by the resume.
+            let blocker = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 30], session: session)
             let waiting = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "never", "fail": 0], session: session)
-            async let first: Void = { _ = try await blocker.start() }()
+            session.pause()
+            async let first = httpError { try await blocker.start() }
+            await waitForPending(session, 1)
+            session.resume()
             async let second = httpError { try await waiting.start() }
             await waitForPending(session, 1)
+            #expect(session.pendingCycles.first === waiting)
             waiting.cancel(explicitly: true)
             guard case .cancelled(explicitly: true)? = await second else {
                 Issue.record("expected an explicit cancellation")
                 return
             }
-            try await first
+            blocker.cancel(explicitly: true)
+            _ = await first
             let probe = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "never", "fail": 0], session: session)
             #expect(probe.response?.text == "attempt 1 succeeds")
         }

@@ -95,8 +95,12 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
     }
 
     /// Whether nothing moved since `threshold` while the exchange waited for the network.
+    ///
+    /// Reads the flag first, acquiring: an exchange that just stopped waiting for its consumer
+    /// is then seen with the activity stamped before the flag was cleared, never the stale
+    /// stamp from before the wait (which would end a slow reader's exchange as idle).
     func isIdle(since threshold: UInt64) -> Bool {
-        !waitsForConsumer.load(ordering: .relaxed) && lastActivity.load(ordering: .relaxed) < threshold
+        !waitsForConsumer.load(ordering: .acquiring) && lastActivity.load(ordering: .relaxed) < threshold
     }
 
     private func touch() {
@@ -123,8 +127,9 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
                     let demand = state.withheldDemand
                     if demand != nil {
                         state.withheldDemand = nil
-                        waitsForConsumer.store(false, ordering: .relaxed)
+                        // Stamped before the flag is cleared: see `isIdle(since:)`.
                         touch()
+                        waitsForConsumer.store(false, ordering: .releasing)
                     }
                     return (.body(parts), demand)
                 }
@@ -210,7 +215,8 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
             if state.failure == nil { state.failure = error }
             withheld = state.withheldDemand
             state.withheldDemand = nil
-            waitsForConsumer.store(false, ordering: .relaxed)
+            touch()
+            waitsForConsumer.store(false, ordering: .releasing)
         }
         withheld?.fail(error)
     }
