@@ -43,7 +43,10 @@ final class Counter: Sendable {
         }
     }
 
-    @Test(arguments: ["", "not a url", "ftp://example.com/file", "http://", "http:///path", "//host/path"])
+    @Test(arguments: [
+        "", "not a url", "ftp://example.com/file", "http://", "http:///path", "//host/path", "http:host/path",
+        "http://user@/path", "http://:80/path", "httpx://example.com/", "mailto:someone@example.com",
+    ])
     func invalidURLStringsThrowAtOnce(_ string: String) async {
         let error = await httpError { _ = try await HTTPCycle.get(string) }
         guard case .invalidURL(let reported)? = error else {
@@ -52,6 +55,14 @@ final class Counter: Sendable {
         }
         #expect(reported == string)
         #expect(throws: HTTPError.self) { try HTTPCycle.get(string) { _, _ in Issue.record("must not complete") } }
+    }
+
+    @Test(arguments: [
+        "http://example.com", "HTTPS://Example.com:8443/a?b#c", "http://user:pass@example.com/", "http://[::1]:8080/",
+        "http://example.com?q", "https://example.com#fragment",
+    ])
+    func sendableURLStringsMakeACycle(_ string: String) throws {
+        _ = try HTTPCycle(string, method: .get)
     }
 
     @Test func aURLChangedAfterTheStringWasCheckedIsCheckedAgain() async throws {

@@ -8,7 +8,10 @@ struct ContentDecoderChain {
     /// The chain for `headers`, or `nil` when there is nothing to undo or a coding is unknown:
     /// half-decoded bytes help no one, so such a body is kept as it came.
     init?(headers: HTTPHeaderFields, codings: ContentCodingRegistry) {
-        let tokens = headers.values(for: "Content-Encoding")
+        let values = headers.values(for: "Content-Encoding")
+        // Most responses have none: nothing to split.
+        guard !values.isEmpty else { return nil }
+        let tokens = values
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingHTTPWhitespace().lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }

@@ -319,12 +319,17 @@ public final class HTTPCycle: Sendable {
     private func perform(_ generation: Int, completion: Completion?, channel: ResponseBodyChannel?) async throws -> HTTPResponse {
         let run = RunContext(generation: generation, settings: session.snapshot(), channel: channel)
         session.activity.begin()
+        // Prepared and sent here rather than in a step of its own: one async frame fewer per run.
+        var plan: RunPlan?
         // The closing steps take the failure alone: the response is not copied for them.
         do {
-            let response = try await execute(run)
+            let prepared = try prepare(run)
+            plan = prepared
+            let response = try await send(prepared)
             conclude(run, failure: nil, completion: completion)
             return response
         } catch {
+            if let plan { keepResumeData(of: plan) }
             let failure = finalError(for: error, generation: generation)
             conclude(run, failure: failure, completion: completion)
             throw failure
@@ -410,19 +415,15 @@ public final class HTTPCycle: Sendable {
     // parts, and leave synchronous work to functions that are not inlined into them: every
     // async frame is allocated for each run, and a large one costs a malloc of its own.
 
-    private func execute(_ run: RunContext) async throws -> HTTPResponse {
-        let plan = try prepare(run)
-        do {
-            return try await send(plan)
-        } catch {
-            if let target = plan.transfer.download {
-                // A failed download leaves its partial file only when it can be continued.
-                let resumeData = target.abandon(requestURL: plan.request.url)
-                state.withLock { state in
-                    if state.generation == run.generation { state.resumeData = resumeData }
-                }
-            }
-            throw error
+    /// After a failed run: a download leaves its partial file only when it can be continued,
+    /// and the cycle keeps where to continue from.
+    @inline(never)
+    private func keepResumeData(of plan: RunPlan) {
+        guard let target = plan.transfer.download else { return }
+        let resumeData = target.abandon(requestURL: plan.request.url)
+        let generation = plan.run.generation
+        state.withLock { state in
+            if state.generation == generation { state.resumeData = resumeData }
         }
     }
 
@@ -475,7 +476,7 @@ public final class HTTPCycle: Sendable {
             let outcome: AttemptOutcome
             do {
                 // A place on the network is held for the exchange only, not for backoff or processing.
-                try await session.queue.acquire(for: self, priority: priority)
+                if !session.queue.tryAcquire() { try await session.queue.acquire(for: self, priority: priority) }
                 let received: HTTPResponse
                 do {
                     // A cancel that came while the cycle waited for its place stops it here.
@@ -493,7 +494,8 @@ public final class HTTPCycle: Sendable {
             }
             let failure: HTTPError
             let failedResponse: HTTPResponse?
-            switch outcome {
+            // Consumed, so that the response is moved out rather than copied field by field.
+            switch consume outcome {
             case .succeeded(let response):
                 return try complete(response, plan: plan)
             case .failed(let error, let response):
@@ -761,12 +763,34 @@ extension UInt8 {
 
 extension URL {
     /// Whether the URL can be sent: http or https, with a host.
+    ///
+    /// Read from the URL's text, which a parsed URL has already checked: asking the URL for its
+    /// scheme and host instead builds a string for each, on every request.
     var isSendableHTTP: Bool {
-        // The percent-encoded host: decoding it costs time and cannot make it empty.
-        guard let scheme, scheme.equalsCaseInsensitively("http") || scheme.equalsCaseInsensitively("https"),
-            let host = host(percentEncoded: true), !host.isEmpty
+        var text = absoluteString
+        return text.withUTF8(Self.isSendableHTTP)
+    }
+
+    /// Whether `text`, a URL that parsed, starts with `http://` or `https://` (in any case) and
+    /// an authority whose host, past any user info, is not empty.
+    private static func isSendableHTTP(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        // ASCII letters lowercased; past the end, a byte no letter matches.
+        func lowercased(_ index: Int) -> UInt8 { index < text.count ? text[index] | 0x20 : 0 }
+        guard lowercased(0) == UInt8(ascii: "h"), lowercased(1) == UInt8(ascii: "t"), lowercased(2) == UInt8(ascii: "t"),
+            lowercased(3) == UInt8(ascii: "p")
         else { return false }
-        return true
+        let colon = lowercased(4) == UInt8(ascii: "s") ? 5 : 4
+        guard text.count >= colon + 3, text[colon] == UInt8(ascii: ":"), text[colon + 1] == UInt8(ascii: "/"),
+            text[colon + 2] == UInt8(ascii: "/")
+        else { return false }
+        var hostStart = colon + 3
+        var end = hostStart
+        while end < text.count, text[end] != UInt8(ascii: "/"), text[end] != UInt8(ascii: "?"), text[end] != UInt8(ascii: "#") {
+            if text[end] == UInt8(ascii: "@") { hostStart = end + 1 }
+            end += 1
+        }
+        // An empty host leaves nothing, or the port's colon, where it should be.
+        return hostStart < end && text[hostStart] != UInt8(ascii: ":")
     }
 }
 

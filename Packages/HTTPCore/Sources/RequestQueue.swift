@@ -87,15 +87,25 @@ final class RequestQueue: Sendable {
         }
     }
 
+    /// Takes a place on the network when one is free and nobody waits for it; otherwise the
+    /// caller waits with ``acquire(for:priority:)``. Synchronous, so that the usual case costs
+    /// no async call.
+    func tryAcquire() -> Bool {
+        state.withLock { Self.takeFreePlace(&$0) }
+    }
+
+    private static func takeFreePlace(_ state: inout State) -> Bool {
+        guard !state.isPaused, state.waiters.isEmpty, state.active < (state.maximumActive ?? .max) else { return false }
+        state.active += 1
+        return true
+    }
+
     /// Waits for a place on the network.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while waiting.
     func acquire(for cycle: HTTPCycle, priority: RequestPriority) async throws {
         let id: UInt64? = state.withLock { state in
-            if !state.isPaused, state.waiters.isEmpty, state.active < (state.maximumActive ?? .max) {
-                state.active += 1
-                return nil
-            }
+            if Self.takeFreePlace(&state) { return nil }
             state.nextID += 1
             return state.nextID
         }
