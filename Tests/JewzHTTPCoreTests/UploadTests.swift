@@ -32,7 +32,7 @@ import Testing
         let progress = ProgressLog()
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.upload(
-                sandbox.url("/sink"), method: .put, source: .file(file),
+                sandbox.url("/sink/upload"), method: .put, source: .file(file),  // any path under /sink/
                 didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
             let report = try JSONDecoder().decode(SinkReport.self, from: try #require(cycle.response?.data))
             #expect(report.length == Int64(content.count))

@@ -35,6 +35,9 @@ final class RequestQueue: Sendable {
         var nextID: UInt64 = 0
         /// Waiters cancelled before they were registered.
         var cancelledEarly: Set<UInt64> = []
+
+        /// Whether one more request may go on the wire now, waiters aside.
+        var hasFreePlace: Bool { !isPaused && active < (maximumActive ?? .max) }
     }
 
     private let state = Mutex(State())
@@ -95,7 +98,7 @@ final class RequestQueue: Sendable {
     }
 
     private static func takeFreePlace(_ state: inout State) -> Bool {
-        guard !state.isPaused, state.waiters.isEmpty, state.active < (state.maximumActive ?? .max) else { return false }
+        guard state.hasFreePlace, state.waiters.isEmpty else { return false }
         state.active += 1
         return true
     }
@@ -153,7 +156,7 @@ final class RequestQueue: Sendable {
     /// Takes waiters off the queue while places are free; the caller resumes them unlocked.
     private static func admit(_ state: inout State) -> [CheckedContinuation<Void, any Error>] {
         var admitted: [CheckedContinuation<Void, any Error>] = []
-        while !state.isPaused, !state.waiters.isEmpty, state.active < (state.maximumActive ?? .max) {
+        while state.hasFreePlace, !state.waiters.isEmpty {
             state.active += 1
             admitted.append(state.waiters.removeFirst().continuation)
         }
