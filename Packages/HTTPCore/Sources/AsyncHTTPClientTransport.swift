@@ -69,6 +69,40 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ) async throws {
         if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
         let lane = ClientLane.leastBusy(of: lanes)
+        let exchange = try start(request, timeout: timeout, onBodySent: onBodySent, on: lane)
+        lane.load.add(1, ordering: .relaxed)
+        lane.watchdog?.watch(exchange)
+        defer {
+            lane.watchdog?.unwatch(exchange)
+            lane.load.subtract(1, ordering: .relaxed)
+        }
+        try await withTaskCancellationHandler {
+            do {
+                guard case .head(let head, let url) = try await exchange.next() else {
+                    throw HTTPError.transport(reason: "the response ended before its head")
+                }
+                try Self.deliver(head, url: url ?? request.url, to: &receiver)
+                while case .body(let parts) = try await exchange.next() {
+                    try Self.deliver(parts, to: &receiver)
+                    try await receiver.waitForDemand()
+                }
+            } catch {
+                // The receiver may have refused the response: the connection must not wait for it.
+                exchange.cancel()
+                throw HTTPError(transportError: error)
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
+    }
+
+    /// Hands `request` to the lane's client and returns the exchange that receives its answer.
+    /// Not inlined: AsyncHTTPClient's request would otherwise sit in ``send(_:timeout:onBodySent:to:)``'s
+    /// async frame, which every request allocates and touches again when its response comes.
+    @inline(never)
+    private func start(
+        _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?, on lane: ClientLane
+    ) throws -> ClientExchange {
         let exchange = ClientExchange(onBodySent: onBodySent, wakes: lane.wakes)
         do {
             var headers = HTTPHeaders()
@@ -84,32 +118,22 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         } catch {
             throw HTTPError(transportError: error)
         }
-        lane.load.add(1, ordering: .relaxed)
-        lane.watchdog?.watch(exchange)
-        defer {
-            lane.watchdog?.unwatch(exchange)
-            lane.load.subtract(1, ordering: .relaxed)
-        }
-        try await withTaskCancellationHandler {
-            do {
-                guard case .head(let head, let url) = try await exchange.next() else {
-                    throw HTTPError.transport(reason: "the response ended before its head")
-                }
-                let headers = HTTPHeaderFields(head.headers.lazy.map { ($0.name, $0.value) })
-                try receiver.receiveHead(statusCode: Int(head.status.code), headers: headers, url: url ?? request.url)
-                while case .body(let parts) = try await exchange.next() {
-                    for part in parts {
-                        try part.withUnsafeReadableBytes { try receiver.receiveBody($0) }
-                    }
-                    try await receiver.waitForDemand()
-                }
-            } catch {
-                // The receiver may have refused the response: the connection must not wait for it.
-                exchange.cancel()
-                throw HTTPError(transportError: error)
-            }
-        } onCancel: {
-            exchange.cancel()
+        return exchange
+    }
+
+    /// Hands the receiver a response head. Not inlined, like ``deliver(_:to:)``: the receiver's
+    /// work would otherwise widen the async frame every exchange allocates and touches.
+    @inline(never)
+    private static func deliver(_ head: HTTPResponseHead, url: URL, to receiver: inout some HTTPResponseReceiver) throws {
+        let headers = HTTPHeaderFields(head.headers.lazy.map { ($0.name, $0.value) })
+        try receiver.receiveHead(statusCode: Int(head.status.code), headers: headers, url: url)
+    }
+
+    /// Hands the receiver parts of the body, in order.
+    @inline(never)
+    private static func deliver(_ parts: [ByteBuffer], to receiver: inout some HTTPResponseReceiver) throws {
+        for part in parts {
+            try part.withUnsafeReadableBytes { try receiver.receiveBody($0) }
         }
     }
 
@@ -171,6 +195,7 @@ extension TimeAmount {
 extension HTTPError {
     /// Classifies an AsyncHTTPClient or SwiftNIO error, so that callers can tell a request the
     /// server never saw from one that broke on the way.
+    @inline(never)  // Its casts would widen the async frame of every request that may fail.
     init(transportError error: any Error) {
         switch error {
         case let error as HTTPError:

@@ -37,12 +37,27 @@ extension HTTPCycle {
         authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) async throws -> HTTPCycle {
-        let cycle = try HTTPCycle(
-            urlString, method: method, parameters: parameters, requestObject: requestObject,
+        let cycle = try make(
+            method, urlString, parameters: parameters, requestObject: requestObject,
             requestProcessors: requestProcessors, responseProcessors: responseProcessors,
             authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
         try await cycle.startUnshared()
         return cycle
+    }
+
+    /// The cycle ``send(_:_:parameters:requestObject:requestProcessors:responseProcessors:authentications:solicited:retryPolicy:session:)``
+    /// runs. Not inlined: its temporaries would otherwise widen the async caller's frame, which
+    /// every request allocates and touches again when its response comes.
+    @inline(never)
+    private static func make(
+        _ method: HTTPMethod, _ urlString: String, parameters: QueryParameters, requestObject: (any Sendable)?,
+        requestProcessors: [any HTTPProcessor]?, responseProcessors: [any HTTPProcessor]?,
+        authentications: [any HTTPAuthentication]?, solicited: Bool, retryPolicy: RetryPolicy?, session: HTTPSession
+    ) throws -> HTTPCycle {
+        try HTTPCycle(
+            urlString, method: method, parameters: parameters, requestObject: requestObject,
+            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
+            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
     }
 
     /// Sends a request and returns the cycle at once; `completion` runs on the session's

@@ -492,25 +492,51 @@ public final class HTTPCycle: Sendable {
             } catch {
                 outcome = .failed(HTTPError(transportError: error), response: nil)
             }
-            let failure: HTTPError
-            let failedResponse: HTTPResponse?
-            // Consumed, so that the response is moved out rather than copied field by field.
-            switch consume outcome {
-            case .succeeded(let response):
-                return try complete(response, plan: plan)
-            case .failed(let error, let response):
-                failure = error
-                failedResponse = response
+            switch try settle(outcome, retries: retries, plan: plan) {
+            case .finished(let response):
+                return response
+            case .retry(let delay):
+                retries += 1
+                try await Self.backOff(for: delay)
             }
-            try checkCancellation(plan.run)
-            guard let delay = retryDelay(after: failure, response: failedResponse, retries: retries, plan: plan) else {
-                // No retry: a failing status is still processed and reported below.
-                guard let failedResponse else { throw failure }
-                return try complete(failedResponse, plan: plan)
-            }
-            retries += 1
-            try await Task.sleep(for: delay)
         }
+    }
+
+    /// What follows an attempt: the run's response, or another attempt after a delay.
+    private enum NextStep {
+        case finished(HTTPResponse)
+        case retry(after: Duration)
+    }
+
+    /// Decides what follows an attempt: processes a final response, or asks the retry policy.
+    /// Not inlined into ``send(_:)``, whose async frame would otherwise hold its responses and
+    /// errors for every request.
+    @inline(never)
+    private func settle(_ outcome: consuming AttemptOutcome, retries: Int, plan: RunPlan) throws -> NextStep {
+        let failure: HTTPError
+        let failedResponse: HTTPResponse?
+        // Consumed, so that the response is moved out rather than copied field by field.
+        switch consume outcome {
+        case .succeeded(let response):
+            return .finished(try complete(response, plan: plan))
+        case .failed(let error, let response):
+            failure = error
+            failedResponse = response
+        }
+        try checkCancellation(plan.run)
+        guard let delay = retryDelay(after: failure, response: failedResponse, retries: retries, plan: plan) else {
+            // No retry: a failing status is still processed and reported below.
+            guard let failedResponse else { throw failure }
+            return .finished(try complete(failedResponse, plan: plan))
+        }
+        return .retry(after: delay)
+    }
+
+    /// Waits before a retry. Not inlined: the sleep's machinery would widen ``send(_:)``'s
+    /// async frame, which every request allocates and touches, for a path few take.
+    @inline(never)
+    private static func backOff(for delay: Duration) async throws {
+        try await Task.sleep(for: delay)
     }
 
     /// Throws when the run's task is cancelled, or the run was cancelled or replaced by a
@@ -611,26 +637,36 @@ public final class HTTPCycle: Sendable {
 
     /// Sends the request, answering a 401/407 challenge once per authentication.
     private func exchange(_ request: HTTPRequest, plan: RunPlan) async throws -> HTTPResponse {
-        var response = try await sendOnce(request, plan: plan)
+        let response = try await sendOnce(request, plan: plan)
         let replayable = request.body?.isReplayable ?? true
         // A redirect that keeps the body was not followed: it would have resent a one-shot body.
-        if !replayable, session.configuration.followsRedirects, [307, 308].contains(response.statusCode),
+        if !replayable, session.configuration.followsRedirects, response.statusCode == 307 || response.statusCode == 308,
             response.headers.contains("Location")
         {
             throw HTTPError.bodyNotReplayable
         }
         // A challenge is answered by sending the request again, which a one-shot body cannot be.
-        if response.statusCode == 401 || response.statusCode == 407, replayable {
-            for authentication in plan.authentications {
-                var retry = request
-                let answers = try Self.applying(authentication) {
-                    try authentication.respond(to: response, retrying: &retry)
-                }
-                guard answers else { continue }
-                try retry.validateForSending()
-                response = try await sendOnce(retry, plan: plan)
-                if response.statusCode != 401, response.statusCode != 407 { break }
+        guard response.statusCode == 401 || response.statusCode == 407, replayable, !plan.authentications.isEmpty else {
+            return response
+        }
+        return try await answer(challenge: response, to: request, plan: plan)
+    }
+
+    /// Sends the request again with each authentication's answer to a 401/407, until one is
+    /// let in. Not inlined: few requests are challenged, and every request would carry its
+    /// copies of the request in ``exchange(_:plan:)``'s async frame.
+    @inline(never)
+    private func answer(challenge: HTTPResponse, to request: HTTPRequest, plan: RunPlan) async throws -> HTTPResponse {
+        var response = challenge
+        for authentication in plan.authentications {
+            var retry = request
+            let answers = try Self.applying(authentication) {
+                try authentication.respond(to: response, retrying: &retry)
             }
+            guard answers else { continue }
+            try retry.validateForSending()
+            response = try await sendOnce(retry, plan: plan)
+            if response.statusCode != 401, response.statusCode != 407 { break }
         }
         return response
     }
@@ -675,10 +711,7 @@ public final class HTTPCycle: Sendable {
         _ request: HTTPRequest, session: HTTPSession, codings: ContentCodingRegistry, destination: ResponseDestination,
         isFailure: @escaping @Sendable (Int) -> Bool, onBodySent: (@Sendable (Int) -> Void)?
     ) async throws -> HTTPResponse {
-        let logger = session.logger
-        // The clock is read only for a logger that prints the timing.
-        let started = logger.logLevel <= .debug ? ContinuousClock.now : nil
-        logger.debug("\(request.method) \(request.url.absoluteString)")
+        let started = logStart(of: request, logger: session.logger)
         var collector = ResponseCollector(
             codings: codings, maximumBodySize: session.configuration.maximumResponseBodySize, destination: destination,
             isFailure: isFailure)
@@ -689,10 +722,24 @@ public final class HTTPCycle: Sendable {
             try await session.transport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
         }
         let response = try collector.finish()
-        if let started {
-            logger.debug("\(response.statusCode) \(request.method) \(request.url.absoluteString) in \(.now - started)")
-        }
+        if let started { logEnd(of: request, response: response, started: started, logger: session.logger) }
         return response
+    }
+
+    /// Logs a request going out at debug level, and returns when it went when that level
+    /// prints (the clock is read only then). Not inlined, as the log's temporaries would widen
+    /// ``transfer(_:session:codings:destination:isFailure:onBodySent:)``'s async frame.
+    @inline(never)
+    private static func logStart(of request: HTTPRequest, logger: Logger) -> ContinuousClock.Instant? {
+        guard logger.logLevel <= .debug else { return nil }
+        logger.debug("\(request.method) \(request.url.absoluteString)")
+        return .now
+    }
+
+    /// Logs a response and how long its exchange took, at debug level.
+    @inline(never)
+    private static func logEnd(of request: HTTPRequest, response: HTTPResponse, started: ContinuousClock.Instant, logger: Logger) {
+        logger.debug("\(response.statusCode) \(request.method) \(request.url.absoluteString) in \(.now - started)")
     }
 
     /// Runs the explicit processors, else the session's, else the registry's for the

@@ -106,6 +106,7 @@ final class RequestQueue: Sendable {
     /// Waits for a place on the network.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while waiting.
+    @inline(never)  // The wait's continuation and handler would widen every sender's async frame.
     func acquire(for cycle: HTTPCycle, priority: RequestPriority) async throws {
         let id: UInt64? = state.withLock { state in
             if Self.takeFreePlace(&state) { return nil }

@@ -19,12 +19,16 @@ import NIOPosix
 //   PROFILE_SIDE=baseline          the baseline's side instead of ours
 //   BISECT=1                       where a gap comes from: A/A runs (the noise), AHC's read
 //                                  timeout, our transport alone vs raw AHC, a client per event
-//                                  loop vs one over the group, the cycle vs the transport,
-//                                  AHC's delegate API vs its async API, and a cycle's own Task
+//                                  loop vs one over the group, the cycle vs the transport
+//                                  (without and with the headers a cycle adds), what those
+//                                  headers cost the transport, AHC's delegate API vs its async API, and a cycle's own Task
 //                                  (start()) vs the calling task
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
 //                                  cost per request, without a network, for a profiler;
-//                                  CONCURRENCY=N runs N at a time (contention)
+//                                  CONCURRENCY=N runs N at a time (contention), YIELD=1 lets
+//                                  the others run before each answer (caches as cold as on
+//                                  the wire), REQUESTS=N per block (100,000); then the
+//                                  transport alone, for the difference
 
 struct Contender: Sendable {
     let name: String
@@ -168,6 +172,9 @@ struct FileBuffers: AsyncSequence, Sendable {
 /// Answers every request at once with nginx's `/hello/` response, so that only the cycle's own
 /// work is measured.
 struct InstantTransport: HTTPTransport {
+    /// Whether each request first lets the others run (`YIELD=1`), as one waiting for the
+    /// network does: its memory is then as cold as on the wire when it resumes.
+    var yields = false
     static let headers: HTTPHeaderFields = [
         "Server": "nginx/1.22.1", "Date": "Sun, 23 Nov 2026 10:00:00 GMT", "Content-Type": "text/plain",
         "Content-Length": "11", "Connection": "keep-alive",
@@ -178,6 +185,7 @@ struct InstantTransport: HTTPTransport {
         _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
+        if yields { await Task.yield() }
         try receiver.receiveHead(statusCode: 200, headers: Self.headers, url: request.url)
         try Self.body.withUnsafeBytes { try receiver.receiveBody($0) }
     }
@@ -216,8 +224,9 @@ struct BodyCollector: HTTPResponseReceiver {
 // (A/A, the noise); raw AHC with a read timeout like our session default's against raw AHC
 // without (what that timer costs, and why the transport keeps the timeout itself); our
 // transport alone against raw AHC; the full cycle against our transport alone (the same
-// connections), which is what HTTPCycle itself costs; AHC's delegate API against its async
-// API; and a cycle in a Task of its own (`start()`) against one in the calling task.
+// connections), which is what HTTPCycle itself costs, and again with the transport sending
+// the headers a cycle adds (User-Agent, Accept-Encoding), whose own cost is the next pair;
+// AHC's delegate API against its async API; and a cycle in a Task of its own (`start()`) against one in the calling task.
 var allCases = cases
 if getenv("BISECT") != nil {
     guard let helloURL = URL(string: hello) else {
@@ -230,6 +239,15 @@ if getenv("BISECT") != nil {
     let transportAlone = Contender(name: "transport.send") {
         var collector = BodyCollector()
         try await session.transport.send(HTTPRequest(url: helloURL), timeout: nil, onBodySent: nil, to: &collector)
+    }
+    // The headers a cycle adds to a request that has none: the session's, and an
+    // Accept-Encoding naming the registered decoders. Raw AHC sends neither.
+    var sessionHeaders = session.configuration.additionalHeaders
+    sessionHeaders.add(ContentCodingRegistry.shared.tokens.joined(separator: ", "), for: "Accept-Encoding")
+    let headedRequest = HTTPRequest(url: helloURL, headers: sessionHeaders)
+    let headedTransportAlone = Contender(name: "transport.send with the cycle's headers") {
+        var collector = BodyCollector()
+        try await session.transport.send(headedRequest, timeout: nil, onBodySent: nil, to: &collector)
     }
     // A/A: each side against a second copy of itself, which reads ×1.00 up to the harness's noise.
     let secondSession = HTTPSession()
@@ -259,6 +277,8 @@ if getenv("BISECT") != nil {
         + atBothConcurrencies("transport", transportAlone, rawGET(raw))
         + atBothConcurrencies("client per event loop", transportAlone, groupTransportAlone)
         + atBothConcurrencies("cycle", cycleGET, transportAlone)
+        + atBothConcurrencies("headers", headedTransportAlone, transportAlone)
+        + atBothConcurrencies("headed cycle", cycleGET, headedTransportAlone)
         + atBothConcurrencies("delegate", delegateGET, rawGET(raw))
         + atBothConcurrencies("own task", ownTaskGET, cycleGET)
     shutdowns.append { try await timedRaw.shutdown().get() }
@@ -267,14 +287,24 @@ if getenv("BISECT") != nil {
 }
 if getenv("CYCLE_ONLY") != nil {
     // The cycle alone, over a transport that answers at once: what our pipeline costs per
-    // request without a network, for a profiler (ROUNDS × 100,000 requests at c=1).
-    let instant = HTTPSession(transport: InstantTransport())
-    let contender = Contender(name: "HTTPCycle.get, instant transport") { try await HTTPCycle.get(hello, session: instant) }
+    // request without a network, for a profiler (ROUNDS × REQUESTS requests at c=1). Beside
+    // it, the transport alone, so that the difference is the cycle's own cost.
+    let transport = InstantTransport(yields: getenv("YIELD") != nil)
+    let instant = HTTPSession(transport: transport)
+    let cycleContender = Contender(name: "HTTPCycle.get, instant transport") { try await HTTPCycle.get(hello, session: instant) }
+    guard let helloURL = URL(string: hello) else { exit(2) }
+    let transportContender = Contender(name: "instant transport alone") {
+        var collector = BodyCollector()
+        try await transport.send(HTTPRequest(url: helloURL), timeout: nil, onBodySent: nil, to: &collector)
+    }
     let concurrency = ProcessInfo.processInfo.environment["CONCURRENCY"].flatMap { Int($0) } ?? 1
-    var samples: [Sample] = []
-    for _ in 0..<rounds { samples.append(try await measure(contender, count: 100_000, concurrency: concurrency)) }
-    print(String(format: "%@: %.0f ns/request, CPU %.0f ns (median block)", contender.name,
-                 median(samples.map(\.seconds)) / 100_000 * 1e9, median(samples.map(\.cpuSeconds)) / 100_000 * 1e9))
+    let perBlock = max(ProcessInfo.processInfo.environment["REQUESTS"].flatMap { Int($0) } ?? 100_000, 1)
+    for contender in [cycleContender, transportContender] {
+        var samples: [Sample] = []
+        for _ in 0..<rounds { samples.append(try await measure(contender, count: perBlock, concurrency: concurrency)) }
+        print(String(format: "%@: %.0f ns/request, CPU %.0f ns (median block)", contender.name,
+                     median(samples.map(\.seconds)) / Double(perBlock) * 1e9, median(samples.map(\.cpuSeconds)) / Double(perBlock) * 1e9))
+    }
     exit(0)
 }
 if let profiled = ProcessInfo.processInfo.environment["PROFILE"], let entry = allCases.first(where: { $0.name == profiled }) {
