@@ -21,8 +21,8 @@ import NIOPosix
 //                                  timeout, our transport alone vs raw AHC, a client per event
 //                                  loop vs one over the group, the cycle vs the transport
 //                                  (without and with the headers a cycle adds), what those
-//                                  headers cost the transport, AHC's delegate API vs its async API, and a cycle's own Task
-//                                  (start()) vs the calling task
+//                                  headers cost the transport, AHC's delegate API vs its async
+//                                  API, and a cycle's own Task (start()) vs the calling task
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
 //                                  cost per request, without a network, for a profiler;
 //                                  CONCURRENCY=N runs N at a time (contention), YIELD=1 lets
@@ -226,7 +226,8 @@ struct BodyCollector: HTTPResponseReceiver {
 // transport alone against raw AHC; the full cycle against our transport alone (the same
 // connections), which is what HTTPCycle itself costs, and again with the transport sending
 // the headers a cycle adds (User-Agent, Accept-Encoding), whose own cost is the next pair;
-// AHC's delegate API against its async API; and a cycle in a Task of its own (`start()`) against one in the calling task.
+// AHC's delegate API against its async API; and a cycle in a Task of its own (`start()`)
+// against one in the calling task.
 var allCases = cases
 if getenv("BISECT") != nil {
     guard let helloURL = URL(string: hello) else {
@@ -292,7 +293,10 @@ if getenv("CYCLE_ONLY") != nil {
     let transport = InstantTransport(yields: getenv("YIELD") != nil)
     let instant = HTTPSession(transport: transport)
     let cycleContender = Contender(name: "HTTPCycle.get, instant transport") { try await HTTPCycle.get(hello, session: instant) }
-    guard let helloURL = URL(string: hello) else { exit(2) }
+    guard let helloURL = URL(string: hello) else {
+        print("not a URL: \(hello)")
+        exit(2)
+    }
     let transportContender = Contender(name: "instant transport alone") {
         var collector = BodyCollector()
         try await transport.send(HTTPRequest(url: helloURL), timeout: nil, onBodySent: nil, to: &collector)
