@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
@@ -36,6 +37,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Packages/HTTPCore/Sources"
         ),
@@ -110,7 +112,11 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzHTTPCoreTests",
-            dependencies: ["JewzHTTPCore", "JewzSandbox", "JewzTestSupport"],
+            dependencies: [
+                "JewzHTTPCore", "JewzSandbox", "JewzTestSupport",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
             path: "Tests/JewzHTTPCoreTests"
         ),
         .testTarget(

@@ -18,11 +18,12 @@ import NIOPosix
 //   PROFILE="GET /hello c=64"      one side alone, ROUNDS blocks, for a profiler (perf record);
 //   PROFILE_SIDE=baseline          the baseline's side instead of ours
 //   BISECT=1                       where a gap comes from: A/A runs (the noise), AHC's read
-//                                  timeout, our transport alone vs raw AHC, a client per event
-//                                  loop vs one over the group, the cycle vs the transport
-//                                  (without and with the headers a cycle adds), what those
-//                                  headers cost the transport, AHC's delegate API vs its async
-//                                  API, and a cycle's own Task (start()) vs the calling task
+//                                  timeout, AHC without the no-op tracer, our transport alone
+//                                  vs raw AHC, a client per event loop vs one over the group,
+//                                  the cycle vs the transport (without and with the headers a
+//                                  cycle adds), what those headers cost the transport, AHC's
+//                                  delegate API vs its async API, and a cycle's own Task
+//                                  (start()) vs the calling task
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
 //                                  cost per request, without a network, for a profiler;
 //                                  CONCURRENCY=N runs N at a time (contention), YIELD=1 lets
@@ -222,12 +223,13 @@ struct BodyCollector: HTTPResponseReceiver {
 
 // BISECT=1 checks the harness and splits the gap: each side against a second copy of itself
 // (A/A, the noise); raw AHC with a read timeout like our session default's against raw AHC
-// without (what that timer costs, and why the transport keeps the timeout itself); our
-// transport alone against raw AHC; the full cycle against our transport alone (the same
-// connections), which is what HTTPCycle itself costs, and again with the transport sending
-// the headers a cycle adds (User-Agent, Accept-Encoding), whose own cost is the next pair;
-// AHC's delegate API against its async API; and a cycle in a Task of its own (`start()`)
-// against one in the calling task.
+// without (what that timer costs, and why the transport keeps the timeout itself); raw AHC
+// without a tracer against raw AHC with the no-op one it picks by default (the span work our
+// transport leaves out); our transport alone against raw AHC; the full cycle against our
+// transport alone (the same connections), which is what HTTPCycle itself costs, and again with
+// the transport sending the headers a cycle adds (User-Agent, Accept-Encoding), whose own cost
+// is the next pair; AHC's delegate API against its async API; and a cycle in a Task of its own
+// (`start()`) against one in the calling task.
 var allCases = cases
 if getenv("BISECT") != nil {
     guard let helloURL = URL(string: hello) else {
@@ -237,6 +239,11 @@ if getenv("BISECT") != nil {
     var timedConfiguration = rawConfiguration
     timedConfiguration.timeout.read = .seconds(60)
     let timedRaw = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: timedConfiguration)
+    // AsyncHTTPClient traces every request with the bootstrapped tracer, the no-op one included;
+    // our transport leaves that tracer out.
+    var untracedConfiguration = rawConfiguration
+    untracedConfiguration.tracing.tracer = nil
+    let untracedRaw = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: untracedConfiguration)
     let transportAlone = Contender(name: "transport.send") {
         var collector = BodyCollector()
         try await session.transport.send(HTTPRequest(url: helloURL), timeout: nil, onBodySent: nil, to: &collector)
@@ -275,6 +282,7 @@ if getenv("BISECT") != nil {
             ("A/A raw c=64", 64, 6_400, rawGET(raw), rawGET(secondRaw, name: "raw AsyncHTTPClient, second client")),
         ]
         + atBothConcurrencies("read timeout", rawGET(timedRaw, name: "raw AsyncHTTPClient, read timeout"), rawGET(raw))
+        + atBothConcurrencies("no-op tracer left out", rawGET(untracedRaw, name: "raw AsyncHTTPClient, no tracer"), rawGET(raw))
         + atBothConcurrencies("transport", transportAlone, rawGET(raw))
         + atBothConcurrencies("client per event loop", transportAlone, groupTransportAlone)
         + atBothConcurrencies("cycle", cycleGET, transportAlone)
@@ -283,6 +291,7 @@ if getenv("BISECT") != nil {
         + atBothConcurrencies("delegate", delegateGET, rawGET(raw))
         + atBothConcurrencies("own task", ownTaskGET, cycleGET)
     shutdowns.append { try await timedRaw.shutdown().get() }
+    shutdowns.append { try await untracedRaw.shutdown().get() }
     shutdowns.append { try await secondRaw.shutdown().get() }
     shutdowns.append { try await secondSession.shutdown() }
 }
