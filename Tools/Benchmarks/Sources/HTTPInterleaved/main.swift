@@ -249,9 +249,9 @@ if getenv("BISECT") != nil {
         try await session.transport.send(HTTPRequest(url: helloURL), timeout: nil, onBodySent: nil, to: &collector)
     }
     // The headers a cycle adds to a request that has none: the session's, and an
-    // Accept-Encoding naming the registered decoders. Raw AHC sends neither.
+    // Accept-Encoding naming the session's decoders. Raw AHC sends neither.
     var sessionHeaders = session.configuration.additionalHeaders
-    sessionHeaders.add(ContentCodingRegistry.shared.tokens.joined(separator: ", "), for: "Accept-Encoding")
+    sessionHeaders.add(session.contentCodings.tokens.joined(separator: ", "), for: "Accept-Encoding")
     let headedRequest = HTTPRequest(url: helloURL, headers: sessionHeaders)
     let headedTransportAlone = Contender(name: "transport.send with the cycle's headers") {
         var collector = BodyCollector()
