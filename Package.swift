@@ -152,7 +152,8 @@ let package = Package(
         .testTarget(
             name: "JewzURITemplateTests",
             dependencies: ["JewzURITemplate", "JewzJSON"],
-            path: "Tests/JewzURITemplateTests"
+            path: "Tests/JewzURITemplateTests",
+            resources: [.copy("Resources/uritemplate-test")]
         ),
         .testTarget(
             name: "JewzSandboxTests",

@@ -31,7 +31,7 @@ import Testing
                     cycle.cancel(explicitly: false)
                 }
             }
-            guard case .cancelled(explicitly: false)? = error else {
+            guard let error = error, error.code == .cancelled, !error.isExplicitCancellation else {
                 Issue.record("got \(String(describing: error))")
                 return
             }
@@ -52,7 +52,7 @@ import Testing
                     gate.signal()
                 }
             }
-            guard case .cancelled(explicitly: false)? = outcome else {
+            guard let error = outcome, error.code == .cancelled, !error.isExplicitCancellation else {
                 Issue.record("expected the cancel to win, got \(String(describing: outcome))")
                 return
             }
@@ -65,7 +65,7 @@ import Testing
             let task = Task { try await cycle.start() }
             while !cycle.isRunning { await Task.yield() }
             task.cancel()
-            guard case .cancelled(explicitly: false)? = await httpError({ _ = try await task.value }) else {
+            guard let error = await httpError({ _ = try await task.value }), error.code == .cancelled, !error.isExplicitCancellation else {
                 Issue.record("expected a cancellation")
                 return
             }
@@ -82,7 +82,7 @@ import Testing
             for await _ in running.stream {}
             let cancelled = ContinuousClock.now
             task.cancel()
-            guard case .cancelled(explicitly: false)? = await httpError({ _ = try await task.value }) else {
+            guard let error = await httpError({ _ = try await task.value }), error.code == .cancelled, !error.isExplicitCancellation else {
                 Issue.record("expected a cancellation")
                 return
             }
@@ -112,7 +112,7 @@ import Testing
             let error = await httpError {
                 _ = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "held", "fail": 0, "hold": 30], session: session)
             }
-            guard case .cancelled(explicitly: true)? = error else {
+            guard let error = error, error.code == .cancelled, error.isExplicitCancellation else {
                 Issue.record("expected an explicit cancellation, got \(String(describing: error))")
                 return
             }
@@ -132,7 +132,7 @@ import Testing
                     },
                     session: session, downloadFile: { _, _ in Issue.record("a cancelled download has no file") })
             }
-            guard case .cancelled(explicitly: false)? = error else {
+            guard let error = error, error.code == .cancelled, !error.isExplicitCancellation else {
                 Issue.record("expected a cancellation, got \(String(describing: error))")
                 return
             }
@@ -185,7 +185,7 @@ final class GateProcessor: HTTPProcessor {
             while !gate.entered.withLock({ $0 }) { await Task.yield() }
             cycle.cancel(explicitly: false)
             gate.released.withLock { $0 = true }
-            guard case .cancelled(explicitly: false)? = await httpError({ _ = try await task.value }) else {
+            guard let error = await httpError({ _ = try await task.value }), error.code == .cancelled, !error.isExplicitCancellation else {
                 Issue.record("expected a cancellation")
                 return
             }

@@ -103,7 +103,7 @@ func keepingDownload(
             var download = HTTPDownload { _, _ in Issue.record("no file for a 404") }
             download.temporaryDirectory = directory
             cycle.download = download
-            guard case .statusCode(404)? = await httpError({ try await cycle.start() }) else {
+            guard let error = await httpError({ try await cycle.start() }), error.code == .statusCode, error.statusCode == 404 else {
                 Issue.record("expected status 404")
                 return
             }
@@ -118,7 +118,7 @@ func keepingDownload(
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/2000000?drop=700000"), method: .get, session: session)
             cycle.download = keepingDownload(in: directory, kept: directory.appendingPathComponent("kept"))
-            guard case .connectionLost? = await httpError({ try await cycle.start() }) else {
+            guard let error = await httpError({ try await cycle.start() }), error.code == .connectionLost else {
                 Issue.record("expected a lost connection")
                 return
             }
@@ -186,7 +186,7 @@ func keepingDownload(
             first.download = keepingDownload(in: directory, kept: kept, resumable: true) { cycle, total in
                 if total >= 1 << 20 { cycle.cancel(explicitly: true) }
             }
-            guard case .cancelled(explicitly: true)? = await httpError({ try await first.start() }) else {
+            guard let error = await httpError({ try await first.start() }), error.code == .cancelled, error.isExplicitCancellation else {
                 Issue.record("expected an explicit cancellation")
                 return
             }
@@ -248,7 +248,7 @@ func keepingDownload(
             resumingFrom: DownloadResumeData(
                 url: cycle.request.url, partialFile: partial, bytesWritten: 1000, validator: "\"v\"", expectedLength: 2000)
         ) { _, _ in Issue.record("no file for a wrong range") }
-        guard case .downloadNotResumable? = await httpError({ try await cycle.start() }) else {
+        guard let error = await httpError({ try await cycle.start() }), error.code == .downloadNotResumable else {
             Issue.record("expected downloadNotResumable")
             return
         }

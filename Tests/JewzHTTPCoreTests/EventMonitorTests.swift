@@ -44,7 +44,7 @@ final class RecordingMonitor: HTTPEventMonitor {
             let retried = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "events", "fail": 1], session: session)
             #expect(monitor.names(of: retried) == [
                 "created", "requestPrepared", "requestSent#1", "responseReceived#1",
-                "retrying(\(HTTPError.statusCode(503)))", "requestSent#2", "responseReceived#2", "processed", "finished",
+                "retrying(\(HTTPError.statusCode(HTTPResponse(statusCode: 503))))", "requestSent#2", "responseReceived#2", "processed", "finished",
             ])
             let failing = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)
             _ = await httpError { try await failing.start() }

@@ -39,7 +39,7 @@ import Testing
         #expect(flaky.retryCount == 2)
         #expect(flaky.response?.text == "ok")
         let gone = try HTTPCycle("https://h.example/gone", method: .get, session: session)
-        guard case .statusCode(410)? = await httpError({ try await gone.start() }) else {
+        guard let error = await httpError({ try await gone.start() }), error.code == .statusCode, error.statusCode == 410 else {
             Issue.record("expected 410")
             return
         }
@@ -52,25 +52,27 @@ import Testing
         mock.stub(.get, path: "/slow", body: Data("late".utf8), delay: .seconds(5))
         let session = HTTPSession(transport: mock, logger: quietLogger)
         session.retryPolicy = .never
-        guard case .connectionFailed(let reason)? = await httpError({ _ = try await HTTPCycle.get("https://h.example/down", session: session) }) else {
+        guard let failure = await httpError({ _ = try await HTTPCycle.get("https://h.example/down", session: session) }),
+            failure.code == .connectionFailed
+        else {
             Issue.record("expected a connection failure")
             return
         }
-        #expect(reason == "mocked")
+        #expect(failure.description.contains("(mocked)"))
         let slow = try HTTPCycle("https://h.example/slow", method: .get, session: session)
         slow.request.timeout = .milliseconds(50)
-        guard case .timedOut? = await httpError({ try await slow.start() }) else {
+        guard let error = await httpError({ try await slow.start() }), error.code == .timedOut else {
             Issue.record("expected a timeout")
             return
         }
-        let error = await httpError { _ = try await HTTPCycle.post("https://h.example/nothing?q=1", session: session) }
-        guard case .unmatchedMockRequest(let method, let url)? = error else {
-            Issue.record("got \(String(describing: error))")
+        let unmatched = await httpError { _ = try await HTTPCycle.post("https://h.example/nothing?q=1", session: session) }
+        guard let unmatched, unmatched.code == .transport, let reason = unmatched.underlying as? MockTransport.UnmatchedRequest else {
+            Issue.record("got \(String(describing: unmatched))")
             return
         }
-        #expect(method == "POST")
-        #expect(url == "https://h.example/nothing?q=1")
-        #expect(error?.description.contains("POST https://h.example/nothing?q=1") == true)
+        #expect(reason.method == .post)
+        #expect(reason.url.absoluteString == "https://h.example/nothing?q=1")
+        #expect(unmatched.description.contains("POST https://h.example/nothing?q=1"))
     }
 }
 

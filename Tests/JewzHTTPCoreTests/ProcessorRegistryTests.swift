@@ -57,12 +57,13 @@ struct TaggingProcessor: HTTPProcessor {
         }
     }
 
-    @Test(arguments: ["json", "*/json", "text/*+", "text/csv; charset=utf-8", "a b/c", ""])
+    @Test(arguments: ["json", "*/json", "text/*+", "text/csv; charset=utf-8", "a b/c", "", "te*t/plain", "text/pl*in"])
     func invalidPatternsThrowAndRegisterNothing(_ pattern: String) {
         let registry = ProcessorRegistry()
-        #expect(throws: HTTPError.self) {
+        let error = #expect(throws: ProcessorRegistry.InvalidPattern.self) {
             try registry.register(TaggingProcessor(tag: "x"), for: "text/plain", pattern)
         }
+        #expect(error?.pattern == pattern)
         #expect(registry.patterns.isEmpty)
     }
 }

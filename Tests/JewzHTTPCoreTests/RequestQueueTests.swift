@@ -41,7 +41,7 @@ import Testing
             await waitForPending(session, 1)
             // The cycle runs in `request`, which is not cancelled: the cancel alone must stop it.
             session.pendingCycles.first?.cancel(explicitly: true)
-            guard case .cancelled(explicitly: true)? = await httpError({ _ = try await request.value }) else {
+            guard let error = await httpError({ _ = try await request.value }), error.code == .cancelled, error.isExplicitCancellation else {
                 Issue.record("expected an explicit cancellation")
                 return
             }
@@ -91,7 +91,7 @@ import Testing
             await waitForPending(session, 1)
             #expect(session.pendingCycles.first === waiting)
             waiting.cancel(explicitly: true)
-            guard case .cancelled(explicitly: true)? = await second else {
+            guard let error = await second, error.code == .cancelled, error.isExplicitCancellation else {
                 Issue.record("expected an explicit cancellation")
                 return
             }

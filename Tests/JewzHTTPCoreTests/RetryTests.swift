@@ -27,7 +27,7 @@ func quickPolicy() -> RetryPolicy {
         try await withSandbox { sandbox, session in
             session.retryPolicy = quickPolicy()
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "b", "fail": 10], session: session)
-            guard case .statusCode(503)? = await httpError({ try await cycle.start() }) else {
+            guard let error = await httpError({ try await cycle.start() }), error.code == .statusCode, error.statusCode == 503 else {
                 Issue.record("expected a 503")
                 return
             }
@@ -41,7 +41,7 @@ func quickPolicy() -> RetryPolicy {
         try await withSandbox { sandbox, session in
             session.retryPolicy = quickPolicy()
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .post, parameters: ["key": "c", "fail": 1], session: session)
-            guard case .statusCode(503)? = await httpError({ try await cycle.start() }) else {
+            guard let error = await httpError({ try await cycle.start() }), error.code == .statusCode, error.statusCode == 503 else {
                 Issue.record("expected a 503")
                 return
             }
@@ -53,17 +53,17 @@ func quickPolicy() -> RetryPolicy {
         let policy = quickPolicy()
         let url = URL(fileURLWithPath: "/")
         func delay(_ method: HTTPMethod, _ error: HTTPError) -> Duration? {
-            policy.delay(for: RetryAttempt(method: method, url: url, error: error, response: nil, retryCount: 0, solicited: false))
+            policy.delay(for: RetryAttempt(method: method, url: url, error: error, retryCount: 0, solicited: false))
         }
         #expect(delay(.post, .connectionFailed(reason: "refused")) != nil)
         #expect(delay(.patch, .connectionLost(reason: "reset")) == nil)
         #expect(delay(.post, .timedOut) == nil)
-        #expect(delay(.post, .statusCode(503)) == nil)
+        #expect(delay(.post, .statusCode(HTTPResponse(statusCode: 503))) == nil)
         #expect(delay(.get, .timedOut) != nil)
-        #expect(delay(.put, .statusCode(408)) != nil)
-        #expect(delay(.get, .statusCode(500)) == nil)
+        #expect(delay(.put, .statusCode(HTTPResponse(statusCode: 408))) != nil)
+        #expect(delay(.get, .statusCode(HTTPResponse(statusCode: 500))) == nil)
         #expect(delay(.get, .cancelled(explicitly: false)) == nil)
-        var solicited = RetryAttempt(method: .post, url: url, error: .statusCode(500), response: nil, retryCount: 50, solicited: true)
+        var solicited = RetryAttempt(method: .post, url: url, error: .statusCode(HTTPResponse(statusCode: 500)), retryCount: 50, solicited: true)
         #expect(policy.delay(for: solicited) == nil)  // solicited does not override the safety rule
         solicited.method = .get
         #expect(policy.delay(for: solicited) != nil)
@@ -94,15 +94,29 @@ func quickPolicy() -> RetryPolicy {
         }
     }
 
-    @Test func timeoutsAreRetried() async throws {
-        try await withSandbox { sandbox, session in
+    @Test func idleTimeoutsAreRetriedInsideTheOverallTimeout() async throws {
+        // The idle timeout ends one attempt; the second answers at once. The overall timeout
+        // leaves room for slow runs (TSan) but bounds the run.
+        var configuration = HTTPSession.Configuration()
+        configuration.timeoutForRequest = .milliseconds(300)
+        try await withSandbox(configuration: configuration) { sandbox, session in
             session.retryPolicy = quickPolicy()
-            // The second attempt answers at once; the timeout leaves room for slow runs (TSan).
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "f", "fail": 1, "delay": 10], session: session)
-            cycle.request.timeout = .seconds(1)
+            cycle.request.timeout = .seconds(20)
             try await cycle.start()
             #expect(cycle.retryCount == 1)
             #expect(cycle.response?.text == "attempt 2 succeeds")
+        }
+    }
+
+    @Test func anAttemptThatUsesTheWholeTimeoutIsNotRetried() async throws {
+        try await withSandbox { sandbox, session in
+            session.retryPolicy = quickPolicy()
+            let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "g", "fail": 1, "delay": 10], session: session)
+            cycle.request.timeout = .milliseconds(300)
+            let error = await httpError { try await cycle.start() }
+            #expect(error?.code == .timedOut)
+            #expect(cycle.retryCount == 0)
         }
     }
 
@@ -126,7 +140,7 @@ func quickPolicy() -> RetryPolicy {
         let task = Task { try await cycle.start() }
         while cycle.retryCount < 3 { await Task.yield() }
         task.cancel()
-        guard case .cancelled(explicitly: false)? = await httpError({ _ = try await task.value }) else {
+        guard let error = await httpError({ _ = try await task.value }), error.code == .cancelled, !error.isExplicitCancellation else {
             Issue.record("expected a cancellation")
             return
         }

@@ -32,18 +32,18 @@ import Testing
             let whole = try await HTTPCycle(sandbox.url("/download/300000"), method: .get, session: session).startStreaming()
             #expect(try await whole.body.collect(upTo: 300_000) == SandboxStreams.pattern(0..<300_000))
             let capped = try await HTTPCycle(sandbox.url("/download/300000"), method: .get, session: session).startStreaming()
-            guard case .responseTooLarge(let limit)? = await httpError({ _ = try await capped.body.collect(upTo: 1000) }) else {
+            guard let error = await httpError({ _ = try await capped.body.collect(upTo: 1000) }), error.code == .responseTooLarge else {
                 Issue.record("expected responseTooLarge")
                 return
             }
-            #expect(limit == 1000)
+            #expect(error.description.contains("larger than 1000 bytes"))
         }
     }
 
     @Test(arguments: TransportKind.allCases) func aFailingStatusThrowsBeforeTheBody(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)
-            guard case .statusCode(404)? = await httpError({ _ = try await cycle.startStreaming() }) else {
+            guard let error = await httpError({ _ = try await cycle.startStreaming() }), error.code == .statusCode, error.statusCode == 404 else {
                 Issue.record("expected status 404")
                 return
             }
@@ -59,7 +59,7 @@ import Testing
             let error = await httpError {
                 for try await chunk in body { received += chunk.count }
             }
-            guard case .connectionLost? = error else {
+            guard let error = error, error.code == .connectionLost else {
                 Issue.record("expected a lost connection, got \(String(describing: error))")
                 return
             }

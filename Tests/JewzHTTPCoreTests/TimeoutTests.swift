@@ -30,7 +30,7 @@ import Testing
     /// Starts `cycle`, expecting it to time out where, without a timeout, it would wait for ever.
     private func expectTimeout(_ cycle: HTTPCycle, sourceLocation: SourceLocation = #_sourceLocation) async {
         let started = ContinuousClock.now
-        guard case .timedOut? = await httpError({ try await cycle.start() }) else {
+        guard let error = await httpError({ try await cycle.start() }), error.code == .timedOut else {
             Issue.record("expected a timeout", sourceLocation: sourceLocation)
             return
         }

@@ -23,7 +23,7 @@ struct Person: Codable, Equatable {
             let sent: JSONValue = ["zeta": "Ωmega 😀", "alpha": ["a&b=c/d?e", "", 1.5, nil], "empty": ""]
             let cycle = try await HTTPCycle.post(
                 sandbox.url("/dumpupload/"), requestObject: sent, requestProcessors: [HTTPJSONProcessor()], session: session)
-            #expect(cycle.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+            #expect(cycle.response?.headers["Content-Type"] == "application/json")
             #expect(cycle.response?.json == sent)
             #expect(cycle.response?.json?.object?.keys == ["zeta", "alpha", "empty"])
         }
@@ -60,15 +60,14 @@ struct Person: Codable, Equatable {
             await #expect {
                 try await HTTPCycle.get(sandbox.url("/json"), decoding: [Item].self, session: session)
             } throws: { error in
-                guard case HTTPError.processor(let name, let underlying)? = error as? HTTPError else { return false }
-                return name.contains("Item") && underlying is DecodingError
+                guard let error = error as? HTTPError, error.code == .processor else { return false }
+                return error.description.contains("Item") && error.underlying is DecodingError
             }
             // A failing status stays the status error; nothing is decoded.
             await #expect {
                 try await HTTPCycle.get(sandbox.url("/status/404"), decoding: [Item].self, session: session)
             } throws: { error in
-                guard case HTTPError.statusCode(404)? = error as? HTTPError else { return false }
-                return true
+                (error as? HTTPError)?.statusCode == 404
             }
         }
     }
@@ -129,10 +128,10 @@ struct Person: Codable, Equatable {
             do {
                 try await cycle.start()
                 Issue.record("a broken body parsed")
-            } catch HTTPError.processor(let name, let underlying) {
-                #expect(name == "HTTPJSONProcessor")
-                guard case JSONError.syntax(_, let line, let column, _, let excerpt)? = underlying as? JSONError else {
-                    Issue.record("got \(underlying)")
+            } catch let error as HTTPError where error.code == .processor {
+                #expect(error.description.hasPrefix("HTTPJSONProcessor failed"))
+                guard case JSONError.syntax(_, let line, let column, _, let excerpt)? = error.underlying as? JSONError else {
+                    Issue.record("got \(error)")
                     return
                 }
                 #expect((line, column) == (2, 4))

@@ -164,6 +164,22 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
         #expect(throws: MultipartError.tooManyParts(limit: 3)) { try parse(Data(many.utf8), boundary: "b", pieces: 10, limits: limits) }
     }
 
+    /// #27 defect 5: 9,000 parts and a 20 MiB part took 22 s of CPU when every step removed
+    /// the consumed bytes from the front of the buffer.
+    @Test func parsingIsLinearInTheBody() throws {
+        var body = Data(String(repeating: "--b\r\n\r\nx\r\n", count: 9000).utf8)
+        body.append(Data("--b\r\n\r\n".utf8))
+        body.append(Data(repeating: UInt8(ascii: "y"), count: 20 << 20))
+        body.append(Data("\r\n--b--".utf8))
+        let clock = ContinuousClock()
+        var parts: [MultipartPart] = []
+        let elapsed = try clock.measure { parts = try parse(body, boundary: "b", pieces: 1 << 20) }
+        #expect(parts.count == 9001)
+        #expect(parts.last?.body.count == 20 << 20)
+        // Linear parsing takes well under a second even in a debug build; quadratic took 22 s.
+        #expect(elapsed < .seconds(8), "took \(elapsed)")
+    }
+
     @Test func mangledBodiesNeverCrash() throws {
         var small = MultipartFormData()
         small.append("value", name: "a")

@@ -12,18 +12,30 @@ public func withSandbox(
     _ body: (Sandbox, HTTPSession) async throws -> Void
 ) async throws {
     let sandbox = try await Sandbox.start()
+    try await withSession(
+        configuration: configuration, transport: transport, registry: registry, contentCodings: contentCodings,
+        server: sandbox, shutdown: { try await sandbox.shutdown() }, body)
+}
+
+/// Runs `body` with `server` and a fresh quiet session, then shuts down both, whether or not
+/// `body` throws.
+func withSession<Server>(
+    configuration: HTTPSession.Configuration, transport: TransportKind, registry: ProcessorRegistry,
+    contentCodings: ContentCodingRegistry, server: Server, shutdown: () async throws -> Void,
+    _ body: (Server, HTTPSession) async throws -> Void
+) async throws {
     let session = HTTPSession(
         configuration: configuration, transport: transport.make(configuration), processorRegistry: registry,
         contentCodings: contentCodings, logger: quietLogger)
     do {
-        try await body(sandbox, session)
+        try await body(server, session)
     } catch {
         try? await session.shutdown()
-        try? await sandbox.shutdown()
+        try? await shutdown()
         throw error
     }
     try await session.shutdown()
-    try await sandbox.shutdown()
+    try await shutdown()
 }
 
 /// The transports that must behave alike.

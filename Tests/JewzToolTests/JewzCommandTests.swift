@@ -6,41 +6,6 @@ import Testing
 
 @testable import jewz
 
-/// Runs the built `jewz` binary (it sits beside the test bundle) and collects its output.
-func runJewz(
-    _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
-) async throws -> (status: Int32, output: String, error: String) {
-    try await runBlocking {
-        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = directory.appendingPathComponent("jewz")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        let inputPipe = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = inputPipe
-        try process.run()
-        inputPipe.fileHandleForWriting.write(Data((input ?? "").utf8))
-        try inputPipe.fileHandleForWriting.close()
-        // Drain stderr on another thread while stdout is read here, so neither pipe can fill
-        // up and stall the child.
-        let errorData = Mutex(Data())
-        let drained = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let data = error.fileHandleForReading.readDataToEndOfFile()
-            errorData.withLock { $0 = data }
-            drained.signal()
-        }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        drained.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: errorData.withLock { $0 }, as: UTF8.self))
-    }
-}
-
 @Suite struct JewzCommandTests {
     @Test func theTourRunsEveryStepAndExitsZero() async throws {
         let result = try await runJewz(["tour"])
@@ -58,7 +23,7 @@ func runJewz(
         #expect(redirected.status == 0)
         let notFound = try await runJewz([sandbox.url("/status/404")])
         #expect(notFound.status == 4)
-        #expect(notFound.error == "jewz: the server answered 404\n")
+        #expect(notFound.error == "jewz: the server answered 404 Not Found\n")
         let failing = try await runJewz([sandbox.url("/status/502")])
         #expect(failing.status == 5)
         let slow = try await runJewz(["--timeout", "0.2", sandbox.url("/echo/?delay=5")])

@@ -19,10 +19,9 @@ struct ConformanceCase: CustomTestStringConvertible, Sendable {
     var testDescription: String { "\(file) › \(group) › \(template)" }
 }
 
-/// `../shared/uritemplate-test` beside the repository, where CI puts it.
-let suiteDirectory = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/uritemplate-test")
+/// The suite's files, shipped with this test target as resources (see `Resources/uritemplate-test/SOURCE.md`).
+let suiteDirectory = Bundle.module.resourceURL?.appendingPathComponent("uritemplate-test")
+    ?? URL(fileURLWithPath: "uritemplate-test")
 
 let suiteFiles = ["spec-examples.json", "spec-examples-by-section.json", "extended-tests.json", "negative-tests.json"]
 
@@ -76,7 +75,7 @@ private func scalarText(_ json: JSONValue) -> String {
         let present = suiteFiles.filter { FileManager.default.fileExists(atPath: suiteDirectory.appendingPathComponent($0).path) }
         try #require(
             present.count == suiteFiles.count,
-            "The RFC 6570 conformance suite is missing from \(suiteDirectory.path); CI places shared/ beside the repository.")
+            "The RFC 6570 conformance suite is missing from \(suiteDirectory.path); it ships in Tests/JewzURITemplateTests/Resources.")
         #expect(loadConformanceCases().count == 270)
     }
 

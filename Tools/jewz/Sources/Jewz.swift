@@ -47,7 +47,13 @@ struct Jewz: AsyncParsableCommand {
                 print(fullMessage(for: error))
                 Foundation.exit(0)
             }
-            FileHandle.standardError.write(Data("jewz: \(fullMessage(for: error))\n".utf8))
+            // One line of our own for the message (its control characters escaped), then
+            // whatever usage text ArgumentParser has for this error.
+            let message = message(for: error)
+            let full = fullMessage(for: error)
+            let usage = full.range(of: message).map { full[$0.upperBound...] }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            printError(message.isEmpty ? String(describing: error) : message)
+            if !usage.isEmpty { FileHandle.standardError.write(Data((usage + "\n").utf8)) }
             Foundation.exit(JewzExit.usage.rawValue)
         }
     }
@@ -64,7 +70,27 @@ enum JewzExit: Int32 {
     var code: ExitCode { ExitCode(rawValue) }
 }
 
-/// Writes one line to standard error.
+/// Writes one line to standard error: control characters in `message` (a server's or a user's
+/// CR and LF among them) are escaped, so a message is always one line and never a terminal
+/// command.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("jewz: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("jewz: \(message.escapingControlCharacters)\n".utf8))
+}
+
+extension String {
+    /// The text with C0 controls and DEL written as escapes (`\n`, `\r`, `\t`, `\u{1B}`).
+    var escapingControlCharacters: String {
+        var result = ""
+        result.reserveCapacity(utf8.count)
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}": result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }

@@ -65,6 +65,10 @@ struct RequestCommand: AsyncParsableCommand {
                 body = RequestItem.jsonBody(items).map { (Data($0.encoded()), "application/json") }
                 if body != nil { headers.addMissing(from: ["Accept": "application/json, */*;q=0.5"]) }
             }
+        } catch .unreadableFile(let path) {
+            // The arguments are fine; the file is not: a runtime failure, without usage text.
+            printError(RequestItemError.unreadableFile(path: path).description)
+            throw JewzExit.usage.code
         } catch {
             throw ValidationError(error.description)
         }
@@ -121,16 +125,31 @@ struct RequestCommand: AsyncParsableCommand {
             }
         }
         guard let failure else { return }
-        switch failure {
-        case .statusCode(let code):
-            printError("the server answered \(code)")
-            throw (code >= 500 ? JewzExit.serverError : .clientError).code
-        case .timedOut, .connectionFailed, .connectionLost, .transport, .responseTooLarge, .cancelled:
+        throw Self.exitStatus(for: failure, response: cycle.response).code
+    }
+
+    /// Reports a failure on one line and returns the exit status it stands for: 4 and 5 for
+    /// failing statuses, 2 for what the network or the server did wrong, 0 for a body the
+    /// registry's processor could not parse on a successful status (the raw body was printed),
+    /// 1 for what the user gave (a URL, a header, a file).
+    static func exitStatus(for failure: HTTPError, response: HTTPResponse?) -> JewzExit {
+        switch failure.code {
+        case .statusCode:
+            let code = failure.statusCode ?? 0
+            printError("the server answered \(code) \(reasonPhrase(for: code))")
+            return code >= 500 ? .serverError : .clientError
+        case .responseTooLarge:
+            printError("the response body is larger than jewz holds in memory; save it to a file with --output FILE")
+            return .network
+        case .processor where response != nil:
+            printError("warning: the body was printed as it came: \(failure.description)")
+            return .success
+        case .invalidURL, .invalidHeader, .unsupportedRequestObject, .unreadableBody, .bodyNotReplayable, .downloadFile, .processor:
             printError(failure.description)
-            throw JewzExit.network.code
+            return .usage
         default:
             printError(failure.description)
-            throw JewzExit.usage.code
+            return .network
         }
     }
 

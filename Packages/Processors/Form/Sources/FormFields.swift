@@ -71,19 +71,28 @@ public struct FormFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     /// - Throws: ``FormError/invalidEncoding(field:offset:)`` for a malformed `%` escape or
     ///   bytes that are not UTF-8.
     public init(decoding text: some StringProtocol) throws(FormError) {
-        var pairs: [(String, String)] = []
+        // Piece by piece, without splitting the whole text first: a body of 40 MiB of `&`
+        // would otherwise hold an array of 40 million empty pieces.
+        let text = String(text)
+        let bytes = text.utf8
+        var fields: [Field] = []
+        var index = bytes.startIndex
         var offset = 0
-        for piece in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
-            defer { offset += piece.count + 1 }
-            guard !piece.isEmpty else { continue }
-            let raw = String(decoding: piece, as: UTF8.self)
-            let name = raw.prefix { $0 != "=" }
-            let value = raw.dropFirst(name.count + 1)
-            guard let decodedName = PercentEncoding.decode(name, plusAsSpace: true),
-                let decodedValue = PercentEncoding.decode(value, plusAsSpace: true)
-            else { throw .invalidEncoding(field: String(name), offset: offset) }
-            pairs.append((decodedName, decodedValue))
+        while index < bytes.endIndex {
+            let end = bytes[index...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            let length = bytes.distance(from: index, to: end)
+            if length > 0 {
+                let equals = bytes[index..<end].firstIndex(of: UInt8(ascii: "=")) ?? end
+                let name = Substring(bytes[index..<equals])
+                let value = equals < end ? Substring(bytes[bytes.index(after: equals)..<end]) : ""
+                guard let decodedName = PercentEncoding.decode(name, plusAsSpace: true),
+                    let decodedValue = PercentEncoding.decode(value, plusAsSpace: true)
+                else { throw .invalidEncoding(field: String(name), offset: offset) }
+                fields.append(Field(name: decodedName, value: decodedValue))
+            }
+            offset += length + 1
+            index = end < bytes.endIndex ? bytes.index(after: end) : end
         }
-        self.init(pairs)
+        self.fields = fields
     }
 }

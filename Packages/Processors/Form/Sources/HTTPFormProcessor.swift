@@ -18,7 +18,7 @@ public struct HTTPFormProcessor: HTTPProcessor {
         self.listStyle = listStyle
     }
 
-    /// - Throws: ``FormError/unsupportedValue(type:)``.
+    /// - Throws: `HTTPError` with code `.unsupportedRequestObject` for other objects.
     public func prepare(_ request: inout HTTPRequest) throws {
         guard let object = request.object else { return }
         let fields: FormFields
@@ -30,7 +30,7 @@ public struct HTTPFormProcessor: HTTPProcessor {
         case let value as [String: [String]]:
             fields = FormFields(value.sorted { $0.key < $1.key }.flatMap { entry in entry.value.map { (entry.key, $0) } })
         default:
-            throw FormError.unsupportedValue(type: String(describing: type(of: object)))
+            throw HTTPError.unsupportedRequestObject(type: String(describing: type(of: object)), processor: "HTTPFormProcessor")
         }
         request.data = Data(fields.encoded().utf8)
         request.headers.addMissing(from: ["Content-Type": "application/x-www-form-urlencoded"])

@@ -41,14 +41,15 @@ public final class GzipDecompressor: HTTPContentDecoding {
     private var streamEnded = false
     private var decodedCount = 0
     private var encodedCount = 0
-    private var scratch: [UInt8]
+    /// Allocated on the first inflate, not with the decompressor: a response may name codings
+    /// it never sends a byte for.
+    private var scratch: [UInt8] = []
 
     public init(format: Format = .automatic, limits: GzipLimits = GzipLimits()) {
         self.format = format
         self.limits = limits
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        scratch = [UInt8](repeating: 0, count: Self.scratchSize)
     }
 
     deinit {
@@ -112,6 +113,7 @@ public final class GzipDecompressor: HTTPContentDecoding {
         encodedCount += input.count
         stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = uInt(input.count)
+        if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: Self.scratchSize) }
         try scratch.withUnsafeMutableBufferPointer { scratch in
             while true {
                 stream.pointee.next_out = scratch.baseAddress

@@ -29,7 +29,8 @@ public struct HTTPJSONProcessor: HTTPProcessor {
         self.maximumDepth = maximumDepth
     }
 
-    /// - Throws: ``JSONError`` for values JSON cannot hold, or the encoder's error.
+    /// - Throws: `HTTPError` with code `.unsupportedRequestObject` for an object (or a value
+    ///   inside it) that JSON cannot hold, ``JSONError/nonFiniteNumber``, or the encoder's error.
     public func prepare(_ request: inout HTTPRequest) throws {
         guard let object = request.object else { return }
         let data: Data
@@ -39,7 +40,11 @@ public struct HTTPJSONProcessor: HTTPProcessor {
         case let encodable as any Encodable:
             data = try encoder.encode(encodable)
         default:
-            data = Data(try JSONValue(converting: object).encoded())
+            do {
+                data = Data(try JSONValue(converting: object).encoded())
+            } catch .unsupportedValue(let type) {
+                throw HTTPError.unsupportedRequestObject(type: type, processor: "HTTPJSONProcessor")
+            }
         }
         request.data = data
         request.headers.addMissing(from: ["Content-Type": "application/json"])

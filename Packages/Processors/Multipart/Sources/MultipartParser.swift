@@ -43,6 +43,8 @@ public struct MultipartParser {
     /// `CRLF--boundary`: what ends a part's body.
     private let bodyDelimiter: [UInt8]
     private var pending: [UInt8] = []
+    /// Where the unread input starts in ``pending``.
+    private var start = 0
     private var state = State.preamble
     private var partCount = 0
     private var atStart = true
@@ -87,6 +89,10 @@ public struct MultipartParser {
         pending.append(contentsOf: chunk)
         var events: [Event] = []
         while try step(&events) {}
+        // What the steps consumed goes once per feed, not once per step: many small parts in
+        // one large chunk would otherwise move the rest of the chunk for each of them.
+        pending.removeFirst(start)
+        start = 0
         return events
     }
 
@@ -102,42 +108,45 @@ public struct MultipartParser {
         }
     }
 
+    /// The input not consumed yet.
+    private var unread: ArraySlice<UInt8> { pending[start...] }
+
     /// One step of the state machine; `false` when it needs more input.
     private mutating func step(_ events: inout [Event]) throws(MultipartError) -> Bool {
         switch state {
         case .preamble:
             // The first boundary opens the body or follows a CRLF ending the preamble.
-            if atStart, pending.count >= delimiter.count, pending.starts(with: delimiter) {
-                pending.removeFirst(delimiter.count)
+            if atStart, unread.count >= delimiter.count, unread.starts(with: delimiter) {
+                start += delimiter.count
                 state = .afterBoundary
                 return true
             }
-            if atStart, pending.count < delimiter.count, delimiter.starts(with: pending) { return false }
+            if atStart, unread.count < delimiter.count, delimiter.starts(with: unread) { return false }
             atStart = false
-            if let index = Self.find(bodyDelimiter, in: pending) {
-                pending.removeFirst(index + bodyDelimiter.count)
+            if let index = Self.find(bodyDelimiter, in: unread) {
+                start = index + bodyDelimiter.count
                 state = .afterBoundary
                 return true
             }
-            pending.removeFirst(Swift.max(0, pending.count - bodyDelimiter.count))
+            start = Swift.max(start, pending.count - bodyDelimiter.count)
             return false
         case .afterBoundary:
-            guard pending.count >= 2 else { return false }
-            if pending[0] == UInt8(ascii: "-"), pending[1] == UInt8(ascii: "-") {
+            guard unread.count >= 2 else { return false }
+            if pending[start] == UInt8(ascii: "-"), pending[start + 1] == UInt8(ascii: "-") {
                 state = .epilogue
-                pending = []
+                start = pending.count
                 return false
             }
             // Transport padding (spaces, tabs) may precede the CRLF.
-            let padding = pending.prefix { $0 == 0x20 || $0 == 0x09 }.count
-            guard pending.count >= padding + 2 else {
+            let padding = unread.prefix { $0 == 0x20 || $0 == 0x09 }.count
+            guard unread.count >= padding + 2 else {
                 if padding > 1024 { throw .malformedBoundaryLine(partIndex: partCount) }
                 return false
             }
-            guard pending[padding] == 0x0D, pending[padding + 1] == 0x0A else {
+            guard pending[start + padding] == 0x0D, pending[start + padding + 1] == 0x0A else {
                 throw .malformedBoundaryLine(partIndex: partCount)
             }
-            pending.removeFirst(padding + 2)
+            start += padding + 2
             guard partCount < limits.maximumParts else { throw .tooManyParts(limit: limits.maximumParts) }
             partCount += 1
             state = .headers
@@ -145,43 +154,43 @@ public struct MultipartParser {
         case .headers:
             let end: Int
             let separatorLength: Int
-            if pending.starts(with: [0x0D, 0x0A]) {
-                end = 0
+            if unread.starts(with: [0x0D, 0x0A]) {
+                end = start
                 separatorLength = 2
-            } else if let index = Self.find([0x0D, 0x0A, 0x0D, 0x0A], in: pending) {
+            } else if let index = Self.find([0x0D, 0x0A, 0x0D, 0x0A], in: unread.prefix(limits.maximumHeaderBytes + 4)) {
                 end = index
                 separatorLength = 4
             } else {
-                if pending.count > limits.maximumHeaderBytes {
+                if unread.count > limits.maximumHeaderBytes {
                     throw .headersTooLarge(partIndex: partCount - 1, limit: limits.maximumHeaderBytes)
                 }
                 return false
             }
-            guard end <= limits.maximumHeaderBytes else {
+            guard end - start <= limits.maximumHeaderBytes else {
                 throw .headersTooLarge(partIndex: partCount - 1, limit: limits.maximumHeaderBytes)
             }
-            let headers = try Self.parseHeaders(pending[..<end], partIndex: partCount - 1)
-            pending.removeFirst(end + separatorLength)
+            let headers = try Self.parseHeaders(pending[start..<end], partIndex: partCount - 1)
+            start = end + separatorLength
             events.append(.partBegan(headers))
             state = .body
             return true
         case .body:
-            if let index = Self.find(bodyDelimiter, in: pending) {
-                if index > 0 { events.append(.body(Data(pending[..<index]))) }
+            if let index = Self.find(bodyDelimiter, in: unread) {
+                if index > start { events.append(.body(Data(pending[start..<index]))) }
                 events.append(.partEnded)
-                pending.removeFirst(index + bodyDelimiter.count)
+                start = index + bodyDelimiter.count
                 state = .afterBoundary
                 return true
             }
             // Keep what could be the start of a delimiter split across chunks.
             let safe = pending.count - (bodyDelimiter.count - 1)
-            if safe > 0 {
-                events.append(.body(Data(pending[..<safe])))
-                pending.removeFirst(safe)
+            if safe > start {
+                events.append(.body(Data(pending[start..<safe])))
+                start = safe
             }
             return false
         case .epilogue:
-            pending = []
+            start = pending.count
             return false
         }
     }
@@ -206,20 +215,20 @@ public struct MultipartParser {
         return headers
     }
 
-    /// The first index of `needle` in `haystack`: memchr for the first byte, memcmp for the
-    /// rest (the body scan is the parser's hot loop).
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    /// The index in the underlying array of the first `needle` in `haystack`: memchr for the
+    /// first byte, memcmp for the rest (the body scan is the parser's hot loop).
+    static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
         guard let first = needle.first, haystack.count >= needle.count else { return nil }
         return haystack.withUnsafeBytes { hay -> Int? in
             needle.withUnsafeBytes { pin -> Int? in
                 guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
                 let lastStart = hay.count - pin.count
-                var start = 0
-                while start <= lastStart {
-                    guard let hit = memchr(base + start, Int32(first), lastStart - start + 1) else { return nil }
+                var offset = 0
+                while offset <= lastStart {
+                    guard let hit = memchr(base + offset, Int32(first), lastStart - offset + 1) else { return nil }
                     let position = base.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(base + position, pinBase, pin.count) == 0 { return position }
-                    start = position + 1
+                    if memcmp(base + position, pinBase, pin.count) == 0 { return haystack.startIndex + position }
+                    offset = position + 1
                 }
                 return nil
             }

@@ -1,0 +1,32 @@
+import Foundation
+import Synchronization
+
+/// A body produced as it is sent, such as a pipe or a generator: it can be sent once.
+///
+/// ```swift
+/// let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+/// cycle.request.body = .stream(HTTPBodyStream(length: 11, chunks))
+/// continuation.yield(Data("Hello World".utf8)); continuation.finish()
+/// ```
+public final class HTTPBodyStream: Sendable {
+    /// The length in bytes, if known up front (sent as Content-Length; else chunked).
+    public let length: Int?
+    private let chunks: Mutex<AsyncThrowingStream<Data, any Error>?>
+
+    public init(length: Int? = nil, _ chunks: AsyncThrowingStream<Data, any Error>) {
+        self.length = length
+        self.chunks = Mutex(chunks)
+    }
+
+    /// The chunks, the first time they are asked for.
+    ///
+    /// - Throws: ``HTTPError/bodyNotReplayable`` every later time.
+    public func take() throws(HTTPError) -> AsyncThrowingStream<Data, any Error> {
+        let taken = chunks.withLock { chunks in
+            defer { chunks = nil }
+            return chunks
+        }
+        guard let taken else { throw .bodyNotReplayable }
+        return taken
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// What a request sends: bytes in memory, a file streamed from disk, a sequence of both, or a
+/// one-shot stream.
+///
+/// Data and file bodies can be sent again (retries, restarts, challenges, redirects); a stream
+/// is produced once as it is sent, so the cycle never resends it: a retry or a challenge is
+/// not attempted, and a restart or a 307/308 redirect fails with
+/// ``HTTPError/bodyNotReplayable``, never sending it truncated or empty.
+public enum HTTPRequestBody: Sendable {
+    case data(Data)
+    /// A file, read in chunks as it is sent (never whole into memory).
+    case file(URL)
+    case stream(HTTPBodyStream)
+    /// Pieces in memory and files, sent one after the other without being joined first (how
+    /// multipart bodies stay streamed and replayable, with a known length).
+    case segments([HTTPBodySegment])
+
+    /// Whether the body can be sent more than once.
+    public var isReplayable: Bool {
+        if case .stream = self { false } else { true }
+    }
+}
+
+/// One piece of a ``HTTPRequestBody/segments(_:)`` body.
+public enum HTTPBodySegment: Sendable {
+    case data(Data)
+    /// A file, read in chunks when sent.
+    case file(URL)
+}

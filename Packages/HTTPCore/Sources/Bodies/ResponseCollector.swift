@@ -1,0 +1,136 @@
+import Foundation
+
+/// Where a cycle's response body goes once content-decoded.
+enum ResponseDestination {
+    /// Into ``HTTPResponse/data``, up to the session's size limit.
+    case memory
+    /// Into a file, for downloads.
+    case file(DownloadTarget)
+    /// To a consumer reading ``HTTPResponseBody`` as it arrives.
+    case stream(ResponseBodyChannel)
+}
+
+/// A response as an exchange delivered it, with the session's verdict on its status, asked
+/// once when the head arrived.
+struct ReceivedResponse: Sendable {
+    var response: HTTPResponse
+    /// Whether the session's status policy (`shouldTreatStatusCodeAsFailure`) fails the cycle.
+    let statusFailed: Bool
+}
+
+/// Collects a response for a cycle: undoes its content codings as the body arrives and hands
+/// the decoded bytes to the destination.
+///
+/// A response whose status fails the cycle is always kept in memory, so that its body can be
+/// read, logged and processed like any other — but only its first ``failureBodyLimit`` bytes:
+/// past them the exchange ends (``BodyCut``) and the status error stands with what arrived.
+struct ResponseCollector: HTTPResponseReceiver {
+    /// The most a failing status's body keeps in memory (less when the session's limit is lower).
+    static let failureBodyLimit = 1 << 20
+
+    /// Thrown to end an exchange whose failing status has all the body it keeps: not a
+    /// failure, see ``received(afterCut:)``.
+    struct BodyCut: Error {}
+
+    private let codings: ContentCodingRegistry
+    private let maximumBodySize: Int
+    private let statusPolicy: @Sendable (Int) -> Bool
+    private var statusFailed = false
+    private var destination: ResponseDestination
+    private var statusCode = 0
+    private var headers = HTTPHeaderFields()
+    private var url: URL?
+    private var body = Data()
+    private var decoders: ContentDecoderChain?
+    private var receivedBody = false
+
+    init(
+        codings: ContentCodingRegistry, maximumBodySize: Int, destination: ResponseDestination,
+        statusPolicy: @escaping @Sendable (Int) -> Bool
+    ) {
+        self.codings = codings
+        self.maximumBodySize = maximumBodySize
+        self.destination = destination
+        self.statusPolicy = statusPolicy
+    }
+
+    /// - Throws: ``HTTPError/Code/responseTooLarge`` when a body bound for memory announces a
+    ///   length past the limit; ``HTTPError/Code/contentDecoding`` for codings that cannot be
+    ///   undone; the download's errors.
+    mutating func receiveHead(statusCode: Int, headers: HTTPHeaderFields, url: URL?) throws {
+        guard (100...999).contains(statusCode) else {
+            throw HTTPError.invalidResponse(reason: "status code \(statusCode) is not three digits from 100 to 999")
+        }
+        self.statusCode = statusCode
+        self.headers = headers
+        self.url = url
+        decoders = try ContentDecoderChain(headers: headers, codings: codings)
+        statusFailed = statusPolicy(statusCode)
+        if statusFailed { destination = .memory }
+        switch destination {
+        case .memory:
+            // A body announced larger than the limit is refused before a byte of it is read.
+            if !statusFailed, decoders == nil, let length = headers["Content-Length"].flatMap(Int.init), length > maximumBodySize {
+                throw HTTPError.responseTooLarge(limit: maximumBodySize)
+            }
+        case .file(let target):
+            try target.begin(statusCode: statusCode, headers: headers, url: url, isDecoded: decoders != nil)
+        case .stream(let channel):
+            channel.deliverHead(HTTPResponse(statusCode: statusCode, headers: headers, url: url))
+        }
+    }
+
+    mutating func receiveBody(_ chunk: UnsafeRawBufferPointer) throws {
+        receivedBody = true
+        if let decoders {
+            let decoded = try decoders.decode(chunk, finishing: false)
+            try decoded.withUnsafeBytes { try deliver($0) }
+        } else {
+            try deliver(chunk)
+        }
+    }
+
+    mutating func waitForDemand() async throws {
+        if case .stream(let channel) = destination {
+            try await channel.waitForDemand()
+        }
+    }
+
+    /// The complete response, after the decoders have seen the end of their input. A body
+    /// that went to a file or a stream is not in its ``HTTPResponse/data``.
+    mutating func finish() throws -> ReceivedResponse {
+        if receivedBody, let decoders {
+            let decoded = try decoders.decode(UnsafeRawBufferPointer(start: nil, count: 0), finishing: true)
+            try decoded.withUnsafeBytes { try deliver($0) }
+        }
+        if case .file(let target) = destination {
+            try target.finishWriting()
+        }
+        return ReceivedResponse(
+            response: HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url), statusFailed: statusFailed)
+    }
+
+    /// The failing response as far as it was kept, when `error` is the ``BodyCut`` that ended
+    /// its exchange (as the transport threw it, or wrapped); `nil` for any other error.
+    func received(afterCut error: any Error) -> ReceivedResponse? {
+        guard error is BodyCut || (error as? HTTPError)?.underlying is BodyCut else { return nil }
+        return ReceivedResponse(
+            response: HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url), statusFailed: true)
+    }
+
+    private mutating func deliver(_ bytes: UnsafeRawBufferPointer) throws {
+        switch destination {
+        case .memory where statusFailed:
+            let room = min(maximumBodySize, Self.failureBodyLimit) - body.count
+            body.append(contentsOf: bytes.prefix(room))
+            if bytes.count > room { throw BodyCut() }
+        case .memory:
+            body.append(contentsOf: bytes)
+            if body.count > maximumBodySize { throw HTTPError.responseTooLarge(limit: maximumBodySize) }
+        case .file(let target):
+            try target.write(bytes)
+        case .stream(let channel):
+            if !bytes.isEmpty { try channel.enqueue(Data(bytes)) }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Logging
+import Synchronization
+
+// One attempt's exchange: the transport (or a flight shared with identical GETs), the
+// content decoding and status verdict of the collector, and the answer to a 401/407 challenge.
+extension CycleRun {
+    /// Sends the request, answering a 401/407 challenge once per authentication.
+    func exchange(_ request: HTTPRequest) async throws -> ReceivedResponse {
+        let received = try await sendOnce(request)
+        let statusCode = received.response.statusCode
+        let replayable = request.hasReplayableBody
+        // A redirect that keeps the body was not followed: it would have resent a one-shot body.
+        if !replayable, session.configuration.followsRedirects, statusCode == 307 || statusCode == 308,
+            received.response.headers.contains("Location")
+        {
+            throw HTTPError.bodyNotReplayable
+        }
+        // A challenge is answered by sending the request again, which a one-shot body cannot be.
+        guard statusCode == 401 || statusCode == 407, replayable, !snapshot.authentications.isEmpty else {
+            return received
+        }
+        return try await answer(challenge: received, to: request)
+    }
+
+    /// Sends the request again with each authentication's answer to a 401/407, until one is
+    /// let in. Not inlined: few requests are challenged, and every request would carry its
+    /// copies of the request in ``exchange(_:)``'s async frame.
+    @inline(never)
+    private func answer(challenge: ReceivedResponse, to request: HTTPRequest) async throws -> ReceivedResponse {
+        var received = challenge
+        for authentication in snapshot.authentications {
+            var retry = request
+            let answers = try Self.applying(authentication) {
+                try authentication.respond(to: received.response, retrying: &retry)
+            }
+            guard answers else { continue }
+            try retry.validateForSending()
+            received = try await sendOnce(retry)
+            if received.response.statusCode != 401, received.response.statusCode != 407 { break }
+        }
+        return received
+    }
+
+    /// One exchange, shared with identical GETs in flight when the session coalesces them.
+    private func sendOnce(_ request: HTTPRequest) async throws -> ReceivedResponse {
+        // The fields one by one: a copy of `values` would retain and release each of them, on
+        // objects every concurrent run shares.
+        let settings = snapshot.session
+        let transfer = transfer
+        let session = session
+        let codings = settings.values.contentCodings
+        let statusPolicy = settings.values.shouldTreatStatusCodeAsFailure
+        let timeout = try remainingTime()
+        let cycle = cycle
+        guard request.method == .get, settings.values.coalescesIdenticalGETs, transfer.isInMemory else {
+            let onBodySent = transfer.didSendBodyData.map { handler in
+                Self.progressReporter(for: cycle, expecting: request.body?.knownLength, handler: handler)
+            }
+            return try await Self.transfer(
+                request, session: session, timeout: timeout, codings: codings, destination: transfer.destination,
+                statusPolicy: statusPolicy, onBodySent: onBodySent)
+        }
+        let monitors = snapshot.eventMonitors
+        return try await session.coalescer.response(for: request) {
+            cycle.emit(.requestCoalesced(request), to: monitors)
+        } exchange: {
+            try await Self.transfer(
+                request, session: session, timeout: timeout, codings: codings, destination: .memory, statusPolicy: statusPolicy,
+                onBodySent: nil)
+        }
+    }
+
+    /// Adds up the sizes a transport reports into the seed's progress callback.
+    private static func progressReporter(
+        for cycle: HTTPCycle, expecting length: Int?, handler: @escaping HTTPCycle.DidSendBodyDataHandler
+    ) -> @Sendable (Int) -> Void {
+        let total = Atomic<Int64>(0)
+        let expected = length.map(Int64.init)
+        return { count in
+            let sent = total.add(Int64(count), ordering: .relaxed).newValue
+            handler(cycle, Int64(count), sent, expected)
+        }
+    }
+
+    /// One exchange on the session's transport, content-decoded, with the status verdict.
+    @inline(never)
+    private static func transfer(
+        _ request: HTTPRequest, session: HTTPSession, timeout: Duration?, codings: ContentCodingRegistry,
+        destination: ResponseDestination,
+        statusPolicy: @escaping @Sendable (Int) -> Bool, onBodySent: (@Sendable (Int) -> Void)?
+    ) async throws -> ReceivedResponse {
+        let started = logStart(of: request, logger: session.logger)
+        var collector = ResponseCollector(
+            codings: codings, maximumBodySize: session.configuration.maximumResponseBodySize, destination: destination,
+            statusPolicy: statusPolicy)
+        let received: ReceivedResponse
+        do {
+            if let transport = session.defaultTransport {
+                try await transport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
+            } else {
+                try await session.transport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
+            }
+            received = try collector.finish()
+        } catch {
+            // A failing status's body was cut at its limit: the status is the outcome.
+            guard let cut = collector.received(afterCut: error) else { throw error }
+            received = cut
+        }
+        if let started { logEnd(of: request, response: received.response, started: started, logger: session.logger) }
+        return received
+    }
+
+    /// Logs a request going out at debug level, and returns when it went when that level
+    /// prints (the clock is read only then). Not inlined, as the log's temporaries would widen
+    /// ``transfer(_:session:timeout:codings:destination:statusPolicy:onBodySent:)``'s async frame.
+    @inline(never)
+    private static func logStart(of request: HTTPRequest, logger: Logger) -> ContinuousClock.Instant? {
+        guard logger.logLevel <= .debug else { return nil }
+        logger.debug("\(request.method) \(request.url.absoluteString)")
+        return .now
+    }
+
+    /// Logs a response and how long its exchange took, at debug level.
+    @inline(never)
+    private static func logEnd(of request: HTTPRequest, response: HTTPResponse, started: ContinuousClock.Instant, logger: Logger) {
+        logger.debug("\(response.statusCode) \(request.method) \(request.url.absoluteString) in \(.now - started)")
+    }
+}

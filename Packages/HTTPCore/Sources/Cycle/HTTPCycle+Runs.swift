@@ -1,0 +1,143 @@
+import Synchronization
+
+// A cycle's runs: each starts with a new generation, runs its pipeline (``CycleRun``) in a task
+// of its own or the caller's, and ends with the completion; what a run reports back to its
+// cycle is recorded only while it is the current generation.
+extension HTTPCycle {
+    /// Starts a new run in a task of its own and returns that task.
+    func runInOwnTask(completion: Completion?, streamingTo channel: ResponseBodyChannel? = nil) -> Task<HTTPResponse, any Error> {
+        let (generation, previous) = state.withLock { Self.beginRun(&$0, completion: completion, liveGeneration: liveGeneration) }
+        previous?.cancel()
+        let task = Task {
+            try await self.run(generation, completion: completion, channel: channel)
+        }
+        // The run may have ended already, or been cancelled before its task was known: record
+        // the task only for a run still going, and pass on a cancel that came first.
+        let cancelledEarly = state.withLock { state -> Bool in
+            guard state.generation == generation, state.running else { return false }
+            state.task = task
+            return state.cancellation != nil
+        }
+        if cancelledEarly { task.cancel() }
+        return task
+    }
+
+    /// As a run in its own task's start, unless others get hold of the cycle while it runs (the
+    /// session's event monitors and queue, ``HTTPSession/pendingCycles``, the cycle's progress
+    /// handlers): then it starts nothing and returns `nil`. One lock for both, as every
+    /// one-call request asks.
+    func beginUnreachableRun() -> (generation: Int, previous: Task<HTTPResponse, any Error>?)? {
+        if session.hasEventMonitors.load(ordering: .acquiring) || session.queue.mayHoldRequests { return nil }
+        return state.withLock { state in
+            if state.settings.didSendBodyData != nil || state.settings.download?.didWriteData != nil { return nil }
+            return Self.beginRun(&state, completion: nil, liveGeneration: liveGeneration)
+        }
+    }
+
+    /// Marks a new run as started and returns its generation and the task of the run it
+    /// replaces, for the caller to cancel.
+    private static func beginRun(
+        _ state: inout State, completion: Completion?, liveGeneration: borrowing Atomic<Int>
+    ) -> (generation: Int, previous: Task<HTTPResponse, any Error>?) {
+        state.generation += 1
+        state.completion = completion
+        state.cancellation = nil
+        state.completionPending = false
+        state.retryCount = 0
+        state.resumeData = nil
+        state.running = true
+        liveGeneration.store(state.generation, ordering: .releasing)
+        let previous = state.task
+        state.task = nil
+        return (state.generation, previous)
+    }
+
+    /// One run from start to end: the pipeline (``CycleRun``), then the completion.
+    func run(_ generation: Int, completion: Completion?, channel: ResponseBodyChannel?) async throws -> HTTPResponse {
+        let run = CycleRun(cycle: self, generation: generation, settings: state.withLock { $0.settings }, channel: channel)
+        session.activity.begin()
+        // Prepared and sent here rather than in a stage of its own: one async frame fewer per run.
+        do {
+            try run.prepare()
+            let response = try await run.sendWithRetries()
+            run.close(failure: nil)
+            endRun(generation, failure: nil, completion: completion)
+            return response
+        } catch {
+            let failure = run.fail(with: error)
+            endRun(generation, failure: failure, completion: completion)
+            throw failure
+        }
+    }
+
+    /// Records the end of a run and calls its completion handler, unless a cancel or a restart
+    /// came first.
+    private func endRun(_ generation: Int, failure: HTTPError?, completion: Completion?) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            state.task = nil
+            state.running = false
+            state.completionPending = completion != nil
+        }
+        guard let completion else { return }
+        session.completionQueue.async {
+            // A cancel issued before the completion runs always wins; a restarted run's
+            // completion belongs to the new run.
+            let outcome = self.state.withLock { state -> HTTPError?? in
+                guard state.generation == generation else { return .none }
+                state.completionPending = false
+                if let cancellation = state.cancellation {
+                    return cancellation.isExplicitCancellation ? .none : .some(cancellation)
+                }
+                return .some(failure)
+            }
+            if case .some(let error) = outcome {
+                completion(self, error)
+            }
+        }
+    }
+
+    // MARK: What a run tells its cycle
+
+    /// Throws when the run's task is cancelled, or the run was cancelled or replaced by a
+    /// restart (which a run in the calling task learns only here).
+    func checkCancellation(of generation: Int) throws {
+        if Task.isCancelled || liveGeneration.load(ordering: .acquiring) != generation {
+            throw CancellationError()
+        }
+    }
+
+    /// The cancellation a run of `generation` ends with, as ``cancel(explicitly:)`` recorded it.
+    func recordedCancellation(of generation: Int) -> HTTPError? {
+        state.withLock { $0.generation == generation ? $0.cancellation : nil }
+    }
+
+    /// Keeps a run's final response, unless a newer run started.
+    func record(_ response: HTTPResponse, of generation: Int) {
+        state.withLock { state in
+            if state.generation == generation { state.response = response }
+        }
+    }
+
+    func record(retryCount: Int, of generation: Int) {
+        state.withLock { state in
+            if state.generation == generation { state.retryCount = retryCount }
+        }
+    }
+
+    func record(_ resumeData: DownloadResumeData?, of generation: Int) {
+        state.withLock { state in
+            if state.generation == generation { state.resumeData = resumeData }
+        }
+    }
+
+    /// Tells the session's monitors; the event (a copy of the request or response, a clock
+    /// reading) is built only when someone listens.
+    func emit(_ event: @autoclosure () -> HTTPEvent, to monitors: [any HTTPEventMonitor]) {
+        guard !monitors.isEmpty else { return }
+        let event = event()
+        for monitor in monitors {
+            monitor.cycle(self, didEmit: event)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// What a resumable download needs to continue: the partial file, how much of it is valid,
+/// and the validator that proves the resource has not changed. Codable, so it can be kept
+/// across launches.
+public struct DownloadResumeData: Sendable, Codable, Equatable {
+    /// The URL that was downloaded (after redirects).
+    public var url: URL
+    /// The partial file; it belongs to the caller until a resumed download takes it over.
+    public var partialFile: URL
+    /// How many bytes of the file are valid.
+    public var bytesWritten: Int64
+    /// The strong ETag, or else the Last-Modified date, sent back as `If-Range`.
+    public var validator: String
+    /// The full size, when the server said.
+    public var expectedLength: Int64?
+
+    public init(url: URL, partialFile: URL, bytesWritten: Int64, validator: String, expectedLength: Int64?) {
+        self.url = url
+        self.partialFile = partialFile
+        self.bytesWritten = bytesWritten
+        self.validator = validator
+        self.expectedLength = expectedLength
+    }
+}

@@ -1,0 +1,286 @@
+/// Why a cycle failed: a ``code`` to switch over, the ``response`` when one arrived, the
+/// ``underlying`` error when another part failed, and a ``description`` that says what to do.
+///
+/// A struct rather than an enum, so that the toolkit can add kinds of failure without breaking
+/// a caller's `switch` (as AsyncHTTPClient's `HTTPClientError` does): switch over ``code``
+/// with a `default` branch.
+///
+/// ```swift
+/// do {
+///     try await HTTPCycle.get("https://example.com/users/42")
+/// } catch let error as HTTPError where error.code == .statusCode {
+///     print(error.response?.statusCode ?? 0, error.response?.text ?? "")
+/// } catch HTTPError.Code.cancelled {
+///     return
+/// } catch let error as HTTPError {
+///     switch error.code {
+///     case .timedOut, .connectionFailed: showOffline()
+///     default: print(error)
+///     }
+/// }
+/// ```
+///
+/// A cancelled request is always ``Code/cancelled``, never a network failure.
+public struct HTTPError: Error, CustomStringConvertible {
+    /// The kind of failure. New codes may be added: match them with a `default` branch.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: String, Sendable {
+            case invalidURL, invalidHeader, statusCode, cancelled, timedOut, connectionFailed, connectionLost
+            case responseTooLarge, contentDecoding, processor, unsupportedRequestObject, transport
+            case bodyNotReplayable, unreadableBody, downloadFile, downloadNotResumable, streamAbandoned
+            case sessionShutDown, tooManyRedirects, redirectLoop, invalidResponse
+        }
+
+        private let value: Value
+
+        private init(_ value: Value) {
+            self.value = value
+        }
+
+        /// The URL is not an absolute http(s) URL with a host.
+        public static let invalidURL = Code(.invalidURL)
+        /// A header name or value is not allowed on the wire.
+        public static let invalidHeader = Code(.invalidHeader)
+        /// The server answered with a status the session treats as a failure; see ``HTTPError/response``.
+        public static let statusCode = Code(.statusCode)
+        /// The cycle was cancelled; see ``HTTPError/isExplicitCancellation``.
+        public static let cancelled = Code(.cancelled)
+        /// The exchange took longer than a timeout allows.
+        public static let timedOut = Code(.timedOut)
+        /// No connection could be made: the server never saw the request.
+        public static let connectionFailed = Code(.connectionFailed)
+        /// The connection broke after the request started going out.
+        public static let connectionLost = Code(.connectionLost)
+        /// The response body is larger than the session allows.
+        public static let responseTooLarge = Code(.responseTooLarge)
+        /// The body could not be decoded for its `Content-Encoding`.
+        public static let contentDecoding = Code(.contentDecoding)
+        /// A request or response processor, an authentication or a handler failed.
+        public static let processor = Code(.processor)
+        /// A processor was given a request object it cannot turn into a body.
+        public static let unsupportedRequestObject = Code(.unsupportedRequestObject)
+        /// Any other failure of the transport.
+        public static let transport = Code(.transport)
+        /// A one-shot body (a stream) would have to be sent a second time.
+        public static let bodyNotReplayable = Code(.bodyNotReplayable)
+        /// A file body cannot be read.
+        public static let unreadableBody = Code(.unreadableBody)
+        /// A downloaded body could not be written to its file.
+        public static let downloadFile = Code(.downloadFile)
+        /// A resumed download got another range than the one it asked for.
+        public static let downloadNotResumable = Code(.downloadNotResumable)
+        /// The reader of a streamed body stopped before its end.
+        public static let streamAbandoned = Code(.streamAbandoned)
+        /// The session was shut down.
+        public static let sessionShutDown = Code(.sessionShutDown)
+        /// The server redirected more times than the session allows.
+        public static let tooManyRedirects = Code(.tooManyRedirects)
+        /// The server's redirects lead back to a URL already visited.
+        public static let redirectLoop = Code(.redirectLoop)
+        /// The server's answer is not valid HTTP (a malformed status line, headers or framing).
+        public static let invalidResponse = Code(.invalidResponse)
+
+        public var description: String { value.rawValue }
+
+        /// Matches an error that is an ``HTTPError`` with this code, so that
+        /// `catch HTTPError.Code.timedOut` and `case HTTPError.Code.statusCode:` read as they say.
+        public static func ~= (code: Code, error: any Error) -> Bool {
+            (error as? HTTPError)?.code == code
+        }
+    }
+
+    /// What the message is made of, beside the code.
+    private enum Detail: Sendable {
+        case none
+        case text(String)
+        case pair(String, String)
+        case limit(Int)
+        case explicit(Bool)
+    }
+
+    /// Everything but the code, in one object: an error is two words to pass around, and the
+    /// common ones (``timedOut``, a cancellation) share theirs.
+    private final class Payload: Sendable {
+        let detail: Detail
+        let response: HTTPResponse?
+        let underlying: (any Error)?
+
+        init(detail: Detail, response: HTTPResponse?, underlying: (any Error)?) {
+            self.detail = detail
+            self.response = response
+            self.underlying = underlying
+        }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    private let payload: Payload?
+
+    private init(_ code: Code, _ detail: Detail = .none, response: HTTPResponse? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        let isBare: Bool = if case .none = detail { response == nil && underlying == nil } else { false }
+        payload = isBare ? nil : Payload(detail: detail, response: response, underlying: underlying)
+    }
+
+    private var detail: Detail { payload?.detail ?? .none }
+
+    /// The response that came back, when the failure is about it: always for ``Code/statusCode``
+    /// (status, headers and body, processed when its processor could read it).
+    public var response: HTTPResponse? { payload?.response }
+
+    /// The error of the part that failed: a processor's, a decoder's, the transport's.
+    public var underlying: (any Error)? { payload?.underlying }
+
+    /// The response's status code, for ``Code/statusCode`` failures.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// Whether a person asked for the cancellation (``HTTPCycle/cancel(explicitly:)`` with `true`).
+    public var isExplicitCancellation: Bool {
+        if case .explicit(true) = detail { true } else { false }
+    }
+
+    /// Whether this is a ``Code/timedOut`` failure.
+    public var isTimeout: Bool { code == .timedOut }
+
+    // MARK: Making errors
+
+    /// The URL string could not be parsed, or has no http(s) scheme or host.
+    public static func invalidURL(_ url: String) -> HTTPError { HTTPError(.invalidURL, .text(url)) }
+
+    /// The header `name` or its value is not allowed on the wire.
+    public static func invalidHeader(name: String) -> HTTPError { HTTPError(.invalidHeader, .text(name)) }
+
+    /// The server answered with a status the session treats as a failure.
+    public static func statusCode(_ response: HTTPResponse) -> HTTPError { HTTPError(.statusCode, response: response) }
+
+    /// The cycle was cancelled; `explicitly` when a person asked for it.
+    public static func cancelled(explicitly: Bool) -> HTTPError { explicitly ? cancelledExplicitly : cancelledImplicitly }
+    private static let cancelledExplicitly = HTTPError(.cancelled, .explicit(true))
+    private static let cancelledImplicitly = HTTPError(.cancelled, .explicit(false))
+
+    /// The request or the whole transfer took longer than its timeout.
+    public static let timedOut = HTTPError(.timedOut)
+
+    /// No connection could be made (refused, unreachable, DNS): the server never saw the request.
+    public static func connectionFailed(reason: String) -> HTTPError { HTTPError(.connectionFailed, .text(reason)) }
+
+    /// The connection broke after the request started going out.
+    public static func connectionLost(reason: String) -> HTTPError { HTTPError(.connectionLost, .text(reason)) }
+
+    /// The response body is larger than `limit` bytes.
+    public static func responseTooLarge(limit: Int) -> HTTPError { HTTPError(.responseTooLarge, .limit(limit)) }
+
+    /// The body could not be decoded for the `coding` (corrupt, truncated, past a limit).
+    public static func contentDecoding(coding: String, underlying: any Error) -> HTTPError {
+        HTTPError(.contentDecoding, .text(coding), underlying: underlying)
+    }
+
+    /// The part called `name` (a processor, an authentication, a handler) failed.
+    public static func processor(name: String, underlying: any Error) -> HTTPError {
+        HTTPError(.processor, .text(name), underlying: underlying)
+    }
+
+    /// The `processor` cannot turn a request object of `type` into a body.
+    public static func unsupportedRequestObject(type: String, processor: String) -> HTTPError {
+        HTTPError(.unsupportedRequestObject, .pair(type, processor))
+    }
+
+    /// Any other failure of the transport, described by `reason`.
+    public static func transport(reason: String) -> HTTPError { HTTPError(.transport, .text(reason)) }
+
+    /// Any other failure of the transport: `underlying`, such as a ``MockTransport/UnmatchedRequest``.
+    public static func transport(underlying: any Error) -> HTTPError {
+        HTTPError(.transport, .text(String(describing: underlying)), underlying: underlying)
+    }
+
+    /// A one-shot body would have to be sent again.
+    public static let bodyNotReplayable = HTTPError(.bodyNotReplayable)
+
+    /// The file body at `path` cannot be read.
+    public static func unreadableBody(_ path: String) -> HTTPError { HTTPError(.unreadableBody, .text(path)) }
+
+    /// A download could not be written to `path`.
+    public static func downloadFile(path: String, reason: String) -> HTTPError { HTTPError(.downloadFile, .pair(path, reason)) }
+
+    /// A resumed download got another range than the one it asked for.
+    public static func downloadNotResumable(reason: String) -> HTTPError { HTTPError(.downloadNotResumable, .text(reason)) }
+
+    /// The reader of a streamed body stopped before its end.
+    public static let streamAbandoned = HTTPError(.streamAbandoned)
+
+    /// The session was shut down.
+    public static let sessionShutDown = HTTPError(.sessionShutDown)
+
+    /// The server redirected more than `limit` times (`nil` when the transport does not say).
+    public static func tooManyRedirects(limit: Int? = nil) -> HTTPError {
+        HTTPError(.tooManyRedirects, limit.map(Detail.limit) ?? .none)
+    }
+
+    /// The server's redirects came back to `url`, visited already.
+    public static func redirectLoop(url: String) -> HTTPError { HTTPError(.redirectLoop, .text(url)) }
+
+    /// The server's answer is not valid HTTP, as `reason` says.
+    public static func invalidResponse(reason: String) -> HTTPError { HTTPError(.invalidResponse, .text(reason)) }
+
+    // MARK: Messages
+
+    public var description: String {
+        let text: String
+        let second: String
+        switch detail {
+        case .text(let value): (text, second) = (value, "")
+        case .pair(let first, let other): (text, second) = (first, other)
+        case .limit(let limit): (text, second) = (String(limit), "")
+        case .none, .explicit: (text, second) = ("", "")
+        }
+        switch code {
+        case .invalidURL:
+            return "Invalid URL '\(text)': give an absolute URL with a scheme and host, such as https://example.com/path."
+        case .invalidHeader:
+            return "Invalid header '\(text)': names must be tokens and values must not contain CR, LF or NUL."
+        case .statusCode:
+            let status = response.map { String($0.statusCode) } ?? "?"
+            return "The server answered with status \(status); the response is on the error and on the cycle. Set the session's shouldTreatStatusCodeAsFailure to accept it."
+        case .cancelled:
+            return isExplicitCancellation ? "The request was cancelled by the user." : "The request was cancelled."
+        case .timedOut:
+            return "The request timed out; raise the timeout on the request or the session configuration if the server is slow."
+        case .connectionFailed:
+            return "Could not connect (\(text)); check the host, the port and that the server is running."
+        case .connectionLost:
+            return "The connection was lost during the exchange (\(text)); the request may or may not have been processed."
+        case .responseTooLarge:
+            return "The response body is larger than \(text) bytes; raise maximumResponseBodySize, or download or stream the body."
+        case .contentDecoding:
+            return "The \(text)-encoded body could not be decoded: \(underlying.map { String(describing: $0) } ?? "")"
+        case .processor:
+            return "\(text) failed: \(underlying.map { String(describing: $0) } ?? "")"
+        case .unsupportedRequestObject:
+            return "\(second) cannot turn a request object of type \(text) into a body; set a request processor that can, or set request.data."
+        case .transport:
+            return "The transport failed: \(text)"
+        case .bodyNotReplayable:
+            return "The request body is a one-shot stream that was already sent; it cannot be sent again for a retry, a restart or a redirect that keeps the body (307/308). Use a .data or .file body when it must be replayable."
+        case .unreadableBody:
+            return "The file body at \(text) cannot be read; check that it exists and is readable."
+        case .downloadFile:
+            return "The download could not be written to \(text) (\(second)); check free space and permissions of the temporary directory."
+        case .downloadNotResumable:
+            return "The download could not be resumed: \(text). Start it again without resume data."
+        case .streamAbandoned:
+            return "The response body stream was dropped before its end; the transfer was stopped."
+        case .sessionShutDown:
+            return "The session has been shut down; create a new HTTPSession to send requests."
+        case .tooManyRedirects:
+            let limit = text.isEmpty ? "" : " (\(text))"
+            return "The server redirected more times than the session allows\(limit); raise maximumRedirects if the chain is expected."
+        case .redirectLoop:
+            let url = text.isEmpty ? "" : " at \(text)"
+            return "The server's redirects loop back to a URL already visited\(url); the server is misconfigured."
+        case .invalidResponse:
+            return "The server's answer is not valid HTTP (\(text)); the server or something between it and you is broken."
+        default:
+            return "\(code): \(text)"
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// Something that happened to a cycle; times are measured from the start of the run.
+public enum HTTPEvent: Sendable {
+    /// The cycle was created.
+    case created
+    /// Processors and authentications have prepared the request.
+    case requestPrepared(HTTPRequest, elapsed: Duration)
+    /// An attempt went to the network (1 for the first).
+    case requestSent(HTTPRequest, attempt: Int, elapsed: Duration)
+    /// An attempt joined an identical GET already in flight instead of sending its own
+    /// (``HTTPSession/coalescesIdenticalGETs``).
+    case requestCoalesced(HTTPRequest)
+    /// An attempt's response arrived, body included.
+    case responseReceived(HTTPResponse, attempt: Int, elapsed: Duration)
+    /// An attempt failed and will be sent again after `delay`.
+    case retrying(reason: HTTPError, delay: Duration, attempt: Int, elapsed: Duration)
+    /// The response processors have run.
+    case processed(HTTPResponse, elapsed: Duration)
+    /// The run failed (not by cancellation).
+    case failed(HTTPError, elapsed: Duration)
+    /// The run was cancelled.
+    case cancelled(explicitly: Bool, elapsed: Duration)
+    /// The run is over, whatever the outcome.
+    case finished(elapsed: Duration)
+
+    /// The event's name, for logs (`"requestSent"`…).
+    public var name: String {
+        switch self {
+        case .created: "created"
+        case .requestPrepared: "requestPrepared"
+        case .requestSent: "requestSent"
+        case .requestCoalesced: "requestCoalesced"
+        case .responseReceived: "responseReceived"
+        case .retrying: "retrying"
+        case .processed: "processed"
+        case .failed: "failed"
+        case .cancelled: "cancelled"
+        case .finished: "finished"
+        }
+    }
+}
+
+/// Observes every cycle of a session: log, trace or measure without touching the pipeline.
+///
+/// Events arrive synchronously on the cycle's task, in order for one cycle and concurrently
+/// across cycles: keep the work short and thread-safe.
+///
+/// ```swift
+/// struct Timings: HTTPEventMonitor {
+///     func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
+///         if case .finished(let elapsed) = event { print(cycle.request.url, elapsed) }
+///     }
+/// }
+/// session.eventMonitors.append(Timings())
+/// ```
+public protocol HTTPEventMonitor: Sendable {
+    func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent)
+}

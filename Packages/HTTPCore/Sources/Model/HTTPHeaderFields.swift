@@ -1,0 +1,129 @@
+/// An ordered list of HTTP header fields with case-insensitive, multi-valued lookup.
+///
+/// Field order and the spelling of names are kept as given, so a request goes out exactly as
+/// written. Lookups compare names ASCII case-insensitively, as RFC 9110 §5.1 requires.
+///
+/// ```swift
+/// var headers: HTTPHeaderFields = ["Accept": "application/json"]
+/// headers.add("a=1", for: "Cookie")
+/// headers["accept"]            // "application/json"
+/// ```
+public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiteral,
+    CustomStringConvertible
+{
+    /// One header line: a name and its value.
+    public struct Field: Sendable, Hashable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields in the order they were added.
+    public private(set) var fields: [Field]
+
+    /// Creates an empty list.
+    public init() {
+        fields = []
+    }
+
+    /// Creates a list from name/value pairs, keeping their order and repetitions.
+    public init(_ pairs: some Sequence<(String, String)>) {
+        fields = []
+        fields.reserveCapacity(pairs.underestimatedCount)
+        for (name, value) in pairs {
+            fields.append(Field(name: name, value: value))
+        }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The values of a field, combined as RFC 9110 §5.3 allows (`", "`-separated), or `nil`.
+    ///
+    /// Setting a value replaces every field of that name; setting `nil` removes them.
+    /// Use ``values(for:)`` for fields such as `Set-Cookie` that must not be combined.
+    public subscript(name: String) -> String? {
+        get {
+            var result: String?
+            for field in fields where field.name.equalsCaseInsensitively(name) {
+                result = result.map { "\($0), \(field.value)" } ?? field.value
+            }
+            return result
+        }
+        set {
+            if let newValue {
+                set(newValue, for: name)
+            } else {
+                remove(name)
+            }
+        }
+    }
+
+    /// Every value of the fields with this name, in order.
+    public func values(for name: String) -> [String] {
+        fields.lazy.filter { $0.name.equalsCaseInsensitively(name) }.map(\.value)
+    }
+
+    /// Whether at least one field has this name.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.equalsCaseInsensitively(name) }
+    }
+
+    /// Appends a field, keeping the fields already there under the same name.
+    public mutating func add(_ value: String, for name: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field of this name by one field, at the place of the first.
+    public mutating func set(_ value: String, for name: String) {
+        if let first = fields.firstIndex(where: { $0.name.equalsCaseInsensitively(name) }) {
+            fields[first] = Field(name: fields[first].name, value: value)
+            var index = fields.index(after: first)
+            while index < fields.endIndex {
+                if fields[index].name.equalsCaseInsensitively(name) {
+                    fields.remove(at: index)
+                } else {
+                    index = fields.index(after: index)
+                }
+            }
+        } else {
+            fields.append(Field(name: name, value: value))
+        }
+    }
+
+    /// Removes every field of this name.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.equalsCaseInsensitively(name) }
+    }
+
+    /// Adds each field of `other` whose name is not present here yet.
+    public mutating func addMissing(from other: HTTPHeaderFields) {
+        // Nothing to merge with: share `other`'s storage instead of copying it field by field
+        // (most requests set no headers and take the session's).
+        guard !fields.isEmpty else {
+            fields = other.fields
+            return
+        }
+        fields.reserveCapacity(fields.count + other.fields.count)
+        for field in other.fields where !contains(field.name) {
+            fields.append(field)
+        }
+    }
+
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public var description: String {
+        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+}
+
+extension HTTPHeaderFields: Sequence {
+    public func makeIterator() -> IndexingIterator<[Field]> {
+        fields.makeIterator()
+    }
+}

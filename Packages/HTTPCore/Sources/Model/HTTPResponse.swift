@@ -1,0 +1,39 @@
+import Foundation
+
+/// What came back: status, headers, the body as ``data``, and the ``object`` that the response
+/// processors made of it.
+public struct HTTPResponse: Sendable {
+    public var statusCode: Int
+    public var headers: HTTPHeaderFields
+    /// The body as received, after content decoding.
+    public var data: Data
+    /// The model the response processors made from ``data`` (parsed JSON, form fields…).
+    public var object: (any Sendable)?
+    /// The URL the response came from, after redirects.
+    public var url: URL?
+    /// An encoding for ``text`` that overrides what the headers and the bytes suggest.
+    public var textReadEncoding: String.Encoding?
+
+    public init(
+        statusCode: Int, headers: HTTPHeaderFields = [:], data: Data = Data(), url: URL? = nil
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.data = data
+        self.url = url
+    }
+
+    /// The parsed `Content-Type`, if present and well-formed.
+    public var contentType: MediaType? {
+        headers["Content-Type"].flatMap { MediaType($0) }
+    }
+
+    /// The body as text.
+    ///
+    /// The encoding is ``textReadEncoding`` if set; else the Content-Type's `charset`; else
+    /// ISO-8859-1 for `text/*` types (RFC 2616 §3.7.1); else the one a byte-order mark names;
+    /// else UTF-8 when the bytes are valid UTF-8. `nil` when the bytes do not decode.
+    public var text: String? {
+        TextDecoding.decode(data, mediaType: contentType, override: textReadEncoding)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// When a failed attempt is sent again, and after how long.
+///
+/// By default a timeout, a 408 and a 503 are retried up to ``defaultMaximumRetryCount`` times,
+/// with exponential backoff and jitter; a 429 or 503 with `Retry-After` waits what the server
+/// asks (up to ``maximumRetryAfter``). A request that is not idempotent (POST, PATCH…) is only
+/// retried when the failure proves the server never received it (``HTTPError/connectionFailed(reason:)``):
+/// never after a response, a timeout or a connection lost mid-exchange (PMHTTP's rule).
+///
+/// ```swift
+/// var policy = RetryPolicy()
+/// policy.retryableStatusCodes.insert(429)
+/// policy.shouldRetry = { attempt in attempt.error.isTimeout ? false : nil }   // nil: default decision
+/// session.retryPolicy = policy
+/// ```
+public struct RetryPolicy: Sendable {
+    /// The default ``maximumRetryCount`` (the seed's `RetryPolicyMaximumRetryCount`).
+    public static let defaultMaximumRetryCount = 3
+
+    /// Retries after the first attempt, for cycles that are not solicited.
+    public var maximumRetryCount = RetryPolicy.defaultMaximumRetryCount
+    /// Statuses that are retried (for idempotent requests).
+    public var retryableStatusCodes: Set<Int> = [408, 503]
+    /// Whether timeouts are retried (for idempotent requests).
+    public var retriesTimeouts = true
+    /// The delay before the first retry; each next one is ``backoffMultiplier`` times longer.
+    public var baseDelay: Duration = .milliseconds(250)
+    public var backoffMultiplier = 2.0
+    /// The longest computed delay, also the cap for solicited cycles that retry without end.
+    public var maximumDelay: Duration = .seconds(30)
+    /// A random spread of ± this fraction of each delay, so clients do not retry in step.
+    public var jitter = 0.2
+    /// The longest a `Retry-After` header is honoured; a longer one is not retried.
+    public var maximumRetryAfter: Duration = .seconds(120)
+    /// Decides per attempt (the seed's `sessionShouldRetryCycle`): `true` or `false` overrides
+    /// the policy's decision, `nil` keeps it. The safety rule for non-idempotent requests and
+    /// cancellation always apply.
+    public var shouldRetry: (@Sendable (RetryAttempt) -> Bool?)?
+
+    public init() {}
+
+    /// A policy that never retries.
+    public static var never: RetryPolicy {
+        var policy = RetryPolicy()
+        policy.maximumRetryCount = 0
+        policy.shouldRetry = { _ in false }
+        return policy
+    }
+
+    /// The delay before sending `attempt`'s request again, or `nil` to stop.
+    public func delay(for attempt: RetryAttempt) -> Duration? {
+        if attempt.error.code == .cancelled { return nil }
+        let serverNeverSawIt = attempt.error.code == .connectionFailed
+        guard attempt.method.isIdempotent || serverNeverSawIt else { return nil }
+
+        let retryAfter = attempt.response.flatMap { response in
+            [429, 503].contains(response.statusCode) ? Self.retryAfter(response.headers["Retry-After"]) : nil
+        }
+        if let retryAfter, retryAfter > maximumRetryAfter { return nil }
+
+        var decision: Bool
+        if attempt.solicited {
+            decision = true
+        } else {
+            decision = attempt.retryCount < maximumRetryCount && isRetryable(attempt.error)
+        }
+        if let verdict = shouldRetry?(attempt) { decision = verdict }
+        guard decision else { return nil }
+        return retryAfter ?? backoff(afterRetries: attempt.retryCount)
+    }
+
+    private func isRetryable(_ error: HTTPError) -> Bool {
+        switch error.code {
+        case .statusCode: error.statusCode.map(retryableStatusCodes.contains) ?? false
+        case .timedOut: retriesTimeouts
+        case .connectionFailed: true
+        default: false
+        }
+    }
+
+    /// `baseDelay × multiplier^retries`, capped, with jitter.
+    func backoff(afterRetries retries: Int) -> Duration {
+        let base = baseDelay.inSeconds * pow(backoffMultiplier, Double(min(retries, 62)))
+        let capped = min(base, maximumDelay.inSeconds)
+        let spread = capped * jitter * Double.random(in: -1...1)
+        return .nanoseconds(Int64(max(0, capped + spread) * 1e9))
+    }
+
+    /// The wait a `Retry-After` value asks for: delay-seconds or an HTTP-date (RFC 9110 §10.2.3).
+    public static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+        guard let value = value?.trimmingHTTPWhitespace(), !value.isEmpty else { return nil }
+        if value.allSatisfy(\.isASCII), let seconds = Int(value) {
+            return seconds >= 0 ? .seconds(seconds) : nil
+        }
+        guard let date = HTTPDate.parse(value) else { return nil }
+        return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
+    }
+}
+
+/// What a retry decision looks at: the request, the failure, and the attempts so far.
+public struct RetryAttempt: Sendable {
+    public var method: HTTPMethod
+    public var url: URL
+    /// The failure; for a failing status it carries the response.
+    public var error: HTTPError
+    /// Retries made before this decision (0 after the first attempt).
+    public var retryCount: Int
+    public var solicited: Bool
+
+    /// An attempt to decide on, for instance to test a ``RetryPolicy/shouldRetry`` hook.
+    public init(method: HTTPMethod, url: URL, error: HTTPError, retryCount: Int, solicited: Bool = false) {
+        self.method = method
+        self.url = url
+        self.error = error
+        self.retryCount = retryCount
+        self.solicited = solicited
+    }
+
+    /// The response that failed, for status failures.
+    public var response: HTTPResponse? { error.response }
+}

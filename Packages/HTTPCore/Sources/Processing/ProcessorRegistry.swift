@@ -1,0 +1,149 @@
+import Synchronization
+
+/// Maps media-type patterns to the processors that digest responses of those types.
+///
+/// Patterns are `type/subtype` (exact), `type/*+suffix`, `type/*` and `*/*`. For a response,
+/// the most specific registered pattern wins in that order; parameters such as `charset` play
+/// no part in matching. Registering again for the same pattern replaces the processor.
+///
+/// ```swift
+/// try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
+/// ```
+public final class ProcessorRegistry: Sendable {
+    /// The registry sessions use unless given another one.
+    ///
+    /// With `import Jewzruxin` it starts with the standard processors (JSON, form…); with
+    /// HTTPCore alone it starts empty.
+    public static let shared: ProcessorRegistry = {
+        let registry = ProcessorRegistry()
+        standardDefaults?.registerDefaults(in: registry)
+        return registry
+    }()
+
+    private struct Entries {
+        var processors: [String: any HTTPProcessor] = [:]
+        /// Lookups by `Content-Type` value, so that a response of a type seen before costs one
+        /// dictionary read instead of a parse; emptied whenever a registration changes.
+        var byContentType: [String: (any HTTPProcessor)?] = [:]
+        /// Counts changes, so that a lookup that raced with one is not cached.
+        var generation = 0
+
+        mutating func changed() {
+            generation += 1
+            byContentType = [:]
+        }
+    }
+
+    /// A media-type pattern is not one of the four forms a registry matches.
+    public struct InvalidPattern: Error, Equatable, CustomStringConvertible {
+        public var pattern: String
+
+        public var description: String {
+            "Invalid media-type pattern '\(pattern)': use type/subtype, type/*+suffix, type/* or */*."
+        }
+    }
+
+    /// How many distinct `Content-Type` values the lookup cache holds before it starts over.
+    private static let contentTypeCacheLimit = 64
+
+    private let entries = Mutex(Entries())
+
+    /// Creates an empty registry.
+    public init() {}
+
+    /// Registers `processor` for each of `patterns`.
+    ///
+    /// - Throws: ``InvalidPattern`` when a pattern is not one of the four forms; nothing is
+    ///   registered then.
+    public func register(_ processor: any HTTPProcessor, for patterns: String...) throws(InvalidPattern) {
+        try register(processor, for: patterns)
+    }
+
+    /// Registers `processor` for each of `patterns`.
+    ///
+    /// - Throws: ``InvalidPattern``; nothing is registered then.
+    public func register(_ processor: any HTTPProcessor, for patterns: [String]) throws(InvalidPattern) {
+        let keys = try patterns.map(Self.normalizedPattern)
+        entries.withLock { entries in
+            for key in keys { entries.processors[key] = processor }
+            entries.changed()
+        }
+    }
+
+    /// Removes the processor registered for `pattern`, if any.
+    public func unregister(_ pattern: String) {
+        guard let key = try? Self.normalizedPattern(pattern) else { return }
+        entries.withLock { entries in
+            entries.processors.removeValue(forKey: key)
+            entries.changed()
+        }
+    }
+
+    /// The registered patterns, sorted.
+    public var patterns: [String] {
+        entries.withLock { $0.processors.keys.sorted() }
+    }
+
+    /// The processor for a `Content-Type` value, by the most specific matching pattern.
+    public func processor(forContentType contentType: String) -> (any HTTPProcessor)? {
+        let (cached, generation) = entries.withLock { ($0.byContentType[contentType], $0.generation) }
+        if let cached { return cached }
+        // Parsed outside the lock; the answer is kept only if no registration came in between.
+        let processor = MediaType(contentType).flatMap(processor(for:))
+        entries.withLock { entries in
+            guard entries.generation == generation else { return }
+            if entries.byContentType.count >= Self.contentTypeCacheLimit { entries.byContentType = [:] }
+            entries.byContentType[contentType] = .some(processor)
+        }
+        return processor
+    }
+
+    /// The processor for a media type, by the most specific matching pattern.
+    public func processor(for mediaType: MediaType) -> (any HTTPProcessor)? {
+        entries.withLock { entries in
+            let processors = entries.processors
+            if let exact = processors[mediaType.essence] { return exact }
+            if let suffix = mediaType.suffix, let bySuffix = processors["\(mediaType.type)/*+\(suffix)"] {
+                return bySuffix
+            }
+            return processors["\(mediaType.type)/*"] ?? processors["*/*"]
+        }
+    }
+
+    /// The pattern as the registry keys it (lowercased, without parameters).
+    ///
+    /// - Throws: ``InvalidPattern``.
+    static func normalizedPattern(_ pattern: String) throws(InvalidPattern) -> String {
+        guard let mediaType = MediaType(pattern), mediaType.parameters.isEmpty else { throw InvalidPattern(pattern: pattern) }
+        let type = mediaType.type
+        let subtype = mediaType.subtype
+        let valid =
+            if type == "*" {
+                subtype == "*"
+            } else if subtype == "*" {
+                type.isHTTPToken
+            } else if subtype.hasPrefix("*+") {
+                type.isHTTPToken && subtype.dropFirst(2).isHTTPToken
+            } else {
+                type.isHTTPToken && subtype.isHTTPToken && !subtype.contains("*")
+            }
+        guard valid, !type.contains("*") || type == "*" else { throw InvalidPattern(pattern: pattern) }
+        return mediaType.essence
+    }
+}
+
+/// Supplies what the shared registries start with. The umbrella module `Jewzruxin` provides
+/// the conformance that fills ``ProcessorRegistry/shared`` and ``ContentCodingRegistry/shared``.
+public protocol ProcessorRegistryDefaults {
+    /// Registers the default processors in `registry`.
+    static func registerDefaults(in registry: ProcessorRegistry)
+    /// Registers the default content decoders in `registry`.
+    static func registerDefaultCodings(in registry: ContentCodingRegistry)
+}
+
+/// `Jewzruxin.StandardProcessors`, when the umbrella module is linked in. It is found by its
+/// mangled name, so HTTPCore installs the defaults without depending on the modules above it
+/// (see ARCHITECTURE.md).
+var standardDefaults: (any ProcessorRegistryDefaults.Type)? {
+    _typeByName("9Jewzruxin18StandardProcessorsO") as? any ProcessorRegistryDefaults.Type
+}

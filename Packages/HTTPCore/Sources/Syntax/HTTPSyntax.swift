@@ -1,0 +1,127 @@
+import Foundation
+
+// The ASCII rules of HTTP's grammar (RFC 9110 §5.6) that more than one part of the core
+// checks: tokens, header values, whitespace, case-insensitive names, sendable URLs.
+
+extension UInt8 {
+    /// Whether the byte would end a header value or split the request (CR, LF, NUL).
+    var breaksHeaderValue: Bool { self == 0x0D || self == 0x0A || self == 0x00 }
+
+    /// Whether the byte may appear in a token such as a header name (RFC 9110 §5.6.2: visible
+    /// ASCII except the delimiters `"(),/:;<=>?@[\]{}`).
+    var isHTTPTokenCharacter: Bool {
+        switch self {
+        case 0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x30...0x39, 0x41...0x5A, 0x5E...0x7A, 0x7C, 0x7E: true
+        default: false
+        }
+    }
+
+    var asciiLowercased: UInt8 {
+        (0x41...0x5A).contains(self) ? self | 0x20 : self
+    }
+}
+
+extension StringProtocol {
+    /// Whether the string is a non-empty token (RFC 9110 §5.6.2).
+    var isHTTPToken: Bool {
+        // Native strings are scanned as contiguous bytes, the rest byte by byte.
+        !isEmpty
+            && (utf8.withContiguousStorageIfAvailable { $0.allSatisfy(\.isHTTPTokenCharacter) }
+                ?? utf8.allSatisfy(\.isHTTPTokenCharacter))
+    }
+
+    /// Whether the string can be a header value: no CR, LF or NUL.
+    var isValidHeaderValue: Bool {
+        utf8.withContiguousStorageIfAvailable { !$0.contains(where: \.breaksHeaderValue) }
+            ?? !utf8.contains(where: \.breaksHeaderValue)
+    }
+
+    /// ASCII case-insensitive equality, the comparison HTTP uses for names and tokens.
+    func equalsCaseInsensitively(_ other: some StringProtocol) -> Bool {
+        let lhs = utf8
+        let rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        // Native strings compare as contiguous bytes; a header lookup does this for every field.
+        let contiguous = lhs.withContiguousStorageIfAvailable { left in
+            rhs.withContiguousStorageIfAvailable { right in Self.equalsCaseInsensitively(left, right) }
+        }
+        if let contiguous, let result = contiguous { return result }
+        return Self.equalsCaseInsensitively(lhs, rhs)
+    }
+
+    private static func equalsCaseInsensitively(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
+        zip(lhs, rhs).allSatisfy { a, b in a == b || a.asciiLowercased == b.asciiLowercased }
+    }
+
+    /// The string without leading and trailing spaces and tabs (HTTP's OWS).
+    func trimmingHTTPWhitespace() -> String {
+        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isWhitespace($0) }),
+            let end = lastIndex(where: { !isWhitespace($0) })
+        else { return "" }
+        return String(self[start...end])
+    }
+}
+
+extension HTTPHeaderFields {
+    /// The elements of a list-valued field such as `Content-Encoding`, `Accept-Ranges` or
+    /// `Vary` (RFC 9110 §5.6.1), over every field of that name: split at commas, trimmed,
+    /// lowercased, empty elements dropped.
+    public func tokens(for name: String) -> [String] {
+        var tokens: [String] = []
+        for value in values(for: name) {
+            for element in value.split(separator: ",") {
+                let token = element.trimmingHTTPWhitespace().lowercased()
+                if !token.isEmpty { tokens.append(token) }
+            }
+        }
+        return tokens
+    }
+}
+
+extension HTTPRequest {
+    /// Refuses what must never reach the wire: a URL that is not http(s) with a host, and
+    /// header names or values that would split or corrupt the request. `vettedURL`, when the
+    /// request's URL is that one, was checked already.
+    ///
+    /// - Throws: ``HTTPError/Code/invalidURL`` or ``HTTPError/Code/invalidHeader``.
+    func validateForSending(vettedURL: URL? = nil) throws(HTTPError) {
+        guard url == vettedURL || url.isSendableHTTP else { throw .invalidURL(url.absoluteString) }
+        for field in headers where !field.name.isHTTPToken || !field.value.isValidHeaderValue {
+            throw .invalidHeader(name: field.name)
+        }
+    }
+}
+
+extension URL {
+    /// Whether the URL can be sent: http or https, with a host.
+    ///
+    /// Read from the URL's text, which a parsed URL has already checked: asking the URL for its
+    /// scheme and host instead builds a string for each, on every request.
+    var isSendableHTTP: Bool {
+        var text = absoluteString
+        return text.withUTF8(Self.isSendableHTTP)
+    }
+
+    /// Whether `text`, a URL that parsed, starts with `http://` or `https://` (in any case) and
+    /// an authority whose host, past any user info, is not empty.
+    private static func isSendableHTTP(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        // ASCII letters lowercased; past the end, a byte no letter matches.
+        func lowercased(_ index: Int) -> UInt8 { index < text.count ? text[index] | 0x20 : 0 }
+        guard lowercased(0) == UInt8(ascii: "h"), lowercased(1) == UInt8(ascii: "t"), lowercased(2) == UInt8(ascii: "t"),
+            lowercased(3) == UInt8(ascii: "p")
+        else { return false }
+        let colon = lowercased(4) == UInt8(ascii: "s") ? 5 : 4
+        guard text.count >= colon + 3, text[colon] == UInt8(ascii: ":"), text[colon + 1] == UInt8(ascii: "/"),
+            text[colon + 2] == UInt8(ascii: "/")
+        else { return false }
+        var hostStart = colon + 3
+        var end = hostStart
+        while end < text.count, text[end] != UInt8(ascii: "/"), text[end] != UInt8(ascii: "?"), text[end] != UInt8(ascii: "#") {
+            if text[end] == UInt8(ascii: "@") { hostStart = end + 1 }
+            end += 1
+        }
+        // An empty host leaves nothing, or the port's colon, where it should be.
+        return hostStart < end && text[hostStart] != UInt8(ascii: ":")
+    }
+}

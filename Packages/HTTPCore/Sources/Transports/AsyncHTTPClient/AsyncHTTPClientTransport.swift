@@ -1,0 +1,205 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import Tracing
+
+/// The default transport: AsyncHTTPClient's pooled clients (HTTP/1.1 and HTTP/2, TLS via
+/// NIOSSL), one per event loop of the shared group, each request sent through the least
+/// busy (see ``ClientLane``).
+///
+/// AsyncHTTPClient's own decompression stays off: content decoding belongs to the session's
+/// decoders. Connection establishment is not retried inside the client, so a refused
+/// connection surfaces at once and the session's retry policy decides what happens next.
+/// The session's `timeoutForRequest` is kept by an ``IdleWatchdog`` rather than
+/// AsyncHTTPClient's read timeout, and a request's `timeout` bounds the whole exchange, body
+/// included.
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    /// Never empty.
+    private let lanes: [ClientLane]
+    private let ownsClients: Bool
+    /// Read by every request: an atomic load, where a lock would bounce its line between cores.
+    private let isShutDown = Atomic(false)
+
+    /// Creates a transport with its own clients, configured from a session configuration.
+    ///
+    /// The session's `maximumConnectionsPerHost` is shared out among the event loops (fewer
+    /// loops are used when the limit is lower than their number), so it holds for the whole
+    /// transport. Each request is traced with the tracer bootstrapped with
+    /// `InstrumentationSystem` (swift-distributed-tracing) by then, if any.
+    public convenience init(configuration: HTTPSession.Configuration = .init()) {
+        self.init(configuration: configuration, tracer: InstrumentationSystem.tracer)
+    }
+
+    /// Creates a transport whose clients start a span with `tracer` for each request (`nil`:
+    /// no spans), as ``init(configuration:)`` otherwise.
+    ///
+    /// The no-op tracer (what `InstrumentationSystem` gives when nothing was bootstrapped)
+    /// counts as none. Why: AsyncHTTPClient starts and fills a span with it for every request,
+    /// though it records nothing, and its cast, task-local lookup and attribute dictionary took
+    /// 8% of a small GET's CPU at concurrency 64.
+    public init(configuration: HTTPSession.Configuration, tracer: (any Tracer)?) {
+        let limit = max(configuration.maximumConnectionsPerHost, 1)
+        let eventLoops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator().prefix(limit))
+        var clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: configuration.followsRedirects
+                ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
+            timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
+            decompression: .disabled)
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        clientConfiguration.tracing.tracer = Self.spanTracer(tracer)
+        lanes = eventLoops.enumerated().map { index, eventLoop in
+            clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
+                limit / eventLoops.count + (index < limit % eventLoops.count ? 1 : 0)
+            return ClientLane(
+                client: HTTPClient(eventLoopGroup: eventLoop, configuration: clientConfiguration),
+                watchdog: IdleWatchdog(timeout: configuration.timeoutForRequest, eventLoop: eventLoop),
+                wakes: WakeBatch(eventLoop: eventLoop))
+        }
+        ownsClients = true
+    }
+
+    /// The tracer AsyncHTTPClient is given: `tracer`, unless it is the no-op tracer, which
+    /// records nothing and would still cost every request a span (see ``init(configuration:tracer:)``).
+    static func spanTracer(_ tracer: (any Tracer)?) -> (any Tracer)? {
+        tracer is NoOpTracer ? nil : tracer
+    }
+
+    /// Wraps a client the caller owns and shuts down; its configuration's timeouts apply.
+    public init(client: HTTPClient) {
+        lanes = [ClientLane(client: client, watchdog: nil, wakes: nil)]
+        ownsClients = false
+    }
+
+    deinit {
+        // A client that is dropped without shutdown traps in debug builds; shut it down here
+        // so a session can simply go out of scope.
+        if ownsClients, !isShutDown.load(ordering: .acquiring) {
+            for lane in lanes { _ = lane.client.shutdown() }
+        }
+    }
+
+    public func send(
+        _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
+        to receiver: inout some HTTPResponseReceiver
+    ) async throws {
+        if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
+        let lane = ClientLane.leastBusy(of: lanes)
+        let exchange = try start(request, timeout: timeout, onBodySent: onBodySent, on: lane)
+        lane.load.add(1, ordering: .relaxed)
+        lane.watchdog?.watch(exchange)
+        defer {
+            lane.watchdog?.unwatch(exchange)
+            lane.load.subtract(1, ordering: .relaxed)
+        }
+        try await withTaskCancellationHandler {
+            do {
+                guard case .head(let head, let url) = try await exchange.next() else {
+                    throw HTTPError.transport(reason: "the response ended before its head")
+                }
+                try Self.deliver(head, url: url ?? request.url, to: &receiver)
+                while case .body(let parts) = try await exchange.next() {
+                    try Self.deliver(parts, to: &receiver)
+                    try await receiver.waitForDemand()
+                }
+            } catch {
+                // The receiver may have refused the response: the connection must not wait for it.
+                exchange.cancel()
+                throw HTTPError(transportError: error)
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
+    }
+
+    /// Hands `request` to the lane's client and returns the exchange that receives its answer.
+    /// Not inlined: AsyncHTTPClient's request would otherwise sit in ``send(_:timeout:onBodySent:to:)``'s
+    /// async frame, which every request allocates and touches again when its response comes.
+    @inline(never)
+    private func start(
+        _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?, on lane: ClientLane
+    ) throws -> ClientExchange {
+        let exchange = ClientExchange(onBodySent: onBodySent, wakes: lane.wakes)
+        do {
+            var headers = HTTPHeaders()
+            headers.reserveCapacity(request.headers.fields.count)
+            for field in request.headers {
+                headers.add(name: field.name, value: field.value)
+            }
+            let outgoing = try HTTPClient.Request(
+                url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
+                body: try body(of: request, reportingProgress: onBodySent != nil, eventLoop: lane.client.eventLoopGroup.next()))
+            let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) }
+            exchange.attach(lane.client.execute(request: outgoing, delegate: exchange, eventLoop: .indifferent, deadline: deadline))
+        } catch {
+            throw HTTPError(transportError: error)
+        }
+        return exchange
+    }
+
+    /// Hands the receiver a response head. Not inlined, like ``deliver(_:to:)``: the receiver's
+    /// work would otherwise widen the async frame every exchange allocates and touches.
+    @inline(never)
+    private static func deliver(_ head: HTTPResponseHead, url: URL, to receiver: inout some HTTPResponseReceiver) throws {
+        let headers = HTTPHeaderFields(head.headers.lazy.map { ($0.name, $0.value) })
+        try receiver.receiveHead(statusCode: Int(head.status.code), headers: headers, url: url)
+    }
+
+    /// Hands the receiver parts of the body, in order.
+    @inline(never)
+    private static func deliver(_ parts: [ByteBuffer], to receiver: inout some HTTPResponseReceiver) throws {
+        for part in parts {
+            try part.withUnsafeReadableBytes { try receiver.receiveBody($0) }
+        }
+    }
+
+    /// How many chunks of a streamed request body may be written but not yet sent.
+    static let writesInFlight = 32
+
+    /// The request body as AsyncHTTPClient sends it: bytes in one piece when nobody watches
+    /// the progress, else chunks written as the connection takes them.
+    private func body(of request: HTTPRequest, reportingProgress: Bool, eventLoop: any EventLoop) throws -> HTTPClient.Body? {
+        guard let body = request.body else { return nil }
+        if case .data(let data) = body, !reportingProgress { return .bytes(data) }
+        // The chunks are taken now (a stream's only chance); a redirect that resends the body
+        // asks for them again, which only a replayable body can give.
+        let chunks = try body.chunks()
+        let first = Mutex<HTTPBodyChunks?>(chunks)
+        return .stream(contentLength: chunks.length.map(Int64.init)) { writer in
+            let promise = eventLoop.makePromise(of: Void.self)
+            promise.completeWithTask {
+                let chunks = try first.withLock { chunks in
+                    defer { chunks = nil }
+                    return chunks
+                } ?? body.chunks()
+                // Writes are waited for half a window at a time: the connection always has
+                // chunks to send, memory holds at most a window, and this task is woken once
+                // per half window rather than once per chunk (each wake-up of a sleeping
+                // thread cost more CPU than the chunk's copy).
+                let half = Self.writesInFlight / 2
+                var writes = CircularBuffer<EventLoopFuture<Void>>(initialCapacity: Self.writesInFlight)
+                for try await chunk in chunks {
+                    writes.append(writer.write(.byteBuffer(ByteBuffer(data: chunk))))
+                    if writes.count == Self.writesInFlight {
+                        // Writes complete in order: the half's last done means the half is.
+                        try await writes[writes.index(writes.startIndex, offsetBy: half - 1)].get()
+                        writes.removeFirst(half)
+                    }
+                }
+                for write in writes { try await write.get() }
+            }
+            return promise.futureResult
+        }
+    }
+
+    public func shutdown() async throws {
+        let wasShutDown = isShutDown.exchange(true, ordering: .acquiringAndReleasing)
+        if ownsClients, !wasShutDown {
+            for lane in lanes { try await lane.client.shutdown() }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Synchronization
+
+/// The session's delegate: hands each task's callbacks to its exchange.
+final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
+    private let exchanges = Mutex<[Int: URLSessionExchange]>([:])
+    private let followsRedirects: Bool
+    private let maximumRedirects: Int
+
+    init(followsRedirects: Bool, maximumRedirects: Int) {
+        self.followsRedirects = followsRedirects
+        self.maximumRedirects = maximumRedirects
+    }
+
+    func register(_ exchange: URLSessionExchange) {
+        exchanges.withLock { $0[exchange.task.taskIdentifier] = exchange }
+    }
+
+    func unregister(_ task: URLSessionTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = nil }
+    }
+
+    private func exchange(for task: URLSessionTask) -> URLSessionExchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let response = response as? HTTPURLResponse {
+            exchange(for: dataTask)?.head(response)
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.body(data)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        exchange(for: task)?.sent(Int(bytesSent))
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        let allowed = followsRedirects && (exchange(for: task)?.redirect(maximum: maximumRedirects) ?? false)
+        completionHandler(allowed ? request : nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        // Challenges are the cycle's authentications' business. FoundationNetworking has
+        // delivered the 401/407 and its body by now, but would wait forever with default
+        // handling: stop the task and let the exchange end with what it has.
+        exchange(for: task)?.challenged()
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        exchange(for: task)?.complete(error)
+    }
+}

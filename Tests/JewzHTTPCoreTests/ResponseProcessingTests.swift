@@ -1,0 +1,76 @@
+import Dispatch
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Synchronization
+import Testing
+
+/// How responses reach their processors: the cycle's, else the session's, else the registry's
+/// for the Content-Type, and how their failures are named.
+@Suite struct ResponseProcessingTests {
+    @Test func sessionProcessorsBackCyclesThatHaveNone() async throws {
+        try await withSandbox { sandbox, session in
+            let sessionProcessor = CountingProcessor()
+            session.requestProcessors = [sessionProcessor]
+            let cycle = try HTTPCycle(sandbox.url("/inspect"), method: .get, session: session)
+            #expect(cycle.requestProcessors == nil)
+            try await cycle.start()
+            #expect(try Inspection(cycle.response).values("X-Prepared") == ["yes"])
+            #expect(sessionProcessor.runs == 1)
+
+            let own = CountingProcessor()
+            cycle.requestProcessors = [own]
+            try await cycle.start()
+            #expect(own.runs == 1)
+            #expect(sessionProcessor.runs == 1)
+        }
+    }
+
+    @Test func theRegistryProcessesResponsesByContentType() async throws {
+        try await withSandbox { sandbox, session in
+            try session.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
+            let cycle = try await HTTPCycle.get(sandbox.url("/csv"), session: session)
+            #expect(cycle.response?.object as? String == "csv")
+
+            // Explicit processors beat the registry; an empty list turns processing off.
+            let explicit = try await HTTPCycle.get(sandbox.url("/csv"), responseProcessors: [TaggingProcessor(tag: "mine")], session: session)
+            #expect(explicit.response?.object as? String == "mine")
+            let none = try await HTTPCycle.get(sandbox.url("/csv"), responseProcessors: [], session: session)
+            #expect(none.response?.object == nil)
+        }
+    }
+
+    @Test func aRequestCanOptOutOrForceTheContentType() async throws {
+        try await withSandbox { sandbox, session in
+            try session.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
+            let optOut = try HTTPCycle(sandbox.url("/csv"), method: .get, session: session)
+            optOut.request.appliesContentTypeProcessing = false
+            try await optOut.start()
+            #expect(optOut.response?.object == nil)
+
+            let forced = try HTTPCycle(sandbox.url("/hello/"), method: .get, session: session)
+            forced.request.responseContentTypeOverride = "text/csv"
+            try await forced.start()
+            #expect(forced.response?.object as? String == "csv")
+        }
+    }
+
+    @Test func processorErrorsNameTheProcessor() async throws {
+        struct Failing: HTTPProcessor {
+            struct Broken: Error {}
+            func process(_ response: inout HTTPResponse) throws { throw Broken() }
+        }
+        try await withSandbox { sandbox, session in
+            let error = await httpError {
+                _ = try await HTTPCycle.get(sandbox.url("/hello/"), responseProcessors: [Failing()], session: session)
+            }
+            guard let error, error.code == .processor else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+            #expect(error.description.hasPrefix("Failing failed"))
+            #expect(error.underlying is Failing.Broken)
+        }
+    }
+}

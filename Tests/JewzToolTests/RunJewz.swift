@@ -1,0 +1,80 @@
+import Foundation
+import JewzTestSupport
+import Synchronization
+import Testing
+
+/// How a run of the `jewz` binary ended.
+struct JewzRun: Sendable {
+    var status: Int32
+    /// The signal that ended the process, if one did (a crash, or the time limit's kill).
+    var signal: Int32?
+    var output: String
+    var error: String
+    /// Whether the run outlived its time limit and was killed.
+    var timedOut: Bool
+
+    /// The peak resident memory `jewz` reported for itself under `JEWZ_REPORT_PEAK_MEMORY`.
+    var peakMemory: Int? {
+        error.split(separator: "\n").first { $0.hasPrefix("jewz: peak resident memory ") }
+            .flatMap { Int($0.split(separator: " ")[4]) }
+    }
+
+    /// What the user reads on standard error, without the peak memory report.
+    var messages: [Substring] {
+        error.split(separator: "\n").filter { !$0.hasPrefix("jewz: peak resident memory ") }
+    }
+}
+
+/// Runs the built `jewz` binary (it sits beside the test bundle) and collects its output.
+///
+/// A run longer than `timeLimit` is killed and reported as timed out, so a hang fails its
+/// test rather than the suite.
+func runJewz(
+    _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+    timeLimit: Duration = .seconds(120)
+) async throws -> JewzRun {
+    try await runBlocking {
+        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = directory.appendingPathComponent("jewz")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        let error = Pipe()
+        let inputPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = inputPipe
+        try process.run()
+        let killed = Atomic(false)
+        let watchdog = DispatchWorkItem {
+            killed.store(true, ordering: .releasing)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        let (seconds, attoseconds) = timeLimit.components
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)), execute: watchdog)
+        inputPipe.fileHandleForWriting.write(Data((input ?? "").utf8))
+        try inputPipe.fileHandleForWriting.close()
+        // Drain stderr on another thread while stdout is read here, so neither pipe can fill
+        // up and stall the child.
+        let errorData = Mutex(Data())
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let data = error.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLock { $0 = data }
+            drained.signal()
+        }
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        watchdog.cancel()
+        let signalled = process.terminationReason == .uncaughtSignal
+        return JewzRun(
+            status: signalled ? -1 : process.terminationStatus,
+            signal: signalled ? process.terminationStatus : nil,
+            output: String(decoding: out, as: UTF8.self),
+            error: String(decoding: errorData.withLock { $0 }, as: UTF8.self),
+            timedOut: killed.load(ordering: .acquiring))
+    }
+}
