@@ -17,8 +17,8 @@ import Testing
     }
 
     // 1. A redirect loop, or a chain past the limit, ends with a clear error instead of a hang.
-    @Test func aRedirectLoopIsAnErrorNotAHang() async throws {
-        try await withScriptedServer({ _ in
+    @Test(arguments: TransportKind.allCases) func aRedirectLoopIsAnErrorNotAHang(transport: TransportKind) async throws {
+        try await withScriptedServer(transport: transport, { _ in
             [.send(responseHead("HTTP/1.1 302 Found", ["Location: /loop", "Content-Length: 0"]))]
         }) { server, session in
             let error = try await withTimeLimit(.seconds(20)) {
@@ -29,10 +29,10 @@ import Testing
         }
     }
 
-    @Test func aChainLongerThanTheLimitIsTooManyRedirects() async throws {
+    @Test(arguments: TransportKind.allCases) func aChainLongerThanTheLimitIsTooManyRedirects(transport: TransportKind) async throws {
         var configuration = HTTPSession.Configuration()
         configuration.maximumRedirects = 3
-        try await withScriptedServer(configuration: configuration, { request in
+        try await withScriptedServer(configuration: configuration, transport: transport, { request in
             let next = (Int(request.target.dropFirst()) ?? 0) + 1
             return [.send(responseHead("HTTP/1.1 302 Found", ["Location: /\(next)", "Content-Length: 0"]))]
         }) { server, session in

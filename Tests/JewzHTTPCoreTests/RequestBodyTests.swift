@@ -102,13 +102,12 @@ func oneShot(_ text: String, knownLength: Bool = false) -> HTTPRequestBody {
         }
     }
 
-    @Test func aRedirectThatKeepsTheBodyResendsAFile() async throws {
-        // URLSession on Linux resends an empty body here (see ARCHITECTURE.md): default transport only.
+    @Test(arguments: TransportKind.allCases) func aRedirectThatKeepsTheBodyResendsAFile(transport: TransportKind) async throws {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("body.txt")
         try Data("sent twice".utf8).write(to: file)
-        try await withSandbox { sandbox, session in
+        try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/redirect/1"), method: .post, parameters: ["status": 307], session: session)
             cycle.request.body = .file(file)
             try await cycle.start()

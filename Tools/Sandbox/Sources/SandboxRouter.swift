@@ -17,6 +17,7 @@ import Synchronization
 /// | `/drop/N` | announces N bytes, sends half, closes the connection |
 /// | `/counter?key=K&fail=N&status=S&retry-after=R&delay=D&hold=H` | status S (503) N times per key, each after D seconds, then 200; every answer after H seconds |
 /// | `/redirect/N?status=S` | N redirects (302, or S: 301/302/303/307/308), then `/dumpupload/` for 307/308, else `/hello/` |
+/// | `/redirect-to?url=U&status=S` | a redirect (302, or S) to U, which may be on another server |
 /// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1` | content compressed by zlib in those codings, in order (`raw-deflate` too) |
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
 public final class SandboxRouter: Sendable {
@@ -101,6 +102,12 @@ public final class SandboxRouter: Sendable {
             }
             let keepsBody = status == 307 || status == 308
             let location = remaining == 0 ? (keepsBody ? "/dumpupload/" : "/hello/") : "/redirect/\(remaining - 1)?status=\(status)"
+            return SandboxResponse(status: status, headers: [("Location", location)])
+        case ("redirect-to", 1):
+            let status = query.first { $0.name == "status" }?.value.flatMap { Int($0) } ?? 302
+            guard let location = query.first(where: { $0.name == "url" })?.value, [301, 302, 303, 307, 308].contains(status) else {
+                return .text("give url=, and status 301/302/303/307/308", status: 400)
+            }
             return SandboxResponse(status: status, headers: [("Location", location)])
         default:
             return .text("no such endpoint: \(request.path)", status: 404)

@@ -28,6 +28,12 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Seconds the whole exchange may take.")
     var timeout: Double?
 
+    @Option(help: "Redirects followed at most (default 10); 0 prints the redirect itself.")
+    var maxRedirects: Int?
+
+    @Flag(help: "Follow a redirect from https to http (refused by default).")
+    var allowInsecureRedirects = false
+
     @Option(name: .shortAndLong, help: "Save the response body to this file (streamed to disk, never held in memory).")
     var output: String?
 
@@ -75,11 +81,13 @@ struct RequestCommand: AsyncParsableCommand {
         if upload != nil, body != nil || multipartBody != nil {
             throw ValidationError("--upload sends a file as the body: give no field items with it.")
         }
+        if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects takes 0 or more.") }
+        let session = makeSession()
         let cycle: HTTPCycle
         do {
             cycle = try HTTPCycle(
                 urlString, method: method ?? (body == nil && upload == nil && multipartBody == nil ? .get : .post),
-                parameters: QueryParameters(parameters))
+                parameters: QueryParameters(parameters), session: session)
         } catch let error as HTTPError {
             throw ValidationError(error.description)
         }
@@ -111,6 +119,7 @@ struct RequestCommand: AsyncParsableCommand {
         } catch let error as HTTPError {
             failure = error
         }
+        if session !== HTTPSession.default { try? await session.shutdown() }
         if let response = cycle.response {
             if parts.contains("h") { printResponseHead(response) }
             if let output, failure == nil {
@@ -126,6 +135,16 @@ struct RequestCommand: AsyncParsableCommand {
         }
         guard let failure else { return }
         throw Self.exitStatus(for: failure, response: cycle.response).code
+    }
+
+    /// The shared session, or one of its own when the options change its redirect policy.
+    private func makeSession() -> HTTPSession {
+        guard maxRedirects != nil || allowInsecureRedirects else { return .default }
+        var configuration = HTTPSession.Configuration()
+        configuration.followsRedirects = maxRedirects != 0
+        configuration.maximumRedirects = maxRedirects ?? configuration.maximumRedirects
+        configuration.allowsInsecureRedirects = allowInsecureRedirects
+        return HTTPSession(configuration: configuration)
     }
 
     /// Reports a failure on one line and returns the exit status it stands for: 4 and 5 for

@@ -129,6 +129,28 @@ extension TourStep {
                 return Outcome("status \(cycle.response?.statusCode ?? 0), no error", expected: "status 503, no error")
             },
             TourStep(
+                title: "Redirects follow one policy on every transport: a limit, loops, credentials kept to their origin",
+                code: """
+                    var configuration = HTTPSession.Configuration()
+                    configuration.maximumRedirects = 2
+                    let session = HTTPSession(configuration: configuration)
+                    try await HTTPCycle.get(url("/redirect/3"), session: session)   // throws .tooManyRedirects
+                    """
+            ) {
+                var configuration = HTTPSession.Configuration()
+                configuration.maximumRedirects = 2
+                let session = HTTPSession(configuration: configuration)
+                let expected = "HTTPError.tooManyRedirects after 2 hops"
+                do {
+                    _ = try await HTTPCycle.get(url("/redirect/3"), session: session)
+                    try await session.shutdown()
+                    return Outcome("no error", expected: expected)
+                } catch HTTPError.Code.tooManyRedirects {
+                    try await session.shutdown()
+                    return Outcome(expected, expected: expected)
+                }
+            },
+            TourStep(
                 title: "Register your own processor by content type; responses use it automatically",
                 code: """
                     struct CSVProcessor: HTTPProcessor {

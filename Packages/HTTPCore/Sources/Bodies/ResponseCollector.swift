@@ -24,8 +24,11 @@ struct ReceivedResponse: Sendable {
 /// A response whose status fails the cycle is always kept in memory, so that its body can be
 /// read, logged and processed like any other — but only its first ``failureBodyLimit`` bytes:
 /// past them the exchange ends (``BodyCut``) and the status error stands with what arrived.
+/// A redirect the cycle will follow is set aside the same way: its body never reaches a file
+/// or a stream.
 struct ResponseCollector: HTTPResponseReceiver {
-    /// The most a failing status's body keeps in memory (less when the session's limit is lower).
+    /// The most a failing status's or a followed redirect's body keeps in memory (less when
+    /// the session's limit is lower).
     static let failureBodyLimit = 1 << 20
 
     /// Thrown to end an exchange whose failing status has all the body it keeps: not a
@@ -35,7 +38,10 @@ struct ResponseCollector: HTTPResponseReceiver {
     private let codings: ContentCodingRegistry
     private let maximumBodySize: Int
     private let statusPolicy: @Sendable (Int) -> Bool
+    private let followsRedirects: Bool
     private var statusFailed = false
+    /// Kept in memory, cut at ``failureBodyLimit``: a failing status or a followed redirect.
+    private var setAside = false
     private var destination: ResponseDestination
     private var statusCode = 0
     private var headers = HTTPHeaderFields()
@@ -46,8 +52,9 @@ struct ResponseCollector: HTTPResponseReceiver {
 
     init(
         codings: ContentCodingRegistry, maximumBodySize: Int, destination: ResponseDestination,
-        statusPolicy: @escaping @Sendable (Int) -> Bool
+        statusPolicy: @escaping @Sendable (Int) -> Bool, followsRedirects: Bool
     ) {
+        self.followsRedirects = followsRedirects
         self.codings = codings
         self.maximumBodySize = maximumBodySize
         self.destination = destination
@@ -66,11 +73,12 @@ struct ResponseCollector: HTTPResponseReceiver {
         self.url = url
         decoders = try ContentDecoderChain(headers: headers, codings: codings)
         statusFailed = statusPolicy(statusCode)
-        if statusFailed { destination = .memory }
+        setAside = statusFailed || (followsRedirects && HTTPResponse.isRedirect(statusCode: statusCode, headers: headers))
+        if setAside { destination = .memory }
         switch destination {
         case .memory:
             // A body announced larger than the limit is refused before a byte of it is read.
-            if !statusFailed, decoders == nil, let length = headers["Content-Length"].flatMap(Int.init), length > maximumBodySize {
+            if !setAside, decoders == nil, let length = headers["Content-Length"].flatMap(Int.init), length > maximumBodySize {
                 throw HTTPError.responseTooLarge(limit: maximumBodySize)
             }
         case .file(let target):
@@ -110,17 +118,17 @@ struct ResponseCollector: HTTPResponseReceiver {
             response: HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url), statusFailed: statusFailed)
     }
 
-    /// The failing response as far as it was kept, when `error` is the ``BodyCut`` that ended
+    /// The set-aside response as far as it was kept, when `error` is the ``BodyCut`` that ended
     /// its exchange (as the transport threw it, or wrapped); `nil` for any other error.
     func received(afterCut error: any Error) -> ReceivedResponse? {
         guard error is BodyCut || (error as? HTTPError)?.underlying is BodyCut else { return nil }
         return ReceivedResponse(
-            response: HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url), statusFailed: true)
+            response: HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url), statusFailed: statusFailed)
     }
 
     private mutating func deliver(_ bytes: UnsafeRawBufferPointer) throws {
         switch destination {
-        case .memory where statusFailed:
+        case .memory where setAside:
             let room = min(maximumBodySize, Self.failureBodyLimit) - body.count
             body.append(contentsOf: bytes.prefix(room))
             if bytes.count > room { throw BodyCut() }

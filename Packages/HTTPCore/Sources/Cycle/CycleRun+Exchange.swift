@@ -4,19 +4,22 @@ import Synchronization
 // One attempt's exchange: the transport (or a flight shared with identical GETs), the
 // content decoding and status verdict of the collector, and the answer to a 401/407 challenge.
 extension CycleRun {
-    /// Sends the request, answering a 401/407 challenge once per authentication.
+    /// Sends the request, answering a 401/407 challenge once per authentication, and follows
+    /// redirects when the session does.
     func exchange(_ request: HTTPRequest) async throws -> ReceivedResponse {
+        let received = try await answeringChallenges(request)
+        guard session.configuration.followsRedirects,
+            HTTPResponse.isRedirect(statusCode: received.response.statusCode, headers: received.response.headers)
+        else { return received }
+        return try await followRedirects(from: received, of: request)
+    }
+
+    /// Sends the request, answering a 401/407 challenge once per authentication.
+    func answeringChallenges(_ request: HTTPRequest) async throws -> ReceivedResponse {
         let received = try await sendOnce(request)
         let statusCode = received.response.statusCode
-        let replayable = request.hasReplayableBody
-        // A redirect that keeps the body was not followed: it would have resent a one-shot body.
-        if !replayable, session.configuration.followsRedirects, statusCode == 307 || statusCode == 308,
-            received.response.headers.contains("Location")
-        {
-            throw HTTPError.bodyNotReplayable
-        }
         // A challenge is answered by sending the request again, which a one-shot body cannot be.
-        guard statusCode == 401 || statusCode == 407, replayable, !snapshot.authentications.isEmpty else {
+        guard statusCode == 401 || statusCode == 407, request.hasReplayableBody, !snapshot.authentications.isEmpty else {
             return received
         }
         return try await answer(challenge: received, to: request)
@@ -92,7 +95,7 @@ extension CycleRun {
         let started = logStart(of: request, logger: session.logger)
         var collector = ResponseCollector(
             codings: codings, maximumBodySize: session.configuration.maximumResponseBodySize, destination: destination,
-            statusPolicy: statusPolicy)
+            statusPolicy: statusPolicy, followsRedirects: session.configuration.followsRedirects)
         let received: ReceivedResponse
         do {
             if let transport = session.defaultTransport {

@@ -28,7 +28,7 @@ public struct HTTPError: Error, CustomStringConvertible {
             case invalidURL, invalidHeader, statusCode, cancelled, timedOut, connectionFailed, connectionLost
             case responseTooLarge, contentDecoding, processor, unsupportedRequestObject, transport
             case bodyNotReplayable, unreadableBody, downloadFile, downloadNotResumable, streamAbandoned
-            case sessionShutDown, tooManyRedirects, redirectLoop, invalidResponse
+            case sessionShutDown, tooManyRedirects, redirectLoop, insecureRedirect, invalidResponse
         }
 
         private let value: Value
@@ -77,6 +77,8 @@ public struct HTTPError: Error, CustomStringConvertible {
         public static let tooManyRedirects = Code(.tooManyRedirects)
         /// The server's redirects lead back to a URL already visited.
         public static let redirectLoop = Code(.redirectLoop)
+        /// The server redirected from https to http, which the session does not allow.
+        public static let insecureRedirect = Code(.insecureRedirect)
         /// The server's answer is not valid HTTP (a malformed status line, headers or framing).
         public static let invalidResponse = Code(.invalidResponse)
 
@@ -219,6 +221,11 @@ public struct HTTPError: Error, CustomStringConvertible {
     /// The server's redirects came back to `url`, visited already.
     public static func redirectLoop(url: String) -> HTTPError { HTTPError(.redirectLoop, .text(url)) }
 
+    /// The server redirected from `from` (https) to `to` (http).
+    public static func insecureRedirect(from: String, to: String) -> HTTPError {
+        HTTPError(.insecureRedirect, .pair(from, to))
+    }
+
     /// The server's answer is not valid HTTP, as `reason` says.
     public static func invalidResponse(reason: String) -> HTTPError { HTTPError(.invalidResponse, .text(reason)) }
 
@@ -277,6 +284,8 @@ public struct HTTPError: Error, CustomStringConvertible {
         case .redirectLoop:
             let url = text.isEmpty ? "" : " at \(text)"
             return "The server's redirects loop back to a URL already visited\(url); the server is misconfigured."
+        case .insecureRedirect:
+            return "The server redirected from \(text) to \(second), leaving https; set allowsInsecureRedirects on the session's configuration if that is expected."
         case .invalidResponse:
             return "The server's answer is not valid HTTP (\(text)); the server or something between it and you is broken."
         default:

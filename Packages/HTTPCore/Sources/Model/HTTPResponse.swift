@@ -37,3 +37,14 @@ public struct HTTPResponse: Sendable {
         TextDecoding.decode(data, mediaType: contentType, override: textReadEncoding)
     }
 }
+
+extension HTTPResponse {
+    /// Whether a response with this status and headers is a redirect a client follows: 301,
+    /// 302, 303, 307 or 308 with a `Location`.
+    static func isRedirect(statusCode: Int, headers: HTTPHeaderFields) -> Bool {
+        switch statusCode {
+        case 301, 302, 303, 307, 308: headers.contains("Location")
+        default: false
+        }
+    }
+}

@@ -31,9 +31,18 @@ public final class HTTPSession: Sendable {
         /// default transport's event loops. AsyncHTTPClient's default of 8 halves throughput
         /// at high concurrency, so the default is higher.
         public var maximumConnectionsPerHost: Int = 256
-        /// Whether redirects are followed (up to ``maximumRedirects``).
+        /// Whether redirects (301, 302, 303, 307, 308 with a `Location`) are followed. The
+        /// cycle follows them, the same way on every transport: 303 (and 301/302 after a POST)
+        /// becomes a GET without body; 307/308 resend method and body. `Authorization`,
+        /// `Proxy-Authorization` and `Cookie` are never sent to another origin.
         public var followsRedirects = true
+        /// How many redirects one exchange may follow; one more fails with
+        /// ``HTTPError/Code/tooManyRedirects``. A URL visited twice fails sooner, with
+        /// ``HTTPError/Code/redirectLoop``.
         public var maximumRedirects = 10
+        /// Whether a redirect may leave https for http; when not (the default), it fails with
+        /// ``HTTPError/Code/insecureRedirect``.
+        public var allowsInsecureRedirects = false
         /// The largest body kept in memory, after content decoding; a larger one fails with
         /// ``HTTPError/Code/responseTooLarge`` (before a byte is read when `Content-Length`
         /// says so). 100 MiB: more than an API document needs (the benchmarks' largest JSON

@@ -46,8 +46,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let limit = max(configuration.maximumConnectionsPerHost, 1)
         let eventLoops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator().prefix(limit))
         var clientConfiguration = HTTPClient.Configuration(
-            redirectConfiguration: configuration.followsRedirects
-                ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
+            // The cycle follows redirects, with one policy for every transport.
+            redirectConfiguration: .disallow,
             timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
             decompression: .disabled)
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
@@ -165,8 +165,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private func body(of request: HTTPRequest, reportingProgress: Bool, eventLoop: any EventLoop) throws -> HTTPClient.Body? {
         guard let body = request.body else { return nil }
         if case .data(let data) = body, !reportingProgress { return .bytes(data) }
-        // The chunks are taken now (a stream's only chance); a redirect that resends the body
-        // asks for them again, which only a replayable body can give.
+        // The chunks are taken now (a stream's only chance); should AsyncHTTPClient ask again
+        // (it follows no redirects here, the cycle does), only a replayable body can give them.
         let chunks = try body.chunks()
         let first = Mutex<HTTPBodyChunks?>(chunks)
         return .stream(contentLength: chunks.length.map(Int64.init)) { writer in

@@ -225,7 +225,15 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
     private func fail(with error: any Error) {
         var withheld: EventLoopPromise<Void>?
         update { state in
-            if state.failure == nil, !state.finished { state.failure = error }
+            // AsyncHTTPClient ends a response of 300 or more that arrived whole while the
+            // request body was still being written by cancelling that body, and fails the task
+            // with `requestStreamCancelled` instead of calling `didFinishRequest`: the
+            // response is complete.
+            if state.head != nil || state.headTaken, let error = error as? HTTPClientError, error == .requestStreamCancelled {
+                state.finished = true
+            } else if state.failure == nil, !state.finished {
+                state.failure = error
+            }
             withheld = state.withheldDemand
             state.withheldDemand = nil
             touch()

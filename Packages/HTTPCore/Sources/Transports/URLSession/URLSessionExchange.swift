@@ -22,7 +22,6 @@ final class URLSessionExchange: Sendable {
     private let onBodySent: (@Sendable (Int) -> Void)?
     private struct Flow {
         var expired = false
-        var redirects = 0
         var receivedHead = false
         var challenged = false
         var backlog = 0
@@ -78,14 +77,6 @@ final class URLSessionExchange: Sendable {
 
     func sent(_ count: Int) {
         if count > 0 { onBodySent?(count) }
-    }
-
-    /// Counts a redirect; whether another one is allowed.
-    func redirect(maximum: Int) -> Bool {
-        flow.withLock { flow in
-            flow.redirects += 1
-            return flow.redirects <= maximum
-        }
     }
 
     /// Ends the exchange from the sending side: the task stops, and what still arrives is dropped.

@@ -7,13 +7,6 @@ import Synchronization
 /// The session's delegate: hands each task's callbacks to its exchange.
 final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     private let exchanges = Mutex<[Int: URLSessionExchange]>([:])
-    private let followsRedirects: Bool
-    private let maximumRedirects: Int
-
-    init(followsRedirects: Bool, maximumRedirects: Int) {
-        self.followsRedirects = followsRedirects
-        self.maximumRedirects = maximumRedirects
-    }
 
     func register(_ exchange: URLSessionExchange) {
         exchanges.withLock { $0[exchange.task.taskIdentifier] = exchange }
@@ -52,8 +45,9 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        let allowed = followsRedirects && (exchange(for: task)?.redirect(maximum: maximumRedirects) ?? false)
-        completionHandler(allowed ? request : nil)
+        // The cycle follows redirects, with one policy for every transport: Foundation's
+        // would carry Authorization and Cookie to another origin.
+        completionHandler(nil)
     }
 
     func urlSession(

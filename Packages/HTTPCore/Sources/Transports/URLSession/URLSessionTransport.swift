@@ -31,8 +31,7 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.urlCache = nil
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpShouldSetCookies = false
-        router = URLSessionTaskRouter(
-            followsRedirects: configuration.followsRedirects, maximumRedirects: configuration.maximumRedirects)
+        router = URLSessionTaskRouter()
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         session = URLSession(configuration: sessionConfiguration, delegate: router, delegateQueue: queue)

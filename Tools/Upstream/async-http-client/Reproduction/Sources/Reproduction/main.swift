@@ -1,5 +1,5 @@
 // A server answers `HTTP/1.1 099 X` with an empty body; AsyncHTTPClient 1.37.0 traps
-// (SIGILL, "How can we receive a response body, if we haven't received a head") instead of
+// (SIGILL, "How can we receive a response end, if we haven't a received a head") instead of
 // failing the request. With status-below-100.patch applied it prints the error and exits.
 import AsyncHTTPClient
 import Foundation
