@@ -53,7 +53,8 @@ final class Counter: Sendable {
             Issue.record("expected invalidURL, got \(String(describing: error))")
             return
         }
-        #expect(error.description.hasPrefix("Invalid URL '\(string)'"))
+        // User info is redacted from every message (see LoggingTests).
+        #expect(error.description.hasPrefix("Invalid URL '\(string.replacingOccurrences(of: "//user@", with: "//***@"))'"))
         #expect(throws: HTTPError.self) { try HTTPCycle.get(string) { _, _ in Issue.record("must not complete") } }
     }
 
@@ -139,6 +140,22 @@ final class Counter: Sendable {
                 return
             }
             #expect(error.description.contains("HTTPDataProcessor cannot turn a request object of type Int"))
+        }
+    }
+
+    @Test func withoutAProcessorBytesAndTextAreSentAndOtherObjectsRefused() async throws {
+        try await withSandbox { sandbox, session in
+            let bytes = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: Data("raw".utf8), session: session)
+            #expect(try Inspection(bytes.response).body == "raw")
+            let text = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: "grüße", session: session)
+            let inspection = try Inspection(text.response)
+            #expect(inspection.body == "grüße")
+            #expect(inspection.values("Content-Type") == ["text/plain; charset=utf-8"])
+            let error = await httpError {
+                _ = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: 42, session: session)
+            }
+            #expect(error?.code == .unsupportedRequestObject)
+            #expect(error?.description.hasPrefix("Without a request processor, the cycle cannot turn a request object of type Int") == true)
         }
     }
 

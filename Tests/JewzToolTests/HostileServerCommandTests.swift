@@ -34,7 +34,7 @@ import Testing
 
     // 1.
     @Test func aRedirectLoopExitsTwo() async throws {
-        let (result, _) = try await run(["{}"]) { _ in
+        let (result, _) = try await run(["--follow", "{}"]) { _ in
             [.send(responseHead("HTTP/1.1 302 Found", ["Location: /hostile", "Content-Length: 0"]))]
         }
         #expect(result.status == 2)

@@ -28,7 +28,10 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Seconds the whole exchange may take.")
     var timeout: Double?
 
-    @Option(help: "Redirects followed at most (default 10); 0 prints the redirect itself.")
+    @Flag(name: [.customShort("F"), .long], help: "Follow redirects (otherwise the redirect itself is printed).")
+    var follow = false
+
+    @Option(help: "With --follow, the most redirects followed (default 10).")
     var maxRedirects: Int?
 
     @Flag(help: "Follow a redirect from https to http (refused by default).")
@@ -119,7 +122,7 @@ struct RequestCommand: AsyncParsableCommand {
         } catch let error as HTTPError {
             failure = error
         }
-        if session !== HTTPSession.default { try? await session.shutdown() }
+        try? await session.shutdown()
         if let response = cycle.response {
             if parts.contains("h") { printResponseHead(response) }
             if let output, failure == nil {
@@ -137,11 +140,11 @@ struct RequestCommand: AsyncParsableCommand {
         throw Self.exitStatus(for: failure, response: cycle.response).code
     }
 
-    /// The shared session, or one of its own when the options change its redirect policy.
+    /// A session of the command's own: it follows redirects only when asked (as httpie and
+    /// curl do), so that a redirect is shown rather than silently taken.
     private func makeSession() -> HTTPSession {
-        guard maxRedirects != nil || allowInsecureRedirects else { return .default }
         var configuration = HTTPSession.Configuration()
-        configuration.followsRedirects = maxRedirects != 0
+        configuration.followsRedirects = follow
         configuration.maximumRedirects = maxRedirects ?? configuration.maximumRedirects
         configuration.allowsInsecureRedirects = allowInsecureRedirects
         return HTTPSession(configuration: configuration)

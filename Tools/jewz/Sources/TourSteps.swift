@@ -129,6 +129,22 @@ extension TourStep {
                 return Outcome("status \(cycle.response?.statusCode ?? 0), no error", expected: "status 503, no error")
             },
             TourStep(
+                title: "A session with a base URL is an API client: cycles take paths",
+                code: """
+                    var configuration = HTTPSession.Configuration()
+                    configuration.baseURL = URL(string: url(""))
+                    let api = HTTPSession(configuration: configuration)
+                    let cycle = try await HTTPCycle.get("/hello/", session: api)
+                    """
+            ) {
+                var configuration = HTTPSession.Configuration()
+                configuration.baseURL = URL(string: url(""))
+                let api = HTTPSession(configuration: configuration)
+                let cycle = try await HTTPCycle.get("/hello/", session: api)
+                try await api.shutdown()
+                return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"Hello World\"")
+            },
+            TourStep(
                 title: "Redirects follow one policy on every transport: a limit, loops, credentials kept to their origin",
                 code: """
                     var configuration = HTTPSession.Configuration()

@@ -119,13 +119,13 @@ extension CycleRun {
     @inline(never)
     private static func logStart(of request: HTTPRequest, logger: Logger) -> ContinuousClock.Instant? {
         guard logger.logLevel <= .debug else { return nil }
-        logger.debug("\(request.method) \(request.url.absoluteString)")
+        logger.debug("\(request.method) \(request.url.redactedString)")
         return .now
     }
 
     /// Logs a response and how long its exchange took, at debug level.
     @inline(never)
     private static func logEnd(of request: HTTPRequest, response: HTTPResponse, started: ContinuousClock.Instant, logger: Logger) {
-        logger.debug("\(response.statusCode) \(request.method) \(request.url.absoluteString) in \(.now - started)")
+        logger.debug("\(response.statusCode) \(request.method) \(request.url.redactedString) in \(.now - started)")
     }
 }

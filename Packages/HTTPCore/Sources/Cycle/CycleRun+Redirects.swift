@@ -26,10 +26,10 @@ extension CycleRun {
             request = try Self.redirectedRequest(
                 after: received.response, of: request, allowsInsecure: configuration.allowsInsecureRedirects)
             guard visited.insert(Self.visitKey(of: request)).inserted else {
-                throw HTTPError.redirectLoop(url: request.url.absoluteString)
+                throw HTTPError.redirectLoop(url: request.url.redactedString)
             }
             try request.validateForSending()
-            session.logger.debug("redirect \(received.response.statusCode) → \(request.method) \(request.url.absoluteString)")
+            session.logger.debug("redirect \(received.response.statusCode) → \(request.method) \(request.url.redactedString)")
             received = try await answeringChallenges(request)
         }
         return received
@@ -52,7 +52,7 @@ extension CycleRun {
             throw HTTPError.invalidResponse(reason: "the redirect's Location \"\(location)\" is not an http or https URL")
         }
         if request.url.scheme?.lowercased() == "https", scheme == "http", !allowsInsecure {
-            throw HTTPError.insecureRedirect(from: request.url.absoluteString, to: resolved.absoluteString)
+            throw HTTPError.insecureRedirect(from: request.url.redactedString, to: resolved.redactedString)
         }
         // A Location without a fragment keeps the request's (RFC 9110 §10.2.2).
         if target.fragment == nil, let fragment = request.url.fragment { target.fragment = fragment }

@@ -53,12 +53,26 @@ final class CycleRun {
         for processor in snapshot.requestProcessors {
             try Self.applying(processor) { try processor.prepare(&request) }
         }
+        if request.object != nil, request.body == nil { try Self.encodeWithoutProcessor(&request) }
         for authentication in snapshot.authentications {
             try Self.applying(authentication) { try authentication.authorize(&request) }
         }
         try request.validateForSending(vettedURL: cycle.vettedURL)
         deadline = (request.timeout ?? session.configuration.timeoutForResource).map { started + $0 }
         cycle.emit(.requestPrepared(request, elapsed: .now - started), to: snapshot.eventMonitors)
+    }
+
+    /// A request object no processor turned into a body: bytes go as they are, a `String` as
+    /// UTF-8 text; anything else is an error rather than a request sent without its body.
+    @inline(never)
+    private static func encodeWithoutProcessor(_ request: inout HTTPRequest) throws {
+        do {
+            try HTTPDataProcessor().prepare(&request)
+        } catch {
+            throw HTTPError.unsupportedRequestObject(
+                type: String(describing: type(of: request.object ?? ())), processor: "Without a request processor, the cycle")
+        }
+        if request.object is String { request.headers.addMissing(from: ["Content-Type": "text/plain; charset=utf-8"]) }
     }
 
     // MARK: 2. Send, with retries
@@ -167,7 +181,7 @@ final class CycleRun {
             .retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: .now - started), to: snapshot.eventMonitors)
         cycle.record(retryCount: retries + 1, of: generation)
         session.logger.debug(
-            "retrying \(request.method) \(request.url.absoluteString) in \(delay) after \(failure)",
+            "retrying \(request.method) \(request.url.redactedString) in \(delay) after \(failure)",
             metadata: ["retry": "\(retries + 1)"])
         return delay
     }
@@ -302,7 +316,7 @@ final class CycleRun {
     /// Logs a failure at error level with a bounded preview of the body.
     private func logFailure(_ error: HTTPError) {
         let response = error.response ?? cycle.response
-        var metadata: Logger.Metadata = ["method": "\(request.method)", "url": "\(request.url.absoluteString)"]
+        var metadata: Logger.Metadata = ["method": "\(request.method)", "url": "\(request.url.redactedString)"]
         if let response {
             metadata["status"] = "\(response.statusCode)"
             metadata["body"] = "\(String(decoding: response.data.prefix(512), as: UTF8.self))"

@@ -6,7 +6,12 @@ import Foundation
 extension HTTPCycle {
     /// Creates a cycle for a URL string with `parameters` merged into its query.
     ///
-    /// - Throws: ``HTTPError/Code/invalidURL`` when the string is not an absolute http(s) URL.
+    /// With a ``HTTPSession/Configuration-swift.struct/baseURL``, a string without a scheme is
+    /// a path under it: `"/users/42"` and `"users/42"` on `https://api.test/v1` both give
+    /// `https://api.test/v1/users/42` (httpx's rule, not RFC 3986's, which would drop `v1`).
+    ///
+    /// - Throws: ``HTTPError/Code/invalidURL`` when the string is not an absolute http(s) URL
+    ///   (or, with a base URL, a path under it).
     public convenience init(
         _ urlString: String, method: HTTPMethod, parameters: QueryParameters = [:],
         requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil,
@@ -14,7 +19,11 @@ extension HTTPCycle {
         authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) throws {
-        let merged = urlString.mergingQueryParameters(parameters)
+        var merged = urlString.mergingQueryParameters(parameters)
+        if let base = session.configuration.baseURL, !merged.contains("://") {
+            let prefix = base.absoluteString
+            merged = (prefix.hasSuffix("/") ? prefix : prefix + "/") + merged.drop { $0 == "/" }
+        }
         guard let url = URL(string: merged), url.isSendableHTTP else { throw HTTPError.invalidURL(urlString) }
         self.init(
             request: HTTPRequest(url: url, method: method, object: requestObject), session: session,

@@ -147,7 +147,7 @@ public struct HTTPError: Error, CustomStringConvertible {
     // MARK: Making errors
 
     /// The URL string could not be parsed, or has no http(s) scheme or host.
-    public static func invalidURL(_ url: String) -> HTTPError { HTTPError(.invalidURL, .text(url)) }
+    public static func invalidURL(_ url: String) -> HTTPError { HTTPError(.invalidURL, .text(url.redactingURLCredentials)) }
 
     /// The header `name` or its value is not allowed on the wire.
     public static func invalidHeader(name: String) -> HTTPError { HTTPError(.invalidHeader, .text(name)) }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Logging
 import Synchronization
 
@@ -51,6 +52,9 @@ public final class HTTPSession: Sendable {
         /// failing status, always kept in memory, keeps at most its first MiB (or this limit,
         /// if lower): the status error stands, with the body cut there.
         public var maximumResponseBodySize: Int = 100 << 20
+        /// Where the string forms of ``HTTPCycle`` resolve a URL without a scheme: the session
+        /// as an API client (`HTTPCycle.get("/users/42", session: api)`).
+        public var baseURL: URL?
         /// Headers added to every request that does not set them itself.
         public var additionalHeaders: HTTPHeaderFields = ["User-Agent": "Jewzruxin/0.1"]
 

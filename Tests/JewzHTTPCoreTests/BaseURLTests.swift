@@ -1,0 +1,37 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// A session with a base URL takes paths, as an API client does.
+@Suite struct BaseURLTests {
+    @Test(arguments: ["/hello/", "hello/"]) func pathsGoToTheBaseURLsServer(_ path: String) async throws {
+        let sandbox = try await Sandbox.start()
+        var configuration = HTTPSession.Configuration()
+        configuration.baseURL = URL(string: sandbox.url(""))
+        let api = HTTPSession(configuration: configuration)
+        let cycle = try await HTTPCycle.get(path, session: api)
+        #expect(cycle.response?.text == "Hello World")
+        // An absolute URL is taken as it is.
+        let absolute = try await HTTPCycle.get(sandbox.url("/hello/"), session: api)
+        #expect(absolute.response?.text == "Hello World")
+        try await api.shutdown()
+        try await sandbox.shutdown()
+    }
+
+    @Test(arguments: ["https://api.test/v1", "https://api.test/v1/"]) func aBasePathIsKept(_ base: String) throws {
+        var configuration = HTTPSession.Configuration()
+        configuration.baseURL = URL(string: base)
+        let api = HTTPSession(configuration: configuration, transport: MockTransport())
+        for path in ["/users/42", "users/42"] {
+            let cycle = try HTTPCycle(path, method: .get, parameters: ["q": "a b"], session: api)
+            #expect(cycle.request.url.absoluteString == "https://api.test/v1/users/42?q=a%20b")
+        }
+    }
+
+    @Test func withoutABaseURLAPathIsAnInvalidURL() async throws {
+        let error = await httpError { try await HTTPCycle.get("/users/42", session: HTTPSession(transport: MockTransport())) }
+        #expect(error?.code == .invalidURL)
+    }
+}
