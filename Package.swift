@@ -39,7 +39,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            path: "Packages/HTTPCore/Sources"
+            path: "Packages/HTTPCore/Sources",
+            exclude: ["Cookies/Resources/SOURCE.md"],
+            resources: [.copy("Cookies/Resources/public_suffix_list.dat")]
         ),
         .target(
             name: "JewzJSON",

@@ -162,4 +162,22 @@ import Testing
         #expect(missing.error.contains("cannot be read"))
         try await sandbox.shutdown()
     }
+
+    @Test func aSessionFileKeepsCookiesBetweenRuns() async throws {
+        let sandbox = try await Sandbox.start()
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("session.json").path
+        let set = try await runJewz(["--session", file, sandbox.url("/echo/"), "header==Set-Cookie:token=t1"])
+        #expect(set.status == 0, "\(set.error)")
+        let sent = try await runJewz(["--session", file, "--print", "b", sandbox.url("/inspect")])
+        let inspection = try #require(try JSONSerialization.jsonObject(with: Data(sent.output.utf8)) as? [String: Any])
+        let headers = try #require(inspection["headers"] as? [[String]])
+        #expect(headers.contains(["Cookie", "token=t1"]))
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: file))
+        let broken = try await runJewz(["--session", file, sandbox.url("/hello/")])
+        #expect(broken.status == 1)
+        #expect(broken.messages.count == 1)
+        try await sandbox.shutdown()
+    }
 }

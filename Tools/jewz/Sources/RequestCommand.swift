@@ -37,6 +37,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(help: "Follow a redirect from https to http (refused by default).")
     var allowInsecureRedirects = false
 
+    @Option(help: "Keep cookies in this file: sent with the request, updated from the response (created if missing).")
+    var session: String?
+
     @Option(name: .shortAndLong, help: "Save the response body to this file (streamed to disk, never held in memory).")
     var output: String?
 
@@ -85,7 +88,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw ValidationError("--upload sends a file as the body: give no field items with it.")
         }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects takes 0 or more.") }
-        let session = makeSession()
+        let session = try makeSession()
         let cycle: HTTPCycle
         do {
             cycle = try HTTPCycle(
@@ -141,9 +144,18 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     /// A session of the command's own: it follows redirects only when asked (as httpie and
-    /// curl do), so that a redirect is shown rather than silently taken.
-    private func makeSession() -> HTTPSession {
+    /// curl do), so that a redirect is shown rather than silently taken, and keeps cookies in
+    /// the `--session` file.
+    private func makeSession() throws -> HTTPSession {
         var configuration = HTTPSession.Configuration()
+        if let session {
+            do {
+                configuration.cookieJar = try HTTPCookieJar(persistingTo: URL(fileURLWithPath: session))
+            } catch {
+                printError("the session file \(session) is not a cookie file jewz wrote; give another path")
+                throw JewzExit.usage.code
+            }
+        }
         configuration.followsRedirects = follow
         configuration.maximumRedirects = maxRedirects ?? configuration.maximumRedirects
         configuration.allowsInsecureRedirects = allowInsecureRedirects

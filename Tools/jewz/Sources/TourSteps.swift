@@ -128,44 +128,7 @@ extension TourStep {
                 try await session.shutdown()
                 return Outcome("status \(cycle.response?.statusCode ?? 0), no error", expected: "status 503, no error")
             },
-            TourStep(
-                title: "A session with a base URL is an API client: cycles take paths",
-                code: """
-                    var configuration = HTTPSession.Configuration()
-                    configuration.baseURL = URL(string: url(""))
-                    let api = HTTPSession(configuration: configuration)
-                    let cycle = try await HTTPCycle.get("/hello/", session: api)
-                    """
-            ) {
-                var configuration = HTTPSession.Configuration()
-                configuration.baseURL = URL(string: url(""))
-                let api = HTTPSession(configuration: configuration)
-                let cycle = try await HTTPCycle.get("/hello/", session: api)
-                try await api.shutdown()
-                return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"Hello World\"")
-            },
-            TourStep(
-                title: "Redirects follow one policy on every transport: a limit, loops, credentials kept to their origin",
-                code: """
-                    var configuration = HTTPSession.Configuration()
-                    configuration.maximumRedirects = 2
-                    let session = HTTPSession(configuration: configuration)
-                    try await HTTPCycle.get(url("/redirect/3"), session: session)   // throws .tooManyRedirects
-                    """
-            ) {
-                var configuration = HTTPSession.Configuration()
-                configuration.maximumRedirects = 2
-                let session = HTTPSession(configuration: configuration)
-                let expected = "HTTPError.tooManyRedirects after 2 hops"
-                do {
-                    _ = try await HTTPCycle.get(url("/redirect/3"), session: session)
-                    try await session.shutdown()
-                    return Outcome("no error", expected: expected)
-                } catch HTTPError.Code.tooManyRedirects {
-                    try await session.shutdown()
-                    return Outcome(expected, expected: expected)
-                }
-            },
+        ] + sessionSteps(sandbox) + [
             TourStep(
                 title: "Register your own processor by content type; responses use it automatically",
                 code: """

@@ -44,8 +44,27 @@ extension CycleRun {
         return received
     }
 
-    /// One exchange, shared with identical GETs in flight when the session coalesces them.
+    /// One exchange, with the session's cookies when it keeps them.
     private func sendOnce(_ request: HTTPRequest) async throws -> ReceivedResponse {
+        guard let jar = session.configuration.cookieJar else { return try await exchangeOnce(request) }
+        return try await exchangeOnce(request, cookies: jar)
+    }
+
+    /// One exchange that sends the jar's matching cookies after any the request set itself,
+    /// and stores the cookies its response sets.
+    @inline(never)
+    private func exchangeOnce(_ request: HTTPRequest, cookies jar: HTTPCookieJar) async throws -> ReceivedResponse {
+        var request = request
+        if let field = jar.cookieField(for: request.url) {
+            request.headers["Cookie"] = request.headers["Cookie"].map { "\($0); \(field)" } ?? field
+        }
+        let received = try await exchangeOnce(request)
+        jar.store(received.response.headers.values(for: "Set-Cookie"), from: request.url)
+        return received
+    }
+
+    /// One exchange, shared with identical GETs in flight when the session coalesces them.
+    private func exchangeOnce(_ request: HTTPRequest) async throws -> ReceivedResponse {
         // The fields one by one: a copy of `values` would retain and release each of them, on
         // objects every concurrent run shares.
         let settings = snapshot.session

@@ -55,6 +55,9 @@ public final class HTTPSession: Sendable {
         /// Where the string forms of ``HTTPCycle`` resolve a URL without a scheme: the session
         /// as an API client (`HTTPCycle.get("/users/42", session: api)`).
         public var baseURL: URL?
+        /// The session's cookies: `nil` (the default) sends and keeps none; a jar stores every
+        /// response's `Set-Cookie` (redirects included) and sends what matches, on any transport.
+        public var cookieJar: HTTPCookieJar?
         /// Headers added to every request that does not set them itself.
         public var additionalHeaders: HTTPHeaderFields = ["User-Agent": "Jewzruxin/0.1"]
 

@@ -1,0 +1,44 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// A session's jar at work against real servers, on both transports.
+@Suite struct SessionCookieTests {
+    static func configuration(with jar: HTTPCookieJar?) -> HTTPSession.Configuration {
+        var configuration = HTTPSession.Configuration()
+        configuration.cookieJar = jar
+        return configuration
+    }
+
+    @Test(arguments: TransportKind.allCases) func cookiesSetByAResponseGoWithTheNextRequest(transport: TransportKind) async throws {
+        let jar = try HTTPCookieJar()
+        try await withSandbox(configuration: Self.configuration(with: jar), transport: transport) { sandbox, session in
+            try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["header": ["Set-Cookie:a=1", "Set-Cookie:b=2; Path=/inspect"]], session: session)
+            let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            #expect(try Inspection(cycle.response).values("Cookie") == ["b=2; a=1"])
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases) func cookiesSetOnARedirectAreSentToItsTarget(transport: TransportKind) async throws {
+        try await withScriptedServer(configuration: Self.configuration(with: try HTTPCookieJar()), transport: transport, { request in
+            if request.target == "/login" {
+                return [.send(responseHead("HTTP/1.1 302 Found", ["Location: /home", "Set-Cookie: session=s1", "Content-Length: 0"]))]
+            }
+            let cookie = request.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("cookie:") } ?? "none"
+            return [.send(responseHead("HTTP/1.1 200 OK", ["Content-Length: \(cookie.utf8.count)"]) + cookie)]
+        }) { server, session in
+            let cycle = try await HTTPCycle.get(server.url("/login"), session: session)
+            #expect(cycle.response?.text?.lowercased() == "cookie: session=s1")
+        }
+    }
+
+    @Test func withoutAJarNothingIsKept() async throws {
+        try await withSandbox { sandbox, session in
+            try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["header": "Set-Cookie:a=1"], session: session)
+            let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            #expect(try Inspection(cycle.response).values("Cookie").isEmpty)
+        }
+    }
+}
