@@ -192,12 +192,16 @@ private final class ScriptedConnection: ChannelInboundHandler {
             }
         case .sendForever(let chunk):
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: chunk))).assumeIsolated().whenSuccess {
-                self.run(steps, context: context)
+                // Queued rather than called: a write the socket takes at once succeeds at once,
+                // and calling on would recurse once per chunk until the stack ran out.
+                context.eventLoop.assumeIsolated().execute { self.run(steps, context: context) }
             }
         case .sendRepeatedly(let chunk, let count):
             guard count > 0 else { return run(rest, context: context) }
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: chunk))).assumeIsolated().whenSuccess {
-                self.run(ArraySlice([.sendRepeatedly(chunk, count: count - 1)]) + rest, context: context)
+                context.eventLoop.assumeIsolated().execute {
+                    self.run(ArraySlice([.sendRepeatedly(chunk, count: count - 1)]) + rest, context: context)
+                }
             }
         case .close:
             context.close(promise: nil)

@@ -1,0 +1,61 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// Faults a server can play on the wire (#27, "hold these"): each ends in a typed error (or, for
+/// a body longer than announced, the announced body) in bounded time, and the session then
+/// completes a normal request.
+@Suite struct ServerFaultTests {
+    struct Fault: Sendable, CustomTestStringConvertible {
+        let name: String
+        let steps: [ScriptedServer.Step]
+        /// The codes the failure may have; empty when the request succeeds.
+        let expected: [HTTPError.Code]
+        var testDescription: String { name }
+    }
+
+    static let faults: [Fault] = [
+        Fault(name: "reset mid-body", steps: [.send(responseHead("HTTP/1.1 200 OK", ["Content-Length: 100"]) + "0123456789"), .reset],
+              expected: [.connectionLost]),
+        Fault(name: "closed before the announced length", steps: [.send(responseHead("HTTP/1.1 200 OK", ["Content-Length: 100"]) + "0123456789"), .close],
+              expected: [.connectionLost]),
+        Fault(name: "longer than announced", steps: [.send(responseHead("HTTP/1.1 200 OK", ["Content-Length: 5"]) + "hello, and more")],
+              expected: []),
+        Fault(name: "invalid chunk size", steps: [.send(responseHead("HTTP/1.1 200 OK", ["Transfer-Encoding: chunked"]) + "zz\r\nabc\r\n0\r\n\r\n")],
+              expected: [.invalidResponse]),
+        Fault(name: "endless headers", steps: [.send("HTTP/1.1 200 OK\r\n"), .sendForever(Array("X-Filler: \(String(repeating: "a", count: 1000))\r\n".utf8))],
+              expected: [.invalidResponse]),
+        Fault(name: "a flood of 1xx", steps: [.sendForever(Array("HTTP/1.1 102 Processing\r\n\r\n".utf8))],
+              expected: [.timedOut]),
+        Fault(name: "a slow drip", steps: [.send(responseHead("HTTP/1.1 200 OK", ["Content-Length: 1000"]))]
+                + Array(repeating: [ScriptedServer.Step.send("x"), .pause(.milliseconds(200))], count: 100).flatMap { $0 },
+              expected: [.timedOut]),
+        Fault(name: "not HTTP", steps: [.send("HELLO THERE\r\n\r\n"), .close], expected: [.invalidResponse, .connectionLost]),
+        Fault(name: "no answer, closed", steps: [.close], expected: [.connectionLost]),
+    ]
+
+    @Test(arguments: faults) func aFaultEndsTypedAndTheSessionGoesOn(_ fault: Fault) async throws {
+        try await withScriptedServer({ _ in fault.steps }) { server, session in
+            session.retryPolicy = .never
+            let cycle = try HTTPCycle(server.url("/fault"), method: .get, session: session)
+            cycle.request.timeout = .seconds(2)
+            let error = try await withTimeLimit(.seconds(30)) { () async -> HTTPError? in
+                do {
+                    try await cycle.start()
+                    return nil
+                } catch {
+                    return error as? HTTPError
+                }
+            }
+            if fault.expected.isEmpty {
+                #expect(error == nil, "\(String(describing: error))")
+                #expect(cycle.response?.text == "hello")
+            } else {
+                #expect(error.map { fault.expected.contains($0.code) } == true, "\(fault.name): \(String(describing: error))")
+            }
+            try await expectSessionStillWorks(session)
+        }
+    }
+}
