@@ -98,14 +98,15 @@ func quickPolicy() -> RetryPolicy {
         // The idle timeout ends one attempt; the second answers at once. The overall timeout
         // leaves room for slow runs (TSan) but bounds the run.
         var configuration = HTTPSession.Configuration()
-        configuration.timeoutForRequest = .milliseconds(300)
+        configuration.timeoutForRequest = .seconds(1)
         try await withSandbox(configuration: configuration) { sandbox, session in
             session.retryPolicy = quickPolicy()
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "f", "fail": 1, "delay": 10], session: session)
             cycle.request.timeout = .seconds(20)
             try await cycle.start()
-            #expect(cycle.retryCount == 1)
-            #expect(cycle.response?.text == "attempt 2 succeeds")
+            // On a loaded machine a later attempt may idle out too: each is retried.
+            #expect(cycle.retryCount >= 1)
+            #expect(cycle.response?.text == "attempt \(cycle.retryCount + 1) succeeds")
         }
     }
 

@@ -64,8 +64,9 @@ public final class HTTPSession: Sendable {
         public init() {}
     }
 
-    /// The session cycles use when none is given. It lives as long as the process.
-    public static let `default` = HTTPSession()
+    /// The session cycles use when none is given. It lives as long as the process, made on
+    /// first use from what ``configureDefault(_:transport:)`` set, if anything.
+    public static let `default` = HTTPSession.makeDefault()
 
     public let configuration: Configuration
     public let transport: any HTTPTransport

@@ -35,3 +35,25 @@ import Testing
         #expect(error?.code == .invalidURL)
     }
 }
+
+@Suite struct DefaultSessionTests {
+    /// In a child process, where nothing has used the default session yet.
+    @Test func theDefaultSessionTakesItsConfigurationBeforeFirstUse() async {
+        await #expect(processExitsWith: .success) {
+            var configuration = HTTPSession.Configuration()
+            configuration.additionalHeaders = ["User-Agent": "configured/1.0"]
+            let mock = MockTransport()
+            mock.stub(.get, path: "/agent", status: 200)
+            try HTTPSession.configureDefault(configuration, transport: mock)
+            _ = try await HTTPCycle.get("http://example.test/agent")
+            guard mock.requests.first?.headers["User-Agent"] == "configured/1.0" else { exit(1) }
+        }
+    }
+
+    @Test func theDefaultSessionCannotBeReconfiguredOnceInUse() {
+        _ = HTTPSession.default
+        #expect(throws: HTTPSession.DefaultSessionInUse.self) {
+            try HTTPSession.configureDefault(HTTPSession.Configuration())
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Synchronization
+
+extension HTTPSession {
+    /// ``HTTPSession/configureDefault(_:transport:)`` came after the default session was made.
+    public struct DefaultSessionInUse: Error, CustomStringConvertible {
+        public var description: String {
+            "The default session is already in use; call HTTPSession.configureDefault before the first request, or create a session of your own."
+        }
+    }
+
+    /// What the default session is made from, and whether it has been.
+    private struct DefaultSetup: Sendable {
+        var configuration = Configuration()
+        var transport: (any HTTPTransport)?
+        var isMade = false
+    }
+
+    private static let defaultSetup = Mutex(DefaultSetup())
+
+    /// Sets the configuration (timeouts, headers, redirect policy, cookie jar…) and, if
+    /// given, the transport of ``default``, before its first use.
+    ///
+    /// - Throws: ``DefaultSessionInUse`` once ``default`` has been made: a session's
+    ///   configuration does not change under the requests already using it.
+    public static func configureDefault(_ configuration: Configuration, transport: (any HTTPTransport)? = nil) throws {
+        try defaultSetup.withLock { setup in
+            guard !setup.isMade else { throw DefaultSessionInUse() }
+            setup.configuration = configuration
+            setup.transport = transport
+        }
+    }
+
+    /// The default session, from what was configured. Called once, by `default`'s initializer,
+    /// so that reading `default` stays a plain load on every request.
+    static func makeDefault() -> HTTPSession {
+        let setup = defaultSetup.withLock { setup in
+            setup.isMade = true
+            return setup
+        }
+        return HTTPSession(configuration: setup.configuration, transport: setup.transport)
+    }
+}
