@@ -33,4 +33,18 @@ struct LineCountingProcessor: HTTPProcessor {
             #expect(cycle.response?.object as? Int == 3)
         }
     }
+
+    struct Greeting: Encodable { let text: String }
+
+    @Test func withTheUmbrellaAnObjectWithoutAProcessorGoesAsJSON() async throws {
+        #expect(ProcessorRegistry.shared.objectProcessor is HTTPJSONProcessor)
+        try await withSandbox(registry: .shared) { sandbox, session in
+            let encodable = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: Greeting(text: "hi"), session: session)
+            let inspection = try Inspection(encodable.response)
+            #expect(inspection.body == #"{"text":"hi"}"#)
+            #expect(inspection.values("Content-Type") == ["application/json"])
+            let dictionary = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: ["n": 1], session: session)
+            #expect(try Inspection(dictionary.response).body == #"{"n":1}"#)
+        }
+    }
 }

@@ -53,7 +53,9 @@ final class CycleRun {
         for processor in snapshot.requestProcessors {
             try Self.applying(processor) { try processor.prepare(&request) }
         }
-        if request.object != nil, request.body == nil { try Self.encodeWithoutProcessor(&request) }
+        if request.object != nil, request.body == nil {
+            try Self.encodeWithoutProcessor(&request, registry: snapshot.session.values.processorRegistry)
+        }
         for authentication in snapshot.authentications {
             try Self.applying(authentication) { try authentication.authorize(&request) }
         }
@@ -63,16 +65,23 @@ final class CycleRun {
     }
 
     /// A request object no processor turned into a body: bytes go as they are, a `String` as
-    /// UTF-8 text; anything else is an error rather than a request sent without its body.
+    /// UTF-8 text, anything else through the registry's object processor (JSON, with the
+    /// umbrella) — or it is an error rather than a request sent without its body.
     @inline(never)
-    private static func encodeWithoutProcessor(_ request: inout HTTPRequest) throws {
-        do {
+    private static func encodeWithoutProcessor(_ request: inout HTTPRequest, registry: ProcessorRegistry) throws {
+        switch request.object {
+        case is Data, is [UInt8], is String:
             try HTTPDataProcessor().prepare(&request)
-        } catch {
-            throw HTTPError.unsupportedRequestObject(
-                type: String(describing: type(of: request.object ?? ())), processor: "Without a request processor, the cycle")
+            if request.object is String { request.headers.addMissing(from: ["Content-Type": "text/plain; charset=utf-8"]) }
+        case let object?:
+            guard let processor = registry.objectProcessor else {
+                throw HTTPError.unsupportedRequestObject(
+                    type: String(describing: type(of: object)), processor: "Without a request processor, the cycle")
+            }
+            try applying(processor) { try processor.prepare(&request) }
+        case nil:
+            return
         }
-        if request.object is String { request.headers.addMissing(from: ["Content-Type": "text/plain; charset=utf-8"]) }
     }
 
     // MARK: 2. Send, with retries

@@ -27,6 +27,7 @@ public final class ProcessorRegistry: Sendable {
         var byContentType: [String: (any HTTPProcessor)?] = [:]
         /// Counts changes, so that a lookup that raced with one is not cached.
         var generation = 0
+        var objectProcessor: (any HTTPProcessor)?
 
         mutating func changed() {
             generation += 1
@@ -77,6 +78,16 @@ public final class ProcessorRegistry: Sendable {
             entries.processors.removeValue(forKey: key)
             entries.changed()
         }
+    }
+
+    /// The processor that turns a request object into a body when the cycle has no request
+    /// processor and the object is neither bytes nor a `String` (which go as they are). With
+    /// `import Jewzruxin` the shared registry's is ``JewzJSON/HTTPJSONProcessor``, so that a
+    /// `JSONValue`, a dictionary or any `Encodable` goes as JSON; `nil` makes such an object
+    /// an error.
+    public var objectProcessor: (any HTTPProcessor)? {
+        get { entries.withLock { $0.objectProcessor } }
+        set { entries.withLock { $0.objectProcessor = newValue } }
     }
 
     /// The registered patterns, sorted.
