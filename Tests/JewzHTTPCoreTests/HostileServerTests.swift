@@ -118,7 +118,9 @@ import Testing
             let error = try await withTimeLimit(.seconds(20)) { await httpError { try await cycle.start() } }
             #expect(error?.code == .timedOut)
             #expect(cycle.retryCount == 0)
-            #expect(server.requestCount == 1)
+            // At most one: on a loaded machine the timeout may end the attempt before the
+            // server has read the request.
+            #expect(server.requestCount <= 1)
         }
     }
 

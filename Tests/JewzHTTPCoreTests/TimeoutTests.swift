@@ -43,7 +43,7 @@ import Testing
         // silent: that must not count as idle. The timeout leaves the server, in this process
         // on a loaded machine, room to be slow while the reader reads.
         var configuration = HTTPSession.Configuration()
-        configuration.timeoutForRequest = .milliseconds(500)
+        configuration.timeoutForRequest = .seconds(1)
         let size: Int64 = 8 << 20
         try await withSandbox(configuration: configuration) { sandbox, session in
             let (_, body) = try await HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session).startStreaming()
@@ -51,7 +51,7 @@ import Testing
             var received = Int64(try await iterator.next()?.count ?? 0)
             // Slowness is what is tested: the reader sleeps through several idle timeouts
             // while the buffers fill and the connection waits for it.
-            try await Task.sleep(for: .milliseconds(1_500))
+            try await Task.sleep(for: .seconds(3))
             while let chunk = try await iterator.next() { received += Int64(chunk.count) }
             #expect(received == size)
         }

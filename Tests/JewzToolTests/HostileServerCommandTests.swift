@@ -118,7 +118,8 @@ import Testing
         let (result, server) = try await run(["--timeout", "1", "{}"]) { _ in [.pause(.seconds(60))] }
         #expect(result.status == 2)
         expectOneLine(result)
-        #expect(server.requestCount == 1)
+        // No retry; on a loaded machine the timeout may come before the server read the request.
+        #expect(server.requestCount <= 1)
     }
 
     @Test func theTimeoutBoundsARetryAfterWait() async throws {
