@@ -213,10 +213,8 @@ public struct HTTPError: Error, CustomStringConvertible {
     /// The session was shut down.
     public static let sessionShutDown = HTTPError(.sessionShutDown)
 
-    /// The server redirected more than `limit` times (`nil` when the transport does not say).
-    public static func tooManyRedirects(limit: Int? = nil) -> HTTPError {
-        HTTPError(.tooManyRedirects, limit.map(Detail.limit) ?? .none)
-    }
+    /// The server redirected more than `limit` times.
+    public static func tooManyRedirects(limit: Int) -> HTTPError { HTTPError(.tooManyRedirects, .limit(limit)) }
 
     /// The server's redirects came back to `url`, visited already.
     public static func redirectLoop(url: String) -> HTTPError { HTTPError(.redirectLoop, .text(url)) }
@@ -279,11 +277,9 @@ public struct HTTPError: Error, CustomStringConvertible {
         case .sessionShutDown:
             return "The session has been shut down; create a new HTTPSession to send requests."
         case .tooManyRedirects:
-            let limit = text.isEmpty ? "" : " (\(text))"
-            return "The server redirected more times than the session allows\(limit); raise maximumRedirects if the chain is expected."
+            return "The server redirected more times than the session allows (\(text)); raise maximumRedirects if the chain is expected."
         case .redirectLoop:
-            let url = text.isEmpty ? "" : " at \(text)"
-            return "The server's redirects loop back to a URL already visited\(url); the server is misconfigured."
+            return "The server's redirects loop back to a URL already visited at \(text); the server is misconfigured."
         case .insecureRedirect:
             return "The server redirected from \(text) to \(second), leaving https; set allowsInsecureRedirects on the session's configuration if that is expected."
         case .invalidResponse:

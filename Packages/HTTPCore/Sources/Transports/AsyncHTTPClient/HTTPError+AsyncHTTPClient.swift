@@ -27,10 +27,6 @@ extension HTTPError {
                 self = .invalidURL(String(describing: error))
             case .alreadyShutdown:
                 self = .sessionShutDown
-            case .redirectLimitReached:
-                self = .tooManyRedirects()
-            case .redirectCycleDetected:
-                self = .redirectLoop(url: "")
             case .invalidProxyResponse:
                 self = .invalidResponse(reason: String(describing: error))
             default:
