@@ -4,7 +4,7 @@ import JewzSandbox
 import JewzTestSupport
 import Testing
 
-/// The session's `maximumConnectionsPerHost` holds for the whole default transport, which
+/// The transport's `maximumConnectionsPerHost` holds for the whole default transport, which
 /// keeps a client per event loop and shares the limit out among them.
 @Suite struct ConnectionLimitTests {
     /// Holds a connection: a body the server stops sending, read as a stream and never finished.
@@ -22,7 +22,7 @@ import Testing
 
     @Test func withOneConnectionASecondRequestWaitsForIt() async throws {
         var configuration = HTTPSession.Configuration()
-        configuration.maximumConnectionsPerHost = 1
+        configuration.transport.connectionPool.maximumConnectionsPerHost = 1
         try await withSandbox(configuration: configuration) { sandbox, session in
             let held = try await holdAConnection(of: session, on: sandbox)
             // Another event loop's client must not open a second connection.
@@ -37,7 +37,7 @@ import Testing
 
     @Test func withTwoConnectionsASecondRequestGoesAhead() async throws {
         var configuration = HTTPSession.Configuration()
-        configuration.maximumConnectionsPerHost = 2
+        configuration.transport.connectionPool.maximumConnectionsPerHost = 2
         try await withSandbox(configuration: configuration) { sandbox, session in
             let held = try await holdAConnection(of: session, on: sandbox)
             let response = try await hello(on: sandbox, session: session, timeout: .seconds(20)).start()

@@ -98,7 +98,7 @@ func quickPolicy() -> RetryPolicy {
         // The idle timeout ends one attempt; the second answers at once. The overall timeout
         // leaves room for slow runs (TSan) but bounds the run.
         var configuration = HTTPSession.Configuration()
-        configuration.timeoutForRequest = .seconds(1)
+        configuration.transport.timeouts.idle = .seconds(1)
         try await withSandbox(configuration: configuration) { sandbox, session in
             session.retryPolicy = quickPolicy()
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "f", "fail": 1, "delay": 10], session: session)

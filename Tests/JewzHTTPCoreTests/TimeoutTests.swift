@@ -4,7 +4,7 @@ import JewzSandbox
 import JewzTestSupport
 import Testing
 
-/// The session's idle timeout (`timeoutForRequest`) and a request's whole-exchange timeout,
+/// The session's idle timeout (`transport.timeouts.idle`) and a request's whole-exchange timeout,
 /// against a server that stops sending in the middle of a body.
 @Suite struct TimeoutTests {
     /// A 1 MiB download whose server goes silent after 64 KiB, the connection left open.
@@ -12,7 +12,7 @@ import Testing
 
     @Test(arguments: TransportKind.allCases) func aStalledBodyEndsAfterTheIdleTimeout(transport: TransportKind) async throws {
         var configuration = HTTPSession.Configuration()
-        configuration.timeoutForRequest = .milliseconds(300)
+        configuration.transport.timeouts.idle = .milliseconds(300)
         try await withSandbox(configuration: configuration, transport: transport) { sandbox, session in
             await expectTimeout(try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, retryPolicy: .never, session: session))
         }
@@ -24,6 +24,30 @@ import Testing
             let cycle = try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, retryPolicy: .never, session: session)
             cycle.request.timeout = .milliseconds(500)
             await expectTimeout(cycle)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases) func aRequestsIdleTimeoutOverridesTheTransports(transport: TransportKind) async throws {
+        // The transport's idle timeout is the default minute: only the request's shorter one ends it.
+        try await withSandbox(transport: transport) { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, retryPolicy: .never, session: session)
+            cycle.request.idleTimeout = .milliseconds(300)
+            await expectTimeout(cycle)
+        }
+    }
+
+    @Test func aRequestsLongerIdleTimeoutOutlastsTheTransports() async throws {
+        // The server answers after 1.5 s of silence: the transport's 300 ms would end it, the
+        // request's own 20 s does not.
+        var configuration = HTTPSession.Configuration()
+        configuration.transport.timeouts.idle = .milliseconds(300)
+        try await withSandbox(configuration: configuration) { sandbox, session in
+            let slow = try HTTPCycle(sandbox.url("/echo/?delay=1.5&content=late"), method: .get, retryPolicy: .never, session: session)
+            slow.request.idleTimeout = .seconds(20)
+            try await slow.start()
+            #expect(slow.response?.text == "late")
+            let impatient = try HTTPCycle(sandbox.url("/echo/?delay=1.5"), method: .get, retryPolicy: .never, session: session)
+            await expectTimeout(impatient)
         }
     }
 
@@ -43,7 +67,7 @@ import Testing
         // silent: that must not count as idle. The timeout leaves the server, in this process
         // on a loaded machine, room to be slow while the reader reads.
         var configuration = HTTPSession.Configuration()
-        configuration.timeoutForRequest = .seconds(1)
+        configuration.transport.timeouts.idle = .seconds(1)
         let size: Int64 = 8 << 20
         try await withSandbox(configuration: configuration) { sandbox, session in
             let (_, body) = try await HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session).startStreaming()

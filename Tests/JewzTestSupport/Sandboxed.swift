@@ -45,7 +45,7 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
 
     public func make(_ configuration: HTTPSession.Configuration) -> any HTTPTransport {
         switch self {
-        case .asyncHTTPClient: AsyncHTTPClientTransport(configuration: configuration)
+        case .asyncHTTPClient: AsyncHTTPClientTransport(configuration: configuration.transport)
         case .urlSession: URLSessionTransport(configuration: configuration)
         }
     }
@@ -80,6 +80,8 @@ public func httpError(
 public struct Inspection: Decodable {
     public var method: String
     public var uri: String
+    /// The protocol the server saw: `HTTP/1.1`, `HTTP/2.0`.
+    public var version: String
     public var headers: [[String]]
     public var body: String
     public var bodyLength: Int

@@ -78,3 +78,45 @@ func runJewz(
             timedOut: killed.load(ordering: .acquiring))
     }
 }
+
+/// A `jewz serve` running in the background, for tests that need the binary as a server.
+final class ServingJewz: Sendable {
+    private let process: Process
+    /// The URL its first line announced (`https://127.0.0.1:PORT`).
+    let baseURL: String
+
+    /// Starts `jewz serve` with `arguments` and waits for the line that says where it listens.
+    ///
+    /// - Throws: when the process cannot start or ends before announcing itself.
+    static func start(_ arguments: [String]) async throws -> ServingJewz {
+        try await runBlocking {
+            let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            let process = Process()
+            process.executableURL = directory.appendingPathComponent("jewz")
+            process.arguments = ["serve"] + arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            // The announcement is one unbuffered line: "Sandbox listening on URL (try …)".
+            var line = Data()
+            while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
+                line.append(first)
+            }
+            let words = String(decoding: line, as: UTF8.self).split(separator: " ")
+            guard words.count > 3, words[0] == "Sandbox" else {
+                process.terminate()
+                throw CocoaError(.fileReadCorruptFile)
+            }
+            return ServingJewz(process: process, baseURL: String(words[3]))
+        }
+    }
+
+    private init(process: Process, baseURL: String) {
+        self.process = process
+        self.baseURL = baseURL
+    }
+
+    func stop() {
+        process.terminate()
+    }
+}

@@ -1,9 +1,13 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
+import NIOSSL
+import Synchronization
 
 /// The playground server: a real HTTP/1.1 server on loopback, started in-process by tests, the
-/// tour and `jewz serve`. Port 0 picks a free port, so runs never collide.
+/// tour and `jewz serve`; with ``SandboxTLS``, HTTPS, and HTTP/2 for clients that ask for it
+/// by ALPN. Port 0 picks a free port, so runs never collide.
 ///
 /// ```swift
 /// let sandbox = try await Sandbox.start()
@@ -15,30 +19,57 @@ public final class Sandbox: Sendable {
     public let port: Int
     /// The host the server listens on.
     public let host: String
+    /// Whether the server speaks TLS.
+    public let isSecure: Bool
     /// The routes, shared by every connection (and their counters).
     public let router: SandboxRouter
     private let channel: any Channel
+    private let counter: ConnectionCounter
 
-    private init(host: String, port: Int, router: SandboxRouter, channel: any Channel) {
+    private init(host: String, port: Int, isSecure: Bool, router: SandboxRouter, channel: any Channel, counter: ConnectionCounter) {
         self.host = host
         self.port = port
+        self.isSecure = isSecure
         self.router = router
         self.channel = channel
+        self.counter = counter
     }
+
+    /// How many connections the server has accepted: tests read it to see connections reused
+    /// (keep-alive, HTTP/2 streams sharing one).
+    public var connectionCount: Int { counter.count.load(ordering: .relaxed) }
 
     /// Starts a server on `host:port` (port 0: any free port).
     ///
-    /// - Throws: SwiftNIO's error when the address cannot be bound.
-    public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> Sandbox {
+    /// - Parameter tls: how to speak TLS; `nil` for plain HTTP.
+    /// - Throws: SwiftNIO's error when the address cannot be bound, NIOSSL's when the
+    ///   certificates cannot be used.
+    public static func start(host: String = "127.0.0.1", port: Int = 0, tls: SandboxTLS? = nil) async throws -> Sandbox {
         let router = SandboxRouter()
+        let context = try tls?.makeContext()
+        let counter = ConnectionCounter()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(SandboxHandler(router: router))
+                counter.count.add(1, ordering: .relaxed)
+                guard let context else {
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(SandboxHandler(router: router))
+                    }
+                }
+                do {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+                // h2 or http/1.1, as ALPN settled it; each HTTP/2 stream gets a handler of its own.
+                return channel.configureCommonHTTPServerPipeline { stream in
+                    stream.eventLoop.makeCompletedFuture {
+                        try stream.pipeline.syncOperations.addHandler(SandboxHandler(router: router))
+                    }
                 }
             }
             .bind(host: host, port: port)
@@ -47,11 +78,11 @@ public final class Sandbox: Sendable {
             try await channel.close()
             throw ChannelError.unknownLocalAddress
         }
-        return Sandbox(host: host, port: boundPort, router: router, channel: channel)
+        return Sandbox(host: host, port: boundPort, isSecure: tls != nil, router: router, channel: channel, counter: counter)
     }
 
-    /// `http://host:port`, without a trailing slash.
-    public var baseURL: String { "http://\(host):\(port)" }
+    /// `http://host:port` (`https` with TLS), without a trailing slash.
+    public var baseURL: String { "\(isSecure ? "https" : "http")://\(host):\(port)" }
 
     /// The absolute URL string of a path on this server (`url("/hello/")`).
     public func url(_ path: String) -> String { baseURL + path }
@@ -65,4 +96,9 @@ public final class Sandbox: Sendable {
     public func waitUntilClosed() async throws {
         try await channel.closeFuture.get()
     }
+}
+
+/// The connections a server accepted, counted on the event loops that accept them.
+private final class ConnectionCounter: Sendable {
+    let count = Atomic(0)
 }

@@ -5,12 +5,15 @@ public struct SandboxRequest: Sendable {
     public var method: String
     /// The request target as sent (`/echo/?code=404`).
     public var uri: String
+    /// The protocol the request came over: `HTTP/1.1`, `HTTP/2.0`.
+    public var version: String
     public var headers: [(name: String, value: String)]
     public var body: Data
 
-    public init(method: String, uri: String, headers: [(name: String, value: String)], body: Data) {
+    public init(method: String, uri: String, version: String = "HTTP/1.1", headers: [(name: String, value: String)], body: Data) {
         self.method = method
         self.uri = uri
+        self.version = version
         self.headers = headers
         self.body = body
     }

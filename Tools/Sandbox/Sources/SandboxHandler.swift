@@ -45,7 +45,9 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
-            let keepAlive = head.isKeepAlive && !bodyTooLarge
+            // An HTTP/2 stream ends with its response; the connection is not the handler's to close.
+            let isHTTP2 = head.version.major == 2
+            let keepAlive = isHTTP2 || (head.isKeepAlive && !bodyTooLarge)
             let isHead = head.method == .HEAD
             if let sink {
                 self.sink = nil
@@ -63,7 +65,7 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
                 return
             }
             let request = SandboxRequest(
-                method: head.method.rawValue, uri: head.uri,
+                method: head.method.rawValue, uri: head.uri, version: "HTTP/\(head.version.major).\(head.version.minor)",
                 headers: head.headers.map { (name: $0.name, value: $0.value) },
                 body: Data(buffer: body, byteTransferStrategy: .copy))
             // Routes may compute (a gzip bomb, large bodies): run them off the event loop so

@@ -13,7 +13,7 @@ import Synchronization
 /// | `/status/N` | status N |
 /// | `/bytes/N` | N bytes, byte i = i mod 256 |
 /// | `/json`, `/xml`, `/csv` | a small document of that type |
-/// | `/inspect` | the request as JSON (method, uri, headers, the body's first 64 KiB and its length) |
+/// | `/inspect` | the request as JSON (method, uri, protocol version, headers, the body's first 64 KiB and its length) |
 /// | `/drop/N` | announces N bytes, sends half, closes the connection |
 /// | `/counter?key=K&fail=N&status=S&retry-after=R&delay=D&hold=H` | status S (503) N times per key, each after D seconds, then 200; every answer after H seconds |
 /// | `/redirect/N?status=S` | N redirects (302, or S: 301/302/303/307/308), then `/dumpupload/` for 307/308, else `/hello/` |
@@ -247,12 +247,13 @@ public final class SandboxRouter: Sendable {
         struct Inspection: Encodable {
             var method: String
             var uri: String
+            var version: String
             var headers: [[String]]
             var body: String
             var bodyLength: Int
         }
         let inspection = Inspection(
-            method: request.method, uri: request.uri, headers: request.headers.map { [$0.name, $0.value] },
+            method: request.method, uri: request.uri, version: request.version, headers: request.headers.map { [$0.name, $0.value] },
             body: String(decoding: request.body.prefix(64 << 10), as: UTF8.self), bodyLength: request.body.count)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -37,8 +37,23 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(help: "Follow a redirect from https to http (refused by default).")
     var allowInsecureRedirects = false
 
-    @Option(help: "Keep cookies in this file: sent with the request, updated from the response (created if missing).")
+    @Option(help: "Keep headers and cookies in this file: the headers given here are remembered, cookies sent and updated from the response (created if missing).")
     var session: String?
+
+    @Option(help: "Check the server's TLS certificate: yes (the default), no (for test servers only), or the path of a CA bundle (PEM) to trust as well.")
+    var verify = "yes"
+
+    @Option(help: "A client certificate (PEM) for servers that ask for one (mutual TLS); its key is in the same file unless --cert-key is given.")
+    var cert: String?
+
+    @Option(help: "The private key (PEM, unencrypted) of --cert.")
+    var certKey: String?
+
+    @Flag(help: "Speak HTTP/1.1 only; otherwise HTTP/2 is used when the server offers it.")
+    var http1 = false
+
+    @Option(help: "Send through a proxy: http://[user:password@]host:port (CONNECT), socks5://host:port, or env to take HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment.")
+    var proxy: String?
 
     @Option(name: .shortAndLong, help: "Save the response body to this file (streamed to disk, never held in memory).")
     var output: String?
@@ -88,7 +103,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw ValidationError("--upload sends a file as the body: give no field items with it.")
         }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects takes 0 or more.") }
-        let session = try makeSession()
+        let (session, remembered) = try makeSession()
         let cycle: HTTPCycle
         do {
             cycle = try HTTPCycle(
@@ -112,6 +127,8 @@ struct RequestCommand: AsyncParsableCommand {
         if let output {
             cycle.download = .moving(to: URL(fileURLWithPath: output), didWriteData: isatty(STDERR_FILENO) == 1 ? Self.showProgress : nil)
         }
+        let given = headers
+        headers.addMissing(from: remembered.map { HTTPHeaderFields($0.headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }) } ?? [:])
         headers.addMissing(from: cycle.session.configuration.additionalHeaders)
         cycle.request.headers = headers
         cycle.request.timeout = timeout.map { .milliseconds(Int($0 * 1000)) }
@@ -126,6 +143,10 @@ struct RequestCommand: AsyncParsableCommand {
             failure = error
         }
         try? await session.shutdown()
+        if let remembered, let path = self.session {
+            let file = SessionFile(headers: remembered.merging(given), cookies: session.configuration.cookieJar?.all ?? [])
+            do { try file.save(to: path) } catch { printError("the session could not be saved to \(path): \(error.localizedDescription)") }
+        }
         if let response = cycle.response {
             if parts.contains("h") { printResponseHead(response) }
             if let output, failure == nil {
@@ -141,25 +162,6 @@ struct RequestCommand: AsyncParsableCommand {
         }
         guard let failure else { return }
         throw Self.exitStatus(for: failure, response: cycle.response).code
-    }
-
-    /// A session of the command's own: it follows redirects only when asked (as httpie and
-    /// curl do), so that a redirect is shown rather than silently taken, and keeps cookies in
-    /// the `--session` file.
-    private func makeSession() throws -> HTTPSession {
-        var configuration = HTTPSession.Configuration()
-        if let session {
-            do {
-                configuration.cookieJar = try HTTPCookieJar(persistingTo: URL(fileURLWithPath: session))
-            } catch {
-                printError("the session file \(session) is not a cookie file jewz wrote; give another path")
-                throw JewzExit.usage.code
-            }
-        }
-        configuration.followsRedirects = follow
-        configuration.maximumRedirects = maxRedirects ?? configuration.maximumRedirects
-        configuration.allowsInsecureRedirects = allowInsecureRedirects
-        return HTTPSession(configuration: configuration)
     }
 
     /// Reports a failure on one line and returns the exit status it stands for: 4 and 5 for
@@ -178,7 +180,8 @@ struct RequestCommand: AsyncParsableCommand {
         case .processor where response != nil:
             printError("warning: the body was printed as it came: \(failure.description)")
             return .success
-        case .invalidURL, .invalidHeader, .unsupportedRequestObject, .unreadableBody, .bodyNotReplayable, .downloadFile, .processor:
+        case .invalidURL, .invalidHeader, .unsupportedRequestObject, .unreadableBody, .bodyNotReplayable, .downloadFile, .processor,
+            .invalidConfiguration:
             printError(failure.description)
             return .usage
         default:

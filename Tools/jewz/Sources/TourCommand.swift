@@ -60,4 +60,15 @@ struct TourStep: Sendable {
     var title: String
     var code: String
     var run: @Sendable () async throws -> Outcome
+
+    /// The outcome of `work` when it must fail with `code`, shown as `HTTPError.<code>`.
+    static func failing(with code: HTTPError.Code, _ work: () async throws -> Void) async throws -> Outcome {
+        let expected = "HTTPError.\(code)"
+        do {
+            try await work()
+            return Outcome("no error", expected: expected)
+        } catch let error as HTTPError {
+            return Outcome("HTTPError.\(error.code)", expected: expected)
+        }
+    }
 }

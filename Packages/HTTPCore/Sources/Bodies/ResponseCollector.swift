@@ -49,16 +49,24 @@ struct ResponseCollector: HTTPResponseReceiver {
     private var body = Data()
     private var decoders: ContentDecoderChain?
     private var receivedBody = false
+    /// The cycle that stops the exchange when it is cancelled; `nil` for a shared (coalesced)
+    /// exchange, which one waiter's cancel must not stop.
+    private let owner: HTTPCycle?
 
     init(
         codings: ContentCodingRegistry, maximumBodySize: Int, destination: ResponseDestination,
-        statusPolicy: @escaping @Sendable (Int) -> Bool, followsRedirects: Bool
+        statusPolicy: @escaping @Sendable (Int) -> Bool, followsRedirects: Bool, owner: HTTPCycle? = nil
     ) {
         self.followsRedirects = followsRedirects
+        self.owner = owner
         self.codings = codings
         self.maximumBodySize = maximumBodySize
         self.destination = destination
         self.statusPolicy = statusPolicy
+    }
+
+    mutating func exchangeDidStart(_ exchange: any HTTPExchangeCancelling) {
+        owner?.attach(exchange)
     }
 
     /// - Throws: ``HTTPError/Code/responseTooLarge`` when a body bound for memory announces a

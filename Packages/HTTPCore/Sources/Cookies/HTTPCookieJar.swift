@@ -26,14 +26,29 @@ public final class HTTPCookieJar: Sendable {
     /// them there (atomically) after every change.
     ///
     /// - Throws: the file's read or decoding error when it exists but cannot be read.
-    public init(persistingTo file: URL? = nil) throws {
-        self.file = file
-        suffixes = .shared
+    public convenience init(persistingTo file: URL? = nil) throws {
+        self.init(file: file)
         if let file, FileManager.default.fileExists(atPath: file.path) {
             let saved = try JSONDecoder().decode([HTTPCookie].self, from: Data(contentsOf: file))
             let now = Date()
             cookies.withLock { $0 = saved.filter { ($0.expires ?? .distantFuture) > now } }
         }
+    }
+
+    /// Creates a jar in memory holding `cookies` (those not expired, within the jar's limits):
+    /// cookies kept elsewhere, such as a file of the caller's own format.
+    public convenience init(restoring cookies: [HTTPCookie]) {
+        // Without a file nothing is read, so nothing can throw.
+        self.init(file: nil)
+        self.cookies.withLock { stored in
+            stored = cookies
+            Self.evict(&stored, now: Date())
+        }
+    }
+
+    private init(file: URL?) {
+        self.file = file
+        suffixes = .shared
     }
 
     /// Every cookie the jar holds that has not expired.

@@ -80,7 +80,7 @@ extension CycleRun {
             }
             return try await Self.transfer(
                 request, session: session, timeout: timeout, codings: codings, destination: transfer.destination,
-                statusPolicy: statusPolicy, onBodySent: onBodySent)
+                statusPolicy: statusPolicy, onBodySent: onBodySent, owner: cycle)
         }
         let monitors = snapshot.eventMonitors
         return try await session.coalescer.response(for: request) {
@@ -88,7 +88,7 @@ extension CycleRun {
         } exchange: {
             try await Self.transfer(
                 request, session: session, timeout: timeout, codings: codings, destination: .memory, statusPolicy: statusPolicy,
-                onBodySent: nil)
+                onBodySent: nil, owner: nil)
         }
     }
 
@@ -109,12 +109,12 @@ extension CycleRun {
     private static func transfer(
         _ request: HTTPRequest, session: HTTPSession, timeout: Duration?, codings: ContentCodingRegistry,
         destination: ResponseDestination,
-        statusPolicy: @escaping @Sendable (Int) -> Bool, onBodySent: (@Sendable (Int) -> Void)?
+        statusPolicy: @escaping @Sendable (Int) -> Bool, onBodySent: (@Sendable (Int) -> Void)?, owner: HTTPCycle?
     ) async throws -> ReceivedResponse {
         let started = logStart(of: request, logger: session.logger)
         var collector = ResponseCollector(
             codings: codings, maximumBodySize: session.configuration.maximumResponseBodySize, destination: destination,
-            statusPolicy: statusPolicy, followsRedirects: session.configuration.followsRedirects)
+            statusPolicy: statusPolicy, followsRedirects: session.configuration.followsRedirects, owner: owner)
         let received: ReceivedResponse
         do {
             if let transport = session.defaultTransport {
@@ -134,7 +134,7 @@ extension CycleRun {
 
     /// Logs a request going out at debug level, and returns when it went when that level
     /// prints (the clock is read only then). Not inlined, as the log's temporaries would widen
-    /// ``transfer(_:session:timeout:codings:destination:statusPolicy:onBodySent:)``'s async frame.
+    /// ``transfer(_:session:timeout:codings:destination:statusPolicy:onBodySent:owner:)``'s async frame.
     @inline(never)
     private static func logStart(of request: HTTPRequest, logger: Logger) -> ContinuousClock.Instant? {
         guard logger.logLevel <= .debug else { return nil }

@@ -309,7 +309,7 @@ final class CycleRun {
     @inline(never)
     func close(failure: HTTPError?) {
         transfer.channel?.finish(with: failure)
-        session.activity.end()
+        session.activity.end(cycle)
         let monitors = snapshot.eventMonitors
         if let failure {
             if failure.code == .cancelled {

@@ -19,11 +19,7 @@ extension HTTPCycle {
         authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
         session: HTTPSession = .default
     ) throws {
-        var merged = urlString.mergingQueryParameters(parameters)
-        if let base = session.configuration.baseURL, !merged.contains("://") {
-            let prefix = base.absoluteString
-            merged = (prefix.hasSuffix("/") ? prefix : prefix + "/") + merged.drop { $0 == "/" }
-        }
+        let merged = session.resolve(urlString.mergingQueryParameters(parameters))
         guard let url = URL(string: merged), url.isSendableHTTP else { throw HTTPError.invalidURL(urlString) }
         self.init(
             request: HTTPRequest(url: url, method: method, object: requestObject), session: session,

@@ -55,7 +55,7 @@ extension HTTPCycle {
     /// One run from start to end: the pipeline (``CycleRun``), then the completion.
     func run(_ generation: Int, completion: Completion?, channel: ResponseBodyChannel?) async throws -> HTTPResponse {
         let run = CycleRun(cycle: self, generation: generation, settings: state.withLock { $0.settings }, channel: channel)
-        session.activity.begin()
+        session.activity.begin(self)
         // Prepared and sent here rather than in a stage of its own: one async frame fewer per run.
         do {
             try run.prepare()
@@ -76,6 +76,7 @@ extension HTTPCycle {
         state.withLock { state in
             guard state.generation == generation else { return }
             state.task = nil
+            state.exchange = nil
             state.running = false
             state.completionPending = completion != nil
         }

@@ -57,6 +57,9 @@ public final class HTTPCycle: Sendable {
         var running = false
         /// The running run's task, when it has one (cancelled by ``cancel(explicitly:)``).
         var task: Task<HTTPResponse, any Error>?
+        /// The exchange on the wire, stopped by ``cancel(explicitly:)`` where a run has no task
+        /// of its own (the one-call forms) and the session cancels it.
+        var exchange: (any HTTPExchangeCancelling)?
         var completion: Completion?
         var cancellation: HTTPError?
         /// A finished run's completion handler is queued but has not run: a cancel still wins.
@@ -245,14 +248,27 @@ public final class HTTPCycle: Sendable {
     ///   ``HTTPError/isExplicitCancellation`` is `true`. With `false` the cycle completes
     ///   with an implicit cancellation.
     public func cancel(explicitly: Bool) {
-        let task = state.withLock { state -> Task<HTTPResponse, any Error>? in
-            guard state.running || state.completionPending else { return nil }
+        let (task, exchange) = state.withLock { state -> (Task<HTTPResponse, any Error>?, (any HTTPExchangeCancelling)?) in
+            guard state.running || state.completionPending else { return (nil, nil) }
             state.cancellation = .cancelled(explicitly: explicitly)
             liveGeneration.store(0, ordering: .releasing)
-            return state.task
+            defer { state.exchange = nil }
+            return (state.task, state.exchange)
         }
         task?.cancel()
+        exchange?.cancel()
         session.queue.withdraw(self)
+    }
+
+    /// Keeps the exchange of the running run so that ``cancel(explicitly:)`` can stop it,
+    /// or stops it now when the cycle was cancelled before it started.
+    func attach(_ exchange: any HTTPExchangeCancelling) {
+        let cancelled = state.withLock { state in
+            guard state.cancellation == nil else { return true }
+            state.exchange = exchange
+            return false
+        }
+        if cancelled { exchange.cancel() }
     }
 
     /// Runs the cycle for a one-call form (`get`, `send`, `upload`, `download`…), whose caller

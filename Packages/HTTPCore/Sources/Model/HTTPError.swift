@@ -29,6 +29,7 @@ public struct HTTPError: Error, CustomStringConvertible {
             case responseTooLarge, contentDecoding, processor, unsupportedRequestObject, transport
             case bodyNotReplayable, unreadableBody, downloadFile, downloadNotResumable, streamAbandoned
             case sessionShutDown, tooManyRedirects, redirectLoop, insecureRedirect, invalidResponse
+            case certificateRejected, tlsHandshakeFailed, proxyAuthenticationRequired, invalidConfiguration
         }
 
         private let value: Value
@@ -82,6 +83,16 @@ public struct HTTPError: Error, CustomStringConvertible {
         /// The server's answer is not valid HTTP (a malformed status line, headers or framing).
         public static let invalidResponse = Code(.invalidResponse)
 
+        /// The server's TLS certificate was refused: not signed by a trusted root, or not for
+        /// the host. Nothing was sent.
+        public static let certificateRejected = Code(.certificateRejected)
+        /// The TLS handshake failed for another reason (no common version or cipher, the
+        /// server wanted a client certificate). Nothing was sent.
+        public static let tlsHandshakeFailed = Code(.tlsHandshakeFailed)
+        /// The proxy answered 407: it wants credentials, or others than those given.
+        public static let proxyAuthenticationRequired = Code(.proxyAuthenticationRequired)
+        /// A setting cannot be used (an unreadable PEM file, a malformed proxy URL).
+        public static let invalidConfiguration = Code(.invalidConfiguration)
         public var description: String { value.rawValue }
 
         /// Matches an error that is an ``HTTPError`` with this code, so that
@@ -227,6 +238,15 @@ public struct HTTPError: Error, CustomStringConvertible {
     /// The server's answer is not valid HTTP, as `reason` says.
     public static func invalidResponse(reason: String) -> HTTPError { HTTPError(.invalidResponse, .text(reason)) }
 
+    /// The server's certificate was refused, for `reason`.
+    public static func certificateRejected(reason: String) -> HTTPError { HTTPError(.certificateRejected, .text(reason)) }
+    /// The TLS handshake failed, for `reason`.
+    public static func tlsHandshakeFailed(reason: String) -> HTTPError { HTTPError(.tlsHandshakeFailed, .text(reason)) }
+    /// The proxy wants credentials.
+    public static let proxyAuthenticationRequired = HTTPError(.proxyAuthenticationRequired)
+    /// A setting cannot be used, for `reason`.
+    public static func invalidConfiguration(_ reason: String) -> HTTPError { HTTPError(.invalidConfiguration, .text(reason)) }
+
     // MARK: Messages
 
     public var description: String {
@@ -284,6 +304,14 @@ public struct HTTPError: Error, CustomStringConvertible {
             return "The server redirected from \(text) to \(second), leaving https; set allowsInsecureRedirects on the session's configuration if that is expected."
         case .invalidResponse:
             return "The server's answer is not valid HTTP (\(text)); the server or something between it and you is broken."
+        case .certificateRejected:
+            return "The server's TLS certificate was refused: \(text). Trust its authority with the transport's tls.additionalTrustRoots (jewz --verify CA.pem), or, for a test server only, turn verification off (--verify no)."
+        case .tlsHandshakeFailed:
+            return "The TLS handshake failed (\(text)); check the TLS versions both sides accept and whether the server wants a client certificate (tls.clientIdentity, jewz --cert/--cert-key)."
+        case .proxyAuthenticationRequired:
+            return "The proxy answered 407 Proxy Authentication Required; give its user and password in the proxy URL (http://user:password@host:port)."
+        case .invalidConfiguration:
+            return "Invalid configuration: \(text)."
         default:
             return "\(code): \(text)"
         }

@@ -21,6 +21,10 @@ public struct HTTPRequest: Sendable {
     /// attempt, backoff and `Retry-After` wait included (a retry that would end past it is not
     /// made); `nil` uses the session's `timeoutForResource`.
     public var timeout: Duration?
+    /// The longest this request's exchange may go without sending or receiving a byte; `nil`
+    /// uses the transport's idle timeout (``AsyncHTTPClientTransport/Configuration/Timeouts/idle``).
+    /// A slow endpoint gets a longer one, a health check a shorter one.
+    public var idleTimeout: Duration?
     /// Whether a response without explicit processors is digested by the processor registered
     /// for its Content-Type (JustAPIs' `applyContentTypeParsing`). On by default.
     public var appliesContentTypeProcessing: Bool

@@ -19,19 +19,12 @@ import Synchronization
 public final class HTTPSession: Sendable {
     /// Timeouts, limits and headers that hold for every request of a session.
     public struct Configuration: Sendable {
-        /// The longest an exchange may go without sending or receiving a byte before it fails
-        /// with ``HTTPError/timedOut``. Time spent waiting for the reader of a streamed body
-        /// does not count.
-        public var timeoutForRequest: Duration = .seconds(60)
+        /// How the default transport connects: timeouts, connection pool, TLS, HTTP version,
+        /// proxies. Ignored when the session is given a transport of its own.
+        public var transport = AsyncHTTPClientTransport.Configuration()
         /// The longest a whole request may take, retries and their waits included; `nil` for
         /// no limit. A request's own `timeout` overrides it.
         public var timeoutForResource: Duration? = nil
-        /// The longest establishing a connection may take.
-        public var connectTimeout: Duration = .seconds(10)
-        /// How many HTTP/1.1 connections to one host may be open at once, over all the
-        /// default transport's event loops. AsyncHTTPClient's default of 8 halves throughput
-        /// at high concurrency, so the default is higher.
-        public var maximumConnectionsPerHost: Int = 256
         /// Whether redirects (301, 302, 303, 307, 308 with a `Location`) are followed. The
         /// cycle follows them, the same way on every transport: 303 (and 301/302 after a POST)
         /// becomes a GET without body; 307/308 resend method and body. `Authorization`,
@@ -135,7 +128,7 @@ public final class HTTPSession: Sendable {
         logger: Logger = Logger(label: "jewzruxin")
     ) {
         self.configuration = configuration
-        let transport = transport ?? AsyncHTTPClientTransport(configuration: configuration)
+        let transport = transport ?? AsyncHTTPClientTransport(configuration: configuration.transport)
         self.transport = transport
         defaultTransport = transport as? AsyncHTTPClientTransport
         self.completionQueue = completionQueue

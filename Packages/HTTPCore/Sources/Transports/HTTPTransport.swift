@@ -45,9 +45,21 @@ public protocol HTTPResponseReceiver {
     /// Returns when the receiver can take more body. Transports call it after each piece, so
     /// a consumer that reads slowly slows the connection down instead of filling memory.
     mutating func waitForDemand() async throws
+    /// Called once the exchange is under way, before the head, with what stops it: a receiver
+    /// whose exchange may be cancelled from elsewhere (a session cancelling its cycles) keeps it.
+    mutating func exchangeDidStart(_ exchange: any HTTPExchangeCancelling)
+}
+
+/// Stops an exchange in flight from any thread; its transport's `send` then throws
+/// ``HTTPError/Code/cancelled``.
+public protocol HTTPExchangeCancelling: AnyObject, Sendable {
+    func cancel()
 }
 
 extension HTTPResponseReceiver {
     /// Returns at once: a receiver that keeps up with the connection needs no pacing.
     public mutating func waitForDemand() async throws {}
+
+    /// Keeps nothing: the exchange stops only when the calling task is cancelled.
+    public mutating func exchangeDidStart(_ exchange: any HTTPExchangeCancelling) {}
 }

@@ -8,30 +8,33 @@ import NIOPosix
 import Synchronization
 import Tracing
 
-/// The default transport: AsyncHTTPClient's pooled clients (HTTP/1.1 and HTTP/2, TLS via
-/// NIOSSL), one per event loop of the shared group, each request sent through the least
-/// busy (see ``ClientLane``).
+/// The default transport: AsyncHTTPClient's pooled clients (HTTP/1.1, and HTTP/2 by ALPN;
+/// TLS via NIOSSL), one per event loop of the shared group, each request sent through the least
+/// busy (see ``ClientLane``). ``Configuration`` says how it connects: timeouts, pool, TLS,
+/// HTTP version, proxies.
 ///
 /// AsyncHTTPClient's own decompression stays off: content decoding belongs to the session's
 /// decoders. Connection establishment is not retried inside the client, so a refused
 /// connection surfaces at once and the session's retry policy decides what happens next.
-/// The session's `timeoutForRequest` is kept by an ``IdleWatchdog`` rather than
-/// AsyncHTTPClient's read timeout, and a request's `timeout` bounds the whole exchange, body
-/// included.
+/// The idle timeout is kept by an ``IdleWatchdog`` rather than AsyncHTTPClient's read timeout,
+/// and a request's `timeout` bounds the whole exchange, body included.
 public final class AsyncHTTPClientTransport: HTTPTransport {
-    /// Never empty.
+    /// The lanes of direct connections; never empty.
     private let lanes: [ClientLane]
+    /// The lanes through each proxy in use; empty without proxies.
+    private let proxiedLanes: [Configuration.Proxy: [ClientLane]]
+    private let proxies: Configuration.Proxies?
     private let ownsClients: Bool
     /// Read by every request: an atomic load, where a lock would bounce its line between cores.
     private let isShutDown = Atomic(false)
 
-    /// Creates a transport with its own clients, configured from a session configuration.
+    /// Creates a transport with its own clients.
     ///
-    /// The session's `maximumConnectionsPerHost` is shared out among the event loops (fewer
-    /// loops are used when the limit is lower than their number), so it holds for the whole
+    /// The pool's `maximumConnectionsPerHost` is shared out among the event loops (fewer loops
+    /// are used when the limit is lower than their number), so it holds for the whole
     /// transport. Each request is traced with the tracer bootstrapped with
     /// `InstrumentationSystem` (swift-distributed-tracing) by then, if any.
-    public convenience init(configuration: HTTPSession.Configuration = .init()) {
+    public convenience init(configuration: Configuration = .init()) {
         self.init(configuration: configuration, tracer: InstrumentationSystem.tracer)
     }
 
@@ -42,25 +45,55 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// counts as none. Why: AsyncHTTPClient starts and fills a span with it for every request,
     /// though it records nothing, and its cast, task-local lookup and attribute dictionary took
     /// 8% of a small GET's CPU at concurrency 64.
-    public init(configuration: HTTPSession.Configuration, tracer: (any Tracer)?) {
-        let limit = max(configuration.maximumConnectionsPerHost, 1)
+    public init(configuration: Configuration, tracer: (any Tracer)?) {
+        let tracer = Self.spanTracer(tracer)
+        lanes = Self.makeLanes(configuration, proxy: nil, tracer: tracer)
+        let inUse = Set([configuration.proxies?.http, configuration.proxies?.https].compactMap { $0 })
+        proxiedLanes = Dictionary(uniqueKeysWithValues: inUse.map { ($0, Self.makeLanes(configuration, proxy: $0, tracer: tracer)) })
+        proxies = configuration.proxies
+        ownsClients = true
+    }
+
+    /// A client per event loop in use, with its watchdog, connecting directly or through `proxy`.
+    private static func makeLanes(_ configuration: Configuration, proxy: Configuration.Proxy?, tracer: (any Tracer)?) -> [ClientLane] {
+        let limit = max(configuration.connectionPool.maximumConnectionsPerHost, 1)
         let eventLoops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator().prefix(limit))
         var clientConfiguration = HTTPClient.Configuration(
+            tlsConfiguration: configuration.tls.nioConfiguration(allowsHTTP2: configuration.httpVersion.allowsHTTP2),
             // The cycle follows redirects, with one policy for every transport.
             redirectConfiguration: .disallow,
-            timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
+            timeout: .init(connect: TimeAmount(configuration.timeouts.connect)),
+            proxy: proxy.map(Self.clientProxy),
             decompression: .disabled)
+        clientConfiguration.httpVersion = configuration.httpVersion.allowsHTTP2 ? .automatic : .http1Only
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
-        clientConfiguration.tracing.tracer = Self.spanTracer(tracer)
-        lanes = eventLoops.enumerated().map { index, eventLoop in
+        clientConfiguration.tracing.tracer = tracer
+        return eventLoops.enumerated().map { index, eventLoop in
             clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
                 limit / eventLoops.count + (index < limit % eventLoops.count ? 1 : 0)
             return ClientLane(
                 client: HTTPClient(eventLoopGroup: eventLoop, configuration: clientConfiguration),
-                watchdog: IdleWatchdog(timeout: configuration.timeoutForRequest, eventLoop: eventLoop),
+                watchdog: IdleWatchdog(timeout: configuration.timeouts.idle, eventLoop: eventLoop),
                 wakes: WakeBatch(eventLoop: eventLoop))
         }
-        ownsClients = true
+    }
+
+    private static func clientProxy(_ proxy: Configuration.Proxy) -> HTTPClient.Configuration.Proxy {
+        switch proxy.kind {
+        case .socks5:
+            return .socksServer(host: proxy.host, port: proxy.port)
+        case .http:
+            guard let credentials = proxy.credentials else { return .server(host: proxy.host, port: proxy.port) }
+            return .server(
+                host: proxy.host, port: proxy.port,
+                authorization: .basic(username: credentials.user, password: credentials.password))
+        }
+    }
+
+    /// The lanes a request to `url` goes down: direct unless a proxy is configured for it.
+    private func lanes(for url: URL) -> [ClientLane] {
+        guard let proxies, let proxy = proxies.proxy(for: url) else { return lanes }
+        return proxiedLanes[proxy] ?? lanes
     }
 
     /// The tracer AsyncHTTPClient is given: `tracer`, unless it is the no-op tracer, which
@@ -72,6 +105,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Wraps a client the caller owns and shuts down; its configuration's timeouts apply.
     public init(client: HTTPClient) {
         lanes = [ClientLane(client: client, watchdog: nil, wakes: nil)]
+        proxiedLanes = [:]
+        proxies = nil
         ownsClients = false
     }
 
@@ -79,19 +114,22 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // A client that is dropped without shutdown traps in debug builds; shut it down here
         // so a session can simply go out of scope.
         if ownsClients, !isShutDown.load(ordering: .acquiring) {
-            for lane in lanes { _ = lane.client.shutdown() }
+            for lane in allLanes { _ = lane.client.shutdown() }
         }
     }
+
+    private var allLanes: [ClientLane] { lanes + proxiedLanes.values.joined() }
 
     public func send(
         _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
         if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
-        let lane = ClientLane.leastBusy(of: lanes)
+        let lane = ClientLane.leastBusy(of: proxies == nil ? lanes : lanes(for: request.url))
         let exchange = try start(request, timeout: timeout, onBodySent: onBodySent, on: lane)
         lane.load.add(1, ordering: .relaxed)
         lane.watchdog?.watch(exchange)
+        receiver.exchangeDidStart(exchange)
         defer {
             lane.watchdog?.unwatch(exchange)
             lane.load.subtract(1, ordering: .relaxed)
@@ -123,7 +161,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private func start(
         _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?, on lane: ClientLane
     ) throws -> ClientExchange {
-        let exchange = ClientExchange(onBodySent: onBodySent, wakes: lane.wakes)
+        let exchange = ClientExchange(
+            onBodySent: onBodySent, wakes: lane.wakes,
+            idleLimit: request.idleTimeout.map { UInt64(max(TimeAmount($0).nanoseconds, 1)) })
         do {
             var headers = HTTPHeaders()
             headers.reserveCapacity(request.headers.fields.count)
@@ -199,7 +239,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public func shutdown() async throws {
         let wasShutDown = isShutDown.exchange(true, ordering: .acquiringAndReleasing)
         if ownsClients, !wasShutDown {
-            for lane in lanes { try await lane.client.shutdown() }
+            for lane in allLanes { try await lane.client.shutdown() }
         }
     }
 }

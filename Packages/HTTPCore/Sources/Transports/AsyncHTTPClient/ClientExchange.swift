@@ -15,7 +15,7 @@ import Synchronization
 /// exchange from any thread (``cancel()``), which lets ``IdleWatchdog`` end a stalled exchange
 /// without asking AsyncHTTPClient for a read timeout (a timer scheduled and moved on every read,
 /// 15 allocations per request), and a small response reaches the task in one hop.
-final class ClientExchange: HTTPClientResponseDelegate, Sendable {
+final class ClientExchange: HTTPClientResponseDelegate, HTTPExchangeCancelling {
     typealias Response = Void
 
     /// The most body bytes held for a task that has not taken them yet.
@@ -63,9 +63,13 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
     /// Resumes the awaiting task with the others its event loop woke, when there is one.
     private let wakes: WakeBatch?
 
-    init(onBodySent: (@Sendable (Int) -> Void)?, wakes: WakeBatch?) {
+    /// The request's own idle timeout in nanoseconds; `nil` keeps the watchdog's.
+    let idleLimit: UInt64?
+
+    init(onBodySent: (@Sendable (Int) -> Void)?, wakes: WakeBatch?, idleLimit: UInt64? = nil) {
         self.onBodySent = onBodySent
         self.wakes = wakes
+        self.idleLimit = idleLimit
     }
 
     // MARK: Control
@@ -99,6 +103,13 @@ final class ClientExchange: HTTPClientResponseDelegate, Sendable {
         state.withLock { $0.timedOut = true }
         fail(with: HTTPError.timedOut)
         cancel()
+    }
+
+    /// Whether nothing moved for longer than the exchange's limit (`limit` unless the request
+    /// set its own) while it waited for the network.
+    func isIdle(now: UInt64, limit: UInt64) -> Bool {
+        let limit = idleLimit ?? limit
+        return isIdle(since: now > limit ? now - limit : 0)
     }
 
     /// Whether nothing moved since `threshold` while the exchange waited for the network.

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 extension HTTPError {
     /// Classifies an AsyncHTTPClient or SwiftNIO error, so that callers can tell a request the
@@ -16,22 +17,34 @@ extension HTTPError {
             self = .cancelled(explicitly: false)
         case let error as HTTPClientError:
             switch error {
-            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded,
-                .getConnectionFromPoolTimeout, .tlsHandshakeTimeout:
+            // Qualified: HTTPError.Code's `~=` would otherwise claim the names both types share.
+            case HTTPClientError.connectTimeout, HTTPClientError.readTimeout, HTTPClientError.writeTimeout,
+                HTTPClientError.deadlineExceeded, HTTPClientError.getConnectionFromPoolTimeout,
+                HTTPClientError.tlsHandshakeTimeout, HTTPClientError.socksHandshakeTimeout,
+                HTTPClientError.httpProxyHandshakeTimeout:
                 self = .timedOut
-            case .cancelled, .requestStreamCancelled:
+            case HTTPClientError.cancelled, HTTPClientError.requestStreamCancelled:
                 self = .cancelled(explicitly: false)
-            case .remoteConnectionClosed:
+            case HTTPClientError.remoteConnectionClosed:
                 self = .connectionLost(reason: "the server closed the connection")
-            case .invalidURL, .emptyHost, .emptyScheme:
+            case HTTPClientError.invalidURL, HTTPClientError.emptyHost, HTTPClientError.emptyScheme:
                 self = .invalidURL(String(describing: error))
-            case .alreadyShutdown:
+            case HTTPClientError.alreadyShutdown:
                 self = .sessionShutDown
-            case .invalidProxyResponse:
+            case HTTPClientError.proxyAuthenticationRequired:
+                self = .proxyAuthenticationRequired
+            case HTTPClientError.invalidProxyResponse:
                 self = .invalidResponse(reason: String(describing: error))
             default:
                 self = .transport(underlying: error)
             }
+        case NIOSSLError.handshakeFailed(let inner) where String(describing: inner).contains("CERTIFICATE_VERIFY_FAILED"):
+            self = .certificateRejected(
+                reason: "it is self-signed, signed by an authority not trusted here, expired, or issued for another host name")
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            self = .certificateRejected(reason: "it is issued for another host name")
+        case let error as NIOSSLError:
+            self = .tlsHandshakeFailed(reason: String(describing: error))
         case is NIOConnectionError:
             self = .connectionFailed(reason: String(describing: error))
         case let error as IOError where [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL].contains(error.errnoCode):

@@ -10,7 +10,7 @@ import Synchronization
 /// delivered body bytes twice in our tests, so a slow reader lets the body pile up here. The
 /// pile is bounded: past `maximumBacklog` bytes not yet taken, the exchange fails rather than
 /// let a fast server grow the process without limit.
-final class URLSessionExchange: Sendable {
+final class URLSessionExchange: HTTPExchangeCancelling {
     enum Event: Sendable {
         case head(status: Int, headers: HTTPHeaderFields, url: URL?)
         case body(Data)
@@ -82,6 +82,11 @@ final class URLSessionExchange: Sendable {
     /// Ends the exchange from the sending side: the task stops, and what still arrives is dropped.
     func close() {
         continuation.finish()
+        task.cancel()
+    }
+
+    /// Stops the task from elsewhere (a cancelled cycle); the stream then ends cancelled.
+    func cancel() {
         task.cancel()
     }
 

@@ -21,12 +21,14 @@ public final class URLSessionTransport: HTTPTransport {
     private let router: URLSessionTaskRouter
     private let isShutDown = Mutex(false)
 
-    /// Creates a transport with its own `URLSession`, configured from a session configuration.
+    /// Creates a transport with its own `URLSession`, configured from a session configuration:
+    /// its transport's idle timeout and connection limit, and the resource timeout. TLS and
+    /// proxy settings are Foundation's own (libcurl's on Linux), not the configuration's.
     public init(configuration: HTTPSession.Configuration = .init()) {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeoutForRequest.inSeconds
+        sessionConfiguration.timeoutIntervalForRequest = configuration.transport.timeouts.idle.inSeconds
         sessionConfiguration.timeoutIntervalForResource = configuration.timeoutForResource?.inSeconds ?? 7 * 86_400
-        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
+        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.transport.connectionPool.maximumConnectionsPerHost
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.urlCache = nil
         sessionConfiguration.httpCookieStorage = nil
@@ -48,6 +50,8 @@ public final class URLSessionTransport: HTTPTransport {
         if isShutDown.withLock({ $0 }) { throw HTTPError.sessionShutDown }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
+        // Foundation's per-request timeout is an idle timeout, as ours is.
+        if let idleTimeout = request.idleTimeout { urlRequest.timeoutInterval = idleTimeout.inSeconds }
         for field in request.headers {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
         }
@@ -86,6 +90,7 @@ public final class URLSessionTransport: HTTPTransport {
         }
         defer { watchdog?.cancel() }
 
+        receiver.exchangeDidStart(exchange)
         try await withTaskCancellationHandler {
             task.resume()
             for try await event in exchange.events {

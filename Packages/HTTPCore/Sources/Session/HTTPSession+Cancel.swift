@@ -1,0 +1,61 @@
+import Foundation
+
+extension HTTPSession {
+    /// The session's cycles with a run in progress, those waiting in its queue included.
+    public var runningCycles: [HTTPCycle] { activity.cycles }
+
+    /// Cancels the running cycles (queued ones included) whose request matches, as
+    /// ``HTTPCycle/cancel(explicitly:)`` with `true` would; each fails with
+    /// ``HTTPError/Code/cancelled``. Networking's `cancelGET("/users")`.
+    ///
+    /// ```swift
+    /// session.cancelCycles(method: .get, path: "/users")   // every GET of /users
+    /// session.cancelCycles(path: "https://api.test/v1/upload")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - method: only requests with this method; `nil` for any.
+    ///   - path: only requests to this path (the query is not compared): a path resolved
+    ///     against the session's `baseURL` as the cycles' own are, or an absolute URL; `nil`
+    ///     for any.
+    /// - Returns: how many cycles were cancelled.
+    @discardableResult
+    public func cancelCycles(method: HTTPMethod? = nil, path: String? = nil) -> Int {
+        let wanted = path.flatMap { URL(string: resolve($0)) }
+        if path != nil, wanted == nil { return 0 }
+        return cancelCycles { request in
+            if let method, request.method != method { return false }
+            if let wanted {
+                return request.url.path == wanted.path && (path?.contains("://") != true || request.url.host == wanted.host)
+            }
+            return true
+        }
+    }
+
+    /// Cancels every running and queued cycle of the session.
+    ///
+    /// - Returns: how many cycles were cancelled.
+    @discardableResult
+    public func cancelAllCycles() -> Int {
+        cancelCycles { _ in true }
+    }
+
+    /// Cancels the running cycles whose request satisfies `predicate`.
+    ///
+    /// - Returns: how many cycles were cancelled.
+    @discardableResult
+    public func cancelCycles(where predicate: (HTTPRequest) -> Bool) -> Int {
+        let matching = activity.cycles.filter { predicate($0.request) }
+        for cycle in matching { cycle.cancel(explicitly: true) }
+        return matching.count
+    }
+
+    /// `urlString` as the cycles of this session read it: without a scheme and with a
+    /// `baseURL`, a path under the base (httpx's rule, not RFC 3986's, which would drop the
+    /// base's last segment).
+    func resolve(_ urlString: String) -> String {
+        guard let base = configuration.baseURL, !urlString.contains("://") else { return urlString }
+        let prefix = base.absoluteString
+        return (prefix.hasSuffix("/") ? prefix : prefix + "/") + urlString.drop { $0 == "/" }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// HTTP/2 negotiated by ALPN with the Sandbox's TLS listener, which also speaks HTTP/1.1.
+@Suite struct HTTP2Tests {
+    let certificates: SandboxCertificates
+
+    init() throws {
+        certificates = try SandboxCertificates.generate()
+    }
+
+    @Test func concurrentRequestsShareOneHTTP2Connection() async throws {
+        var configuration = try HTTPSession.Configuration.trusting(certificates)
+        // One event loop, so one pool: HTTP/1.1 would need a connection per request in flight.
+        configuration.transport.connectionPool.maximumConnectionsPerHost = 1
+        try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: configuration) { sandbox, session in
+            let versions = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response).version
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(versions == Array(repeating: "HTTP/2.0", count: 8))
+            #expect(sandbox.connectionCount == 1)
+        }
+    }
+
+    @Test func http1OnlyKeepsToHTTP1() async throws {
+        var configuration = try HTTPSession.Configuration.trusting(certificates)
+        configuration.transport.httpVersion = .http1Only
+        try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: configuration) { sandbox, session in
+            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
+            #expect(inspection.version == "HTTP/1.1")
+        }
+    }
+
+    @Test func aServerWithoutHTTP2IsSpokenToInHTTP1() async throws {
+        var tls = SandboxTLS(certificates: certificates)
+        tls.offersHTTP2 = false
+        try await withSecureSandbox(tls, configuration: .trusting(certificates)) { sandbox, session in
+            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
+            #expect(inspection.version == "HTTP/1.1")
+        }
+    }
+
+    @Test func bodiesTravelBothWaysOverHTTP2() async throws {
+        try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: .trusting(certificates)) { sandbox, session in
+            let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+            let cycle = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
+            cycle.request.data = payload
+            try await cycle.start()
+            #expect(cycle.response?.data == payload)
+            let download = try await HTTPCycle.get(sandbox.url("/download/1000000"), session: session)
+            #expect(download.response?.data.count == 1_000_000)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// Cancelling a session's cycles by method and path, and all at once, while the Sandbox holds
+/// their requests (it would answer after 30 seconds).
+@Suite struct SessionCancelTests {
+    @Test(arguments: TransportKind.allCases) func cyclesAreCancelledByMethodAndPathThenAll(transport: TransportKind) async throws {
+        let sandbox = try await Sandbox.start()
+        var configuration = HTTPSession.Configuration()
+        configuration.baseURL = URL(string: sandbox.url("/"))
+        let session = HTTPSession(configuration: configuration, transport: transport.make(configuration), logger: quietLogger)
+        func send(_ method: HTTPMethod, key: String) -> Task<Void, any Error> {
+            Task {
+                _ = try await HTTPCycle.send(
+                    method, "/counter", parameters: ["key": .init(key), "fail": 0, "hold": 30], retryPolicy: .never, session: session)
+            }
+        }
+        let gets = (0..<3).map { _ in send(.get, key: "get") }
+        let posts = (0..<2).map { _ in send(.post, key: "post") }
+        try await withTimeLimit(.seconds(60)) {
+            while sandbox.router.requestCount(forKey: "get") < 3 || sandbox.router.requestCount(forKey: "post") < 2 {
+                await Task.yield()
+            }
+        }
+        #expect(session.runningCycles.count == 5)
+        #expect(session.cancelCycles(method: .get, path: "/elsewhere") == 0)
+        #expect(session.cancelCycles(method: .delete, path: "/counter") == 0)
+        #expect(session.cancelCycles(method: .get, path: "counter") == 3)
+        for task in gets {
+            let error = await httpError { try await task.value }
+            #expect(error?.code == .cancelled && error?.isExplicitCancellation == true)
+        }
+        #expect(session.runningCycles.count == 2)
+        #expect(session.cancelAllCycles() == 2)
+        for task in posts {
+            #expect(await httpError { try await task.value }?.code == .cancelled)
+        }
+        #expect(session.runningCycles.isEmpty)
+        try await session.shutdown()
+        try await sandbox.shutdown()
+    }
+}

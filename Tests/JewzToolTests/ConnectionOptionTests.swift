@@ -1,0 +1,120 @@
+import Foundation
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// `jewz request`'s TLS, HTTP version, proxy and session options, through the built binary
+/// against the Sandbox's TLS listener and proxies.
+@Suite struct ConnectionOptionTests {
+    let certificates: SandboxCertificates
+
+    init() throws {
+        certificates = try SandboxCertificates.generate()
+    }
+
+    /// A scratch directory with the authority's and the client's PEM files.
+    private func writePEMFiles() throws -> (directory: URL, authority: String, client: String) {
+        let directory = try makeScratchDirectory()
+        let authority = directory.appendingPathComponent("ca.pem")
+        let client = directory.appendingPathComponent("client.pem")
+        try Data(certificates.authorityPEM.utf8).write(to: authority)
+        try Data((certificates.clientCertificatePEM + certificates.clientKeyPEM).utf8).write(to: client)
+        return (directory, authority.path, client.path)
+    }
+
+    @Test func verifyDecidesWhetherASelfSignedServerIsReached() async throws {
+        let sandbox = try await Sandbox.start(tls: SandboxTLS(certificates: certificates))
+        let refused = try await runJewz(["GET", sandbox.url("/hello/")])
+        #expect(refused.status == 2)
+        #expect(refused.messages.count == 1)
+        #expect(refused.error.contains("certificate was refused") && refused.error.contains("--verify"), "\(refused.error)")
+        let unverified = try await runJewz(["--verify", "no", "GET", sandbox.url("/hello/")])
+        #expect(unverified.status == 0, "\(unverified.error)")
+        #expect(unverified.output == "Hello World\n")
+        let (directory, authority, _) = try writePEMFiles()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trusted = try await runJewz(["--verify", authority, sandbox.url("/hello/")])
+        #expect(trusted.output == "Hello World\n", "\(trusted.error)")
+        let missing = try await runJewz(["--verify", "/nonexistent/ca.pem", sandbox.url("/hello/")])
+        #expect(missing.status == 1)
+        #expect(missing.messages == ["jewz: Invalid configuration: cannot read the PEM file /nonexistent/ca.pem."])
+        try await sandbox.shutdown()
+    }
+
+    @Test func serveTLSServesHTTPSThatVerifyNoOrTheCAFileReaches() async throws {
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let authority = directory.appendingPathComponent("ca.pem").path
+        let server = try await ServingJewz.start(["--tls", "--port", "0", "--ca-file", authority])
+        defer { server.stop() }
+        #expect(server.baseURL.hasPrefix("https://127.0.0.1:"))
+        let refused = try await runJewz(["GET", server.baseURL + "/hello/"])
+        #expect(refused.status == 2)
+        #expect(refused.messages.count == 1)
+        let unverified = try await runJewz(["--verify", "no", "GET", server.baseURL + "/hello/"])
+        #expect(unverified.output == "Hello World\n", "\(unverified.error)")
+        let trusted = try await runJewz(["--verify", authority, server.baseURL + "/hello/"])
+        #expect(trusted.output == "Hello World\n", "\(trusted.error)")
+    }
+
+    @Test func certPresentsAClientCertificate() async throws {
+        var tls = SandboxTLS(certificates: certificates)
+        tls.requiresClientCertificate = true
+        let sandbox = try await Sandbox.start(tls: tls)
+        let (directory, authority, client) = try writePEMFiles()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let without = try await runJewz(["--verify", authority, sandbox.url("/hello/")])
+        #expect(without.status == 2)
+        let with = try await runJewz(["--verify", authority, "--cert", client, sandbox.url("/hello/")])
+        #expect(with.output == "Hello World\n", "\(with.error)")
+        try await sandbox.shutdown()
+    }
+
+    @Test func http1KeepsToHTTP1WhereHTTP2IsOffered() async throws {
+        let sandbox = try await Sandbox.start(tls: SandboxTLS(certificates: certificates))
+        let negotiated = try await runJewz(["--verify", "no", "--print", "b", sandbox.url("/inspect")])
+        #expect(negotiated.output.contains(#""version":"HTTP\/2.0""#), "\(negotiated.output)")
+        let http1 = try await runJewz(["--verify", "no", "--http1", "--print", "b", sandbox.url("/inspect")])
+        #expect(http1.output.contains(#""version":"HTTP\/1.1""#), "\(http1.output)")
+        try await sandbox.shutdown()
+    }
+
+    @Test func proxySendsThroughAProxyOrSaysWhyNot() async throws {
+        let sandbox = try await Sandbox.start()
+        let proxy = try await SandboxProxy.start(.http, credentials: ("ada", "pw"))
+        let through = try await runJewz(["--proxy", "http://ada:pw@127.0.0.1:\(proxy.port)", sandbox.url("/hello/")])
+        #expect(through.output == "Hello World\n", "\(through.error)")
+        #expect(proxy.tunnels == ["127.0.0.1:\(sandbox.port)"])
+        let refused = try await runJewz(["--proxy", "http://127.0.0.1:\(proxy.port)", sandbox.url("/hello/")])
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("407"))
+        let fromEnvironment = try await runJewz(
+            ["--proxy", "env", sandbox.url("/hello/")], environment: ["HTTP_PROXY": "http://ada:pw@127.0.0.1:\(proxy.port)"])
+        #expect(fromEnvironment.output == "Hello World\n", "\(fromEnvironment.error)")
+        #expect(proxy.tunnels.count == 2)
+        let socks = try await SandboxProxy.start(.socks5)
+        let viaSOCKS = try await runJewz(["--proxy", socks.url, sandbox.url("/hello/")])
+        #expect(viaSOCKS.output == "Hello World\n", "\(viaSOCKS.error)")
+        #expect(socks.tunnels.count == 1)
+        let bad = try await runJewz(["--proxy", "ftp://proxy", sandbox.url("/hello/")])
+        #expect(bad.status == 1)
+        try await proxy.shutdown()
+        try await socks.shutdown()
+        try await sandbox.shutdown()
+    }
+
+    @Test func aSessionFileRemembersHeaders() async throws {
+        let sandbox = try await Sandbox.start()
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("session.json").path
+        let first = try await runJewz(["--session", file, sandbox.url("/hello/"), "X-Team:core", "Content-Type:text/plain"])
+        #expect(first.status == 0, "\(first.error)")
+        let second = try await runJewz(["--session", file, "--print", "b", sandbox.url("/inspect")])
+        let inspection = try #require(try JSONSerialization.jsonObject(with: Data(second.output.utf8)) as? [String: Any])
+        let headers = try #require(inspection["headers"] as? [[String]])
+        #expect(headers.contains(["X-Team", "core"]))
+        #expect(!headers.contains { $0.first?.lowercased() == "content-type" })
+        try await sandbox.shutdown()
+    }
+}

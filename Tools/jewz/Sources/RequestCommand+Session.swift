@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Jewzruxin
+
+extension RequestCommand {
+    /// A session of the command's own, with the remembered `--session` file when one is given.
+    /// It follows redirects only when asked (as httpie and curl do), so that a redirect is
+    /// shown rather than silently taken; TLS, HTTP version and proxy are as the options say.
+    func makeSession() throws -> (HTTPSession, SessionFile?) {
+        var configuration = HTTPSession.Configuration()
+        var remembered: SessionFile?
+        if let session {
+            do {
+                let file = try SessionFile.load(session)
+                configuration.cookieJar = HTTPCookieJar(restoring: file.cookies)
+                remembered = file
+            } catch {
+                printError("the session file \(session) is not a session file jewz wrote; give another path")
+                throw JewzExit.usage.code
+            }
+        }
+        configuration.followsRedirects = follow
+        configuration.maximumRedirects = maxRedirects ?? configuration.maximumRedirects
+        configuration.allowsInsecureRedirects = allowInsecureRedirects
+        do {
+            try configureTransport(&configuration.transport)
+        } catch let error as HTTPError {
+            printError(error.description)
+            throw JewzExit.usage.code
+        }
+        return (HTTPSession(configuration: configuration), remembered)
+    }
+
+    /// `--verify`, `--cert`/`--cert-key`, `--http1` and `--proxy`.
+    ///
+    /// - Throws: ``HTTPError/Code/invalidConfiguration`` for a file or URL that cannot be used.
+    private func configureTransport(_ transport: inout AsyncHTTPClientTransport.Configuration) throws {
+        switch verify.lowercased() {
+        case "yes", "true": break
+        case "no", "false": transport.tls.verification = .none
+        default: transport.tls.additionalTrustRoots = [try .init(contentsOfFile: verify)]
+        }
+        if let cert {
+            transport.tls.clientIdentity = try .init(certificateFile: cert, privateKeyFile: certKey ?? cert)
+        } else if certKey != nil {
+            throw HTTPError.invalidConfiguration("--cert-key goes with --cert, the certificate it belongs to")
+        }
+        if http1 { transport.httpVersion = .http1Only }
+        switch proxy {
+        case nil: break
+        case "env"?:
+            guard let proxies = try AsyncHTTPClientTransport.Configuration.Proxies.environment() else {
+                throw HTTPError.invalidConfiguration("--proxy env: none of HTTP_PROXY, HTTPS_PROXY and ALL_PROXY is set")
+            }
+            transport.proxies = proxies
+        case let url?:
+            transport.proxies = .all(try .init(url: url))
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Jewzruxin
+import JewzSandbox
+
+/// The tour's steps about reaching servers: TLS, HTTP/2, proxies, per-request idle timeouts
+/// and cancelling a session's cycles. The TLS steps start a second Sandbox with a certificate
+/// authority made for the run.
+extension TourStep {
+    static func transportSteps(_ sandbox: Sandbox) -> [TourStep] {
+        let url = sandbox.url
+        return [
+            TourStep(
+                title: "TLS is verified by default: a server whose authority is not trusted is refused",
+                code: """
+                    let secure = try await Sandbox.start(tls: SandboxTLS(certificates: try SandboxCertificates.generate()))
+                    try await HTTPCycle.get(secure.url("/hello/"))   // throws .certificateRejected, saying how to trust it
+                    """
+            ) {
+                let secure = try await Sandbox.start(tls: SandboxTLS(certificates: try SandboxCertificates.generate()))
+                defer { Task { try? await secure.shutdown() } }
+                return try await failing(with: .certificateRejected) { _ = try await HTTPCycle.get(secure.url("/hello/")) }
+            },
+            TourStep(
+                title: "Trust its authority and the request goes over HTTP/2, negotiated by ALPN",
+                code: """
+                    let certificates = try SandboxCertificates.generate()
+                    let secure = try await Sandbox.start(tls: SandboxTLS(certificates: certificates))
+                    var configuration = HTTPSession.Configuration()
+                    configuration.transport.tls.additionalTrustRoots = [try .init(pem: certificates.authorityPEM)]
+                    let session = HTTPSession(configuration: configuration)   // .http1Only would keep to HTTP/1.1
+                    let cycle = try await HTTPCycle.get(secure.url("/inspect"), session: session)
+                    cycle.response?.json?["version"].string   // the protocol the server saw
+                    """
+            ) {
+                let certificates = try SandboxCertificates.generate()
+                let secure = try await Sandbox.start(tls: SandboxTLS(certificates: certificates))
+                var configuration = HTTPSession.Configuration()
+                configuration.transport.tls.additionalTrustRoots = [try .init(pem: certificates.authorityPEM)]
+                let session = HTTPSession(configuration: configuration)
+                let cycle = try await HTTPCycle.get(secure.url("/inspect"), session: session)
+                try await session.shutdown()
+                try await secure.shutdown()
+                let version = cycle.response?.json?["version"].string ?? "nothing"
+                return Outcome(version, expected: "HTTP/2.0")
+            },
+            TourStep(
+                title: "A proxy carries requests through CONNECT tunnels (SOCKS5 too; HTTP_PROXY only when asked)",
+                code: """
+                    let proxy = try await SandboxProxy.start(.http, credentials: ("ada", "secret"))
+                    configuration.transport.proxies = .all(try .init(url: "http://ada:secret@127.0.0.1:\\(proxy.port)"))
+                    // or: configuration.transport.proxies = try .environment()
+                    try await HTTPCycle.get(url("/hello/"), session: HTTPSession(configuration: configuration))
+                    proxy.tunnels
+                    """
+            ) {
+                let proxy = try await SandboxProxy.start(.http, credentials: ("ada", "secret"))
+                var configuration = HTTPSession.Configuration()
+                configuration.transport.proxies = .all(try .init(url: "http://ada:secret@127.0.0.1:\(proxy.port)"))
+                let session = HTTPSession(configuration: configuration)
+                try await HTTPCycle.get(url("/hello/"), session: session)
+                try await session.shutdown()
+                try await proxy.shutdown()
+                return Outcome("\(proxy.tunnels)", expected: "[\"127.0.0.1:\(sandbox.port)\"]")
+            },
+            TourStep(
+                title: "A request may set its own idle timeout, shorter or longer than the transport's",
+                code: """
+                    let cycle = try HTTPCycle(url("/echo/?delay=3"), method: .get, retryPolicy: .never)
+                    cycle.request.idleTimeout = .milliseconds(300)
+                    try await cycle.start()   // throws .timedOut after 0.3 s of silence
+                    """
+            ) {
+                let cycle = try HTTPCycle(url("/echo/?delay=3"), method: .get, retryPolicy: .never)
+                cycle.request.idleTimeout = .milliseconds(300)
+                return try await failing(with: .timedOut) { try await cycle.start() }
+            },
+            TourStep(
+                title: "A session cancels its cycles by method and path, or all of them",
+                code: """
+                    async let held = HTTPCycle.get(url("/counter"), parameters: ["key": "tour-cancel", "hold": 30])
+                    // once the server holds it:
+                    HTTPSession.default.cancelCycles(method: .get, path: url("/counter"))   // or cancelAllCycles()
+                    try await held   // throws .cancelled, at once
+                    """
+            ) {
+                let held = Task { try await HTTPCycle.get(url("/counter"), parameters: ["key": "tour-cancel", "hold": 30]) }
+                while sandbox.router.requestCount(forKey: "tour-cancel") == 0 { await Task.yield() }
+                let cancelled = HTTPSession.default.cancelCycles(method: .get, path: url("/counter"))
+                let outcome = try await failing(with: .cancelled) { _ = try await held.value }
+                return Outcome("\(cancelled) cancelled: \(outcome.shown)", expected: "1 cancelled: \(outcome.expected)")
+            },
+        ]
+    }
+}
