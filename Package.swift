@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "JewzGzip", targets: ["JewzGzip"]),
         .library(name: "JewzXML", targets: ["JewzXML"]),
         .library(name: "JewzMultipart", targets: ["JewzMultipart"]),
+        .library(name: "JewzAuth", targets: ["JewzAuth"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -88,8 +89,15 @@ let package = Package(
             path: "Packages/Processors/Multipart/Sources"
         ),
         .target(
+            name: "JewzAuth",
+            dependencies: ["JewzHTTPCore", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Packages/Auth/Sources"
+        ),
+        .target(
             name: "Jewzruxin",
-            dependencies: ["JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzXML", "JewzMultipart"],
+            dependencies: [
+                "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzXML", "JewzMultipart", "JewzAuth",
+            ],
             path: "Packages/Jewzruxin/Sources"
         ),
         .target(
@@ -156,6 +164,11 @@ let package = Package(
             name: "JewzMultipartTests",
             dependencies: ["JewzMultipart", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzMultipartTests"
+        ),
+        .testTarget(
+            name: "JewzAuthTests",
+            dependencies: ["JewzAuth", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzAuthTests"
         ),
         .testTarget(
             name: "JewzruxinTests",

@@ -1,4 +1,5 @@
 // `import Jewzruxin` gives the whole toolkit.
+@_exported import JewzAuth
 @_exported import JewzForm
 @_exported import JewzGzip
 @_exported import JewzHTTPCore

@@ -20,6 +20,8 @@ import Synchronization
 /// | `/redirect-to?url=U&status=S` | a redirect (302, or S) to U, which may be on another server |
 /// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1` | content compressed by zlib in those codings, in order (`raw-deflate` too) |
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
+/// | `/token/issue`, `/token/protected`, `/token/expire` | bearer tokens handed out, checked, all expired (``SandboxTokens``) |
+/// | `/digest-auth/QOP/USER/PASSWORD/ALGORITHM?stale-after=N&next-nonce=1&userhash=1` | RFC 7616 Digest (see ``SandboxDigest``) |
 public final class SandboxRouter: Sendable {
     /// The largest request body accepted; larger ones get 413.
     public static let maximumRequestBodySize = 256 << 20
@@ -27,6 +29,14 @@ public final class SandboxRouter: Sendable {
     public static let maximumDelay: Duration = .seconds(30)
 
     private let counters = Mutex<[String: Int]>([:])
+    private let digest = SandboxDigest()
+    private let tokens = SandboxTokens()
+
+    /// How many tokens `/token/issue` has handed out.
+    public var tokensIssued: Int { tokens.issued }
+
+    /// The nonce counts each Digest nonce was used with, in the order requests arrived.
+    public var digestNonceCounts: [String: [Int]] { digest.countsByNonce }
 
     public init() {}
 
@@ -103,6 +113,10 @@ public final class SandboxRouter: Sendable {
             let keepsBody = status == 307 || status == 308
             let location = remaining == 0 ? (keepsBody ? "/dumpupload/" : "/hello/") : "/redirect/\(remaining - 1)?status=\(status)"
             return SandboxResponse(status: status, headers: [("Location", location)])
+        case ("token", 2):
+            return tokens.respond(to: request, action: segments[1])
+        case ("digest-auth", 5):
+            return digest.respond(to: request, segments: segments, query: query)
         case ("redirect-to", 1):
             let status = query.first { $0.name == "status" }?.value.flatMap { Int($0) } ?? 302
             guard let location = query.first(where: { $0.name == "url" })?.value, [301, 302, 303, 307, 308].contains(status) else {

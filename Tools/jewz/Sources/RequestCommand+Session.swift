@@ -28,7 +28,39 @@ extension RequestCommand {
             printError(error.description)
             throw JewzExit.usage.code
         }
-        return (HTTPSession(configuration: configuration), remembered)
+        let session = HTTPSession(configuration: configuration)
+        try configureAuthentication(session)
+        return (session, remembered)
+    }
+
+    /// `--auth` and `--auth-type`, as httpie reads them.
+    private func configureAuthentication(_ session: HTTPSession) throws {
+        guard let auth else { return }
+        let type = authType.lowercased()
+        if type == "bearer" {
+            session.requestProcessors = [BearerTokenProcessor(token: auth)]
+            return
+        }
+        guard ["basic", "digest"].contains(type) else {
+            throw ValidationError("--auth-type takes basic, digest or bearer.")
+        }
+        let (user, password) = try Self.credentials(auth)
+        if type == "digest" {
+            session.authentications = [DigestAuthentication(username: user, password: password)]
+        } else {
+            session.requestProcessors = [BasicAuthProcessor(username: user, password: password)]
+        }
+    }
+
+    /// `USER:PASSWORD`, or `USER` with the password asked for on the terminal.
+    private static func credentials(_ auth: String) throws -> (String, String) {
+        if let colon = auth.firstIndex(of: ":") {
+            return (String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
+        }
+        guard isatty(STDIN_FILENO) == 1, let typed = getpass("jewz: password for \(auth): ") else {
+            throw ValidationError("Give the password too: --auth \(auth):PASSWORD (it is asked for only on a terminal).")
+        }
+        return (auth, String(cString: typed))
     }
 
     /// `--verify`, `--cert`/`--cert-key`, `--http1` and `--proxy`.

@@ -40,6 +40,12 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Keep headers and cookies in this file: the headers given here are remembered, cookies sent and updated from the response (created if missing).")
     var session: String?
 
+    @Option(name: [.customShort("a"), .long], help: "Credentials: USER:PASSWORD (the password is asked for on a terminal when only USER is given), or the token with --auth-type bearer.")
+    var auth: String?
+
+    @Option(help: "basic (the default; sent with the request), digest (answers the server's challenge, RFC 7616) or bearer.")
+    var authType = "basic"
+
     @Option(help: "Check the server's TLS certificate: yes (the default), no (for test servers only), or the path of a CA bundle (PEM) to trust as well.")
     var verify = "yes"
 

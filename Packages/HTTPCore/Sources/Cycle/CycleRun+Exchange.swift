@@ -14,38 +14,48 @@ extension CycleRun {
         return try await followRedirects(from: received, of: request)
     }
 
-    /// Sends the request, answering a 401/407 challenge once per authentication.
+    /// Sends the request with the authentications' credentials, answering a 401/407 challenge
+    /// once per authentication.
     func answeringChallenges(_ request: HTTPRequest) async throws -> ReceivedResponse {
-        let received = try await sendOnce(request)
-        let statusCode = received.response.statusCode
-        // A challenge is answered by sending the request again, which a one-shot body cannot be.
-        guard statusCode == 401 || statusCode == 407, request.hasReplayableBody, !snapshot.authentications.isEmpty else {
-            return received
-        }
-        return try await answer(challenge: received, to: request)
+        guard !snapshot.authentications.isEmpty else { return try await sendOnce(request) }
+        return try await authenticated(request)
     }
 
-    /// Sends the request again with each authentication's answer to a 401/407, until one is
-    /// let in. Not inlined: few requests are challenged, and every request would carry its
-    /// copies of the request in ``exchange(_:)``'s async frame.
+    /// The exchange of a request with authentications: their credentials before the send,
+    /// their answers to a challenge, then the final response for them to read. Not inlined:
+    /// most requests have none, and would carry its copies of the request in their async frame.
     @inline(never)
-    private func answer(challenge: ReceivedResponse, to request: HTTPRequest) async throws -> ReceivedResponse {
-        var received = challenge
-        for authentication in snapshot.authentications {
-            var retry = request
-            let answers = try Self.applying(authentication) {
-                try authentication.respond(to: received.response, retrying: &retry)
+    private func authenticated(_ request: HTTPRequest) async throws -> ReceivedResponse {
+        let authentications = snapshot.authentications
+        var request = request
+        for authentication in authentications {
+            try await Self.applying(authentication) { try await authentication.authorize(&request) }
+        }
+        try request.validateForSending()
+        var received = try await sendOnce(request)
+        var sent = request
+        // A challenge is answered by sending the request again, which a one-shot body cannot be.
+        if [401, 407].contains(received.response.statusCode), request.hasReplayableBody {
+            for authentication in authentications {
+                var retry = request
+                let answers = try await Self.applying(authentication) {
+                    try await authentication.respond(to: received.response, retrying: &retry)
+                }
+                guard answers else { continue }
+                try retry.validateForSending()
+                received = try await sendOnce(retry)
+                sent = retry
+                if received.response.statusCode != 401, received.response.statusCode != 407 { break }
             }
-            guard answers else { continue }
-            try retry.validateForSending()
-            received = try await sendOnce(retry)
-            if received.response.statusCode != 401, received.response.statusCode != 407 { break }
+        }
+        for authentication in authentications {
+            try Self.applying(authentication) { try authentication.didReceive(received.response, for: sent) }
         }
         return received
     }
 
     /// One exchange, with the session's cookies when it keeps them.
-    private func sendOnce(_ request: HTTPRequest) async throws -> ReceivedResponse {
+    func sendOnce(_ request: HTTPRequest) async throws -> ReceivedResponse {
         guard let jar = session.configuration.cookieJar else { return try await exchangeOnce(request) }
         return try await exchangeOnce(request, cookies: jar)
     }

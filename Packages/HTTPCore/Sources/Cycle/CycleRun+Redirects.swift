@@ -15,6 +15,7 @@ extension CycleRun {
     func followRedirects(from first: ReceivedResponse, of request: HTTPRequest) async throws -> ReceivedResponse {
         let configuration = session.configuration
         var received = first
+        let firstOrigin = Self.origin(of: request.url)
         var request = request
         var visited: Set<String> = [Self.visitKey(of: request)]
         var followed = 0
@@ -30,7 +31,9 @@ extension CycleRun {
             }
             try request.validateForSending()
             session.logger.debug("redirect \(received.response.statusCode) → \(request.method) \(request.url.redactedString)")
-            received = try await answeringChallenges(request)
+            // The authentications speak only to the origin they were given for.
+            let sameOrigin = Self.origin(of: request.url) == firstOrigin
+            received = try await sameOrigin ? answeringChallenges(request) : sendOnce(request)
         }
         return received
     }

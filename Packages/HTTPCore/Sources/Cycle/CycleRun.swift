@@ -40,8 +40,8 @@ final class CycleRun {
     // MARK: 1. Prepare
 
     /// Prepares the request: the session's headers and the decoders' Accept-Encoding where it
-    /// has none, the request processors, the authentications' preemptive credentials, and the
-    /// checks that keep malformed requests off the wire.
+    /// has none, the request processors, and the checks that keep malformed requests off the
+    /// wire. Authentications add theirs before each send (``answeringChallenges(_:)``).
     @inline(never)
     func prepare() throws {
         if transfer.download?.download.isResumable == true, !request.headers.contains("Accept-Encoding") {
@@ -55,9 +55,6 @@ final class CycleRun {
         }
         if request.object != nil, request.body == nil {
             try Self.encodeWithoutProcessor(&request, registry: snapshot.session.values.processorRegistry)
-        }
-        for authentication in snapshot.authentications {
-            try Self.applying(authentication) { try authentication.authorize(&request) }
         }
         try request.validateForSending(vettedURL: cycle.vettedURL)
         deadline = (request.timeout ?? session.configuration.timeoutForResource).map { started + $0 }
@@ -274,11 +271,22 @@ final class CycleRun {
     static func applying<T>(_ part: Any, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as HTTPError {
-            throw error
         } catch {
-            throw HTTPError.processor(name: String(describing: type(of: part)), underlying: error)
+            throw named(error, by: part)
         }
+    }
+
+    /// Runs an authentication's asynchronous step, naming it in the error it throws.
+    static func applying<T>(_ part: Any, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw named(error, by: part)
+        }
+    }
+
+    private static func named(_ error: any Error, by part: Any) -> HTTPError {
+        (error as? HTTPError) ?? HTTPError.processor(name: String(describing: type(of: part)), underlying: error)
     }
 
     // MARK: 4. Close

@@ -1,19 +1,38 @@
-/// Supplies credentials for a cycle: up front (preemptively) and/or in answer to a `401`
-/// or `407` challenge. The Auth module provides Basic, Digest, bearer and token-refresh kinds.
+/// Supplies credentials for a cycle: before each send and/or in answer to a `401` or `407`
+/// challenge. The Auth module (`JewzAuth`) provides Basic, Digest, bearer and token-refresh kinds.
+///
+/// The cycle calls, for every authentication of the cycle (else of the session), in order:
+/// ``authorize(_:)`` before each send (the first attempt, each retry and each redirect hop, so
+/// that credentials are decided per URL); ``respond(to:retrying:)`` when the answer is a
+/// challenge; ``didReceive(_:for:)`` with the response that ends the exchange.
 public protocol HTTPAuthentication: Sendable {
-    /// Adds credentials before the first send. The default adds nothing.
-    func authorize(_ request: inout HTTPRequest) throws
+    /// Adds credentials before a send: preemptive ones for a protection space already seen, a
+    /// token refreshed first when it expired. The default adds nothing.
+    ///
+    /// - Throws: to fail the cycle (wrapped as ``HTTPError/Code/processor`` unless an
+    ///   ``HTTPError``), e.g. when a refresh failed.
+    func authorize(_ request: inout HTTPRequest) async throws
 
     /// Answers a challenge: updates `request` and returns `true` to send it again, or returns
     /// `false` when this authentication cannot answer. Each authentication answers at most once
     /// per send, so a wrong password cannot loop. The default declines.
-    func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) throws -> Bool
+    ///
+    /// - Throws: as ``authorize(_:)``.
+    func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool
+
+    /// Reads the response that ended an exchange sent with this authentication's credentials
+    /// (Digest's `Authentication-Info`). The default reads nothing.
+    ///
+    /// - Throws: to fail the cycle, e.g. when the server's proof of knowing the credentials is wrong.
+    func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws
 }
 
 extension HTTPAuthentication {
-    public func authorize(_ request: inout HTTPRequest) throws {}
+    public func authorize(_ request: inout HTTPRequest) async throws {}
 
-    public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) throws -> Bool {
+    public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
         false
     }
+
+    public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {}
 }

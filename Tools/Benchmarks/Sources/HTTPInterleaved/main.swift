@@ -24,6 +24,7 @@ import NIOPosix
 //                                  cycle adds), what those headers cost the transport, AHC's
 //                                  delegate API vs its async API, and a cycle's own Task
 //                                  (start()) vs the calling task
+//   AUTH=1                         preemptive Digest against preemptive Basic (AuthCases.swift)
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
 //                                  cost per request, without a network, for a profiler;
 //                                  CONCURRENCY=N runs N at a time (contention), YIELD=1 lets
@@ -294,6 +295,11 @@ if getenv("BISECT") != nil {
     shutdowns.append { try await untracedRaw.shutdown().get() }
     shutdowns.append { try await secondRaw.shutdown().get() }
     shutdowns.append { try await secondSession.shutdown() }
+}
+if getenv("AUTH") != nil {
+    let (authCases, authSessions) = try await authCases(hello: hello)
+    allCases = authCases
+    for authSession in authSessions { shutdowns.append { try await authSession.shutdown() } }
 }
 if getenv("CYCLE_ONLY") != nil {
     // The cycle alone, over a transport that answers at once: what our pipeline costs per

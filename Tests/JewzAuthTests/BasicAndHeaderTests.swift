@@ -1,0 +1,61 @@
+import Foundation
+import JewzAuth
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// Basic challenges, the header processors, and credentials kept to their origin.
+@Suite struct BasicAndHeaderTests {
+    @Test func basicAnswersAChallengeThenSendsPreemptively() async throws {
+        try await withSandbox { sandbox, session in
+            session.authentications = [BasicAuthentication(username: "test", password: "12345")]
+            let cycle = try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session)
+            #expect(cycle.response?.text == "Hello World")
+            // Same origin, same directory ("/"): sent without a challenge.
+            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
+            #expect(inspection.values("Authorization") == ["Basic dGVzdDoxMjM0NQ=="])
+        }
+    }
+
+    @Test func aWrongBasicPasswordEndsWithThe401() async throws {
+        try await withSandbox { sandbox, session in
+            session.authentications = [BasicAuthentication(username: "test", password: "nope")]
+            let error = await httpError { try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session) }
+            #expect(error?.statusCode == 401)
+        }
+    }
+
+    @Test func credentialsStayWithTheirOriginAcrossRedirects() async throws {
+        let other = try await Sandbox.start()
+        defer { Task { try? await other.shutdown() } }
+        try await withSandbox { sandbox, session in
+            session.authentications = [BasicAuthentication(username: "test", password: "12345")]
+            _ = try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session)
+            // A redirect to another origin carries neither the preemptive credentials…
+            let away = try await HTTPCycle.get(
+                sandbox.url("/redirect-to"), parameters: ["url": .init(other.url("/inspect"))], session: session)
+            #expect(try Inspection(away.response).values("Authorization").isEmpty)
+            // …nor an answer to that origin's challenge.
+            let error = await httpError {
+                _ = try await HTTPCycle.get(
+                    sandbox.url("/redirect-to"), parameters: ["url": .init(other.url("/hello_with_basic_auth"))], session: session)
+            }
+            #expect(error?.statusCode == 401)
+        }
+    }
+
+    @Test func headerProcessorsSetTheirFieldUnlessTheRequestDid() async throws {
+        try await withSandbox { sandbox, session in
+            session.requestProcessors = [
+                BearerTokenProcessor(token: "t0k3n"), AuthorizationHeaderProcessor(scheme: "", credentials: "k3y", field: "X-Api-Key"),
+            ]
+            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
+            #expect(inspection.values("Authorization") == ["Bearer t0k3n"])
+            #expect(inspection.values("X-Api-Key") == ["k3y"])
+            session.requestProcessors = [BasicAuthProcessor(username: "test", password: "12345")]
+            let answered = try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session)
+            #expect(answered.response?.text == "Hello World")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// `jewz --auth` with each `--auth-type`, through the built binary.
+@Suite struct AuthOptionTests {
+    @Test func eachAuthTypeReachesItsEndpoint() async throws {
+        let sandbox = try await Sandbox.start()
+        let basic = try await runJewz(["--auth", "test:12345", sandbox.url("/hello_with_basic_auth")])
+        #expect(basic.output == "Hello World\n", "\(basic.error)")
+        let digest = try await runJewz(["--auth", "ada:pw", "--auth-type", "digest", sandbox.url("/digest-auth/auth/ada/pw/SHA-256")])
+        #expect(digest.status == 0, "\(digest.error)")
+        #expect(digest.output.contains(#""authenticated":true"#))
+        let wrong = try await runJewz(["--auth", "ada:no", "--auth-type", "digest", sandbox.url("/digest-auth/auth/ada/pw/MD5")])
+        #expect(wrong.status == 4)
+        let issued = try await runJewz(["--print", "b", sandbox.url("/token/issue")])
+        let token = try #require((try JSONSerialization.jsonObject(with: Data(issued.output.utf8)) as? [String: String])?["token"])
+        let bearer = try await runJewz(["--auth", token, "--auth-type", "bearer", sandbox.url("/token/protected")])
+        #expect(bearer.output == "welcome\n", "\(bearer.error)")
+        try await sandbox.shutdown()
+    }
+
+    @Test func aMissingPasswordOffATerminalIsAUsageError() async throws {
+        let result = try await runJewz(["--auth", "ada", "http://127.0.0.1:9/"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("--auth ada:PASSWORD"))
+        let badType = try await runJewz(["--auth", "a:b", "--auth-type", "ntlm", "http://127.0.0.1:9/"])
+        #expect(badType.status == 1)
+    }
+}
