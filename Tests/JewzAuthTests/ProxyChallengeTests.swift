@@ -1,0 +1,30 @@
+import Foundation
+import JewzAuth
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// A 407 with `Proxy-Authenticate`, as a forward proxy answers a plain request, is answered in
+/// `Proxy-Authorization` (never `Authorization`).
+@Suite struct ProxyChallengeTests {
+    @Test(arguments: [
+        ("basic", #"Basic realm="proxy""#), ("digest", #"Digest realm="proxy", nonce="n0", qop="auth", algorithm=MD5"#),
+    ])
+    func a407IsAnsweredInProxyAuthorization(scheme: String, challenge: String) async throws {
+        let server = try await ScriptedServer.start { request in
+            let head = request.head.lowercased()
+            if head.contains("proxy-authorization: \(scheme) "), !head.contains("\r\nauthorization:") {
+                return [.send(responseHead("HTTP/1.1 200 OK", ["Content-Length: 7", "Connection: close"]) + "through"), .close]
+            }
+            return [.send(responseHead("HTTP/1.1 407 Proxy Authentication Required", ["Proxy-Authenticate: \(challenge)", "Content-Length: 0", "Connection: close"])), .close]
+        }
+        let session = HTTPSession(logger: quietLogger)
+        session.authentications = scheme == "basic"
+            ? [BasicAuthentication(username: "ada", password: "pw")] : [DigestAuthentication(username: "ada", password: "pw")]
+        let cycle = try await HTTPCycle.get(server.url("/via-proxy"), session: session)
+        #expect(cycle.response?.text == "through")
+        try await session.shutdown()
+        try await server.shutdown()
+    }
+}
