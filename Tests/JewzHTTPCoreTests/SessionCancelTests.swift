@@ -43,3 +43,36 @@ import Testing
         try await sandbox.shutdown()
     }
 }
+
+/// #27: cancelling a thousand cycles in flight at once leaves nothing behind.
+@Suite struct MassCancelTests {
+    @Test func cancellingAThousandCyclesClosesEveryConnection() async throws {
+        try await withSandbox { sandbox, session in
+            let tasks = (0..<1_000).map { _ in
+                Task {
+                    _ = try await HTTPCycle.get(
+                        sandbox.url("/counter"), parameters: ["key": "mass", "fail": 0, "hold": 30], retryPolicy: .never, session: session)
+                }
+            }
+            // The transport's 256 connections carry as many; the rest wait in its pool.
+            try await withTimeLimit(.seconds(60)) {
+                while sandbox.router.requestCount(forKey: "mass") < 256 { await Task.yield() }
+            }
+            #expect(session.runningCycles.count == 1_000)
+            #expect(session.cancelAllCycles() == 1_000)
+            for task in tasks {
+                #expect(await httpError { try await task.value }?.code == .cancelled)
+            }
+            #expect(session.runningCycles.isEmpty)
+            // Every connection that carried a held request is closed; what stays open are
+            // connections the pool had opened for requests that were cancelled before they
+            // got one, idle and kept for reuse like any other.
+            let held = sandbox.router.requestCount(forKey: "mass")
+            #expect(held >= 256 && held <= 1_000)
+            try await withTimeLimit(.seconds(60)) {
+                while sandbox.openConnectionCount > sandbox.connectionCount - held { await Task.yield() }
+            }
+            try await expectSessionStillWorks(session)
+        }
+    }
+}

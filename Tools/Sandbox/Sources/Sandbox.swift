@@ -39,6 +39,9 @@ public final class Sandbox: Sendable {
     /// (keep-alive, HTTP/2 streams sharing one).
     public var connectionCount: Int { counter.count.load(ordering: .relaxed) }
 
+    /// How many accepted connections are still open: tests read it to see a client close them.
+    public var openConnectionCount: Int { counter.open.load(ordering: .relaxed) }
+
     /// Starts a server on `host:port` (port 0: any free port).
     ///
     /// - Parameter tls: how to speak TLS; `nil` for plain HTTP.
@@ -54,6 +57,8 @@ public final class Sandbox: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 counter.count.add(1, ordering: .relaxed)
+                counter.open.add(1, ordering: .relaxed)
+                channel.closeFuture.whenComplete { _ in counter.open.subtract(1, ordering: .relaxed) }
                 guard let context else {
                     return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
@@ -98,7 +103,8 @@ public final class Sandbox: Sendable {
     }
 }
 
-/// The connections a server accepted, counted on the event loops that accept them.
+/// The connections a server accepted, and those still open, counted on their event loops.
 private final class ConnectionCounter: Sendable {
     let count = Atomic(0)
+    let open = Atomic(0)
 }
