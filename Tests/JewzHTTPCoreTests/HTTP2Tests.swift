@@ -34,8 +34,17 @@ import Testing
         var configuration = try HTTPSession.Configuration.trusting(certificates)
         configuration.transport.httpVersion = .http1Only
         try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: configuration) { sandbox, session in
-            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
-            #expect(inspection.version == "HTTP/1.1")
+            let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            #expect(try Inspection(cycle.response).version == "HTTP/1.1")
+            #expect(cycle.response?.version == .http1_1)
+        }
+    }
+
+    @Test func theResponseSaysWhichVersionCarriedIt() async throws {
+        try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: .trusting(certificates)) { sandbox, session in
+            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(cycle.response?.version == .http2)
+            #expect(cycle.response?.version?.description == "HTTP/2")
         }
     }
 

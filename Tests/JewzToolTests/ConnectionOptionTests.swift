@@ -76,6 +76,8 @@ import Testing
         #expect(negotiated.output.contains(#""version":"HTTP\/2.0""#), "\(negotiated.output)")
         let http1 = try await runJewz(["--verify", "no", "--http1", "--print", "b", sandbox.url("/inspect")])
         #expect(http1.output.contains(#""version":"HTTP\/1.1""#), "\(http1.output)")
+        let head = try await runJewz(["--verify", "no", "--print", "h", sandbox.url("/hello/")])
+        #expect(head.output.hasPrefix("HTTP/2 200 OK\n"), "\(head.output)")
         try await sandbox.shutdown()
     }
 

@@ -249,7 +249,7 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     private func printResponseHead(_ response: HTTPResponse) {
-        print("HTTP/1.1 \(response.statusCode) \(reasonPhrase(for: response.statusCode))")
+        print("\(response.version ?? .http1_1) \(response.statusCode) \(reasonPhrase(for: response.statusCode))")
         for field in response.headers { print("\(field.name): \(field.value)") }
         print()
     }

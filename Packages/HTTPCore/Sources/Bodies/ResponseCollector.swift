@@ -49,6 +49,7 @@ struct ResponseCollector: HTTPResponseReceiver {
     private var body = Data()
     private var decoders: ContentDecoderChain?
     private var receivedBody = false
+    private var version: HTTPVersion?
     /// The cycle that stops the exchange when it is cancelled; `nil` for a shared (coalesced)
     /// exchange, which one waiter's cancel must not stop.
     private let owner: HTTPCycle?
@@ -63,6 +64,10 @@ struct ResponseCollector: HTTPResponseReceiver {
         self.maximumBodySize = maximumBodySize
         self.destination = destination
         self.statusPolicy = statusPolicy
+    }
+
+    mutating func receiveVersion(_ version: HTTPVersion) {
+        self.version = version
     }
 
     mutating func exchangeDidStart(_ exchange: any HTTPExchangeCancelling) {
@@ -92,7 +97,7 @@ struct ResponseCollector: HTTPResponseReceiver {
         case .file(let target):
             try target.begin(statusCode: statusCode, headers: headers, url: url, isDecoded: decoders != nil)
         case .stream(let channel):
-            channel.deliverHead(HTTPResponse(statusCode: statusCode, headers: headers, url: url))
+            channel.deliverHead(response(data: Data()))
         }
     }
 
@@ -123,7 +128,7 @@ struct ResponseCollector: HTTPResponseReceiver {
             try target.finishWriting()
         }
         return ReceivedResponse(
-            response: HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url), statusFailed: statusFailed)
+            response: response(data: body), statusFailed: statusFailed)
     }
 
     /// The set-aside response as far as it was kept, when `error` is the ``BodyCut`` that ended
@@ -131,7 +136,14 @@ struct ResponseCollector: HTTPResponseReceiver {
     func received(afterCut error: any Error) -> ReceivedResponse? {
         guard error is BodyCut || (error as? HTTPError)?.underlying is BodyCut else { return nil }
         return ReceivedResponse(
-            response: HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url), statusFailed: statusFailed)
+            response: response(data: body), statusFailed: statusFailed)
+    }
+
+    /// The response as received so far, with `data` as its body.
+    private func response(data: Data) -> HTTPResponse {
+        var response = HTTPResponse(statusCode: statusCode, headers: headers, data: data, url: url)
+        response.version = version
+        return response
     }
 
     private mutating func deliver(_ bytes: UnsafeRawBufferPointer) throws {

@@ -11,6 +11,9 @@ public struct HTTPResponse: Sendable {
     public var object: (any Sendable)?
     /// The URL the response came from, after redirects.
     public var url: URL?
+    /// The protocol version the response came over; `nil` when the transport does not say
+    /// (`URLSessionTransport` on Linux).
+    public var version: HTTPVersion?
     /// An encoding for ``text`` that overrides what the headers and the bytes suggest.
     public var textReadEncoding: String.Encoding?
 

@@ -40,6 +40,8 @@ extension HTTPTransport {
 public protocol HTTPResponseReceiver {
     /// The status line and headers, before any body byte.
     mutating func receiveHead(statusCode: Int, headers: HTTPHeaderFields, url: URL?) throws
+    /// The protocol version of the response, before its head, when the transport knows it.
+    mutating func receiveVersion(_ version: HTTPVersion)
     /// The next piece of the body; the memory is valid only during the call.
     mutating func receiveBody(_ chunk: UnsafeRawBufferPointer) throws
     /// Returns when the receiver can take more body. Transports call it after each piece, so
@@ -59,6 +61,9 @@ public protocol HTTPExchangeCancelling: AnyObject, Sendable {
 extension HTTPResponseReceiver {
     /// Returns at once: a receiver that keeps up with the connection needs no pacing.
     public mutating func waitForDemand() async throws {}
+
+    /// Ignores the version.
+    public mutating func receiveVersion(_ version: HTTPVersion) {}
 
     /// Keeps nothing: the exchange stops only when the calling task is cancelled.
     public mutating func exchangeDidStart(_ exchange: any HTTPExchangeCancelling) {}

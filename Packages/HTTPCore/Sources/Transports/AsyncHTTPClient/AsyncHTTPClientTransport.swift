@@ -186,6 +186,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     @inline(never)
     private static func deliver(_ head: HTTPResponseHead, url: URL, to receiver: inout some HTTPResponseReceiver) throws {
         let headers = HTTPHeaderFields(head.headers.lazy.map { ($0.name, $0.value) })
+        receiver.receiveVersion(HTTPVersion(major: head.version.major, minor: head.version.minor))
         try receiver.receiveHead(statusCode: Int(head.status.code), headers: headers, url: url)
     }
 
