@@ -1,3 +1,4 @@
+import Foundation
 @testable import JewzAuth
 import Testing
 
@@ -18,5 +19,27 @@ import Testing
 
     @Test func sha512_256IsNotOffered() {
         #expect(DigestAlgorithm("SHA-512-256") == nil)
+    }
+}
+
+/// The request target and the protection scope are read off the URL's text.
+@Suite struct URLTextTests {
+    @Test(arguments: [
+        ("http://h:8080/dir/index.html?q=1#frag", "/dir/index.html?q=1"), ("http://h", "/"), ("http://h?x=1", "/?x=1"),
+        ("https://u:p@h/a%20b/", "/a%20b/"),
+    ])
+    func targetIsPathAndQuery(url: String, target: String) throws {
+        #expect(DigestAuthentication.target(of: try #require(URL(string: url))) == target)
+    }
+
+    @Test func aScopeCoversItsDirectoryOnItsOriginOnly() throws {
+        let scope = ProtectionScope(try #require(URL(string: "http://h:8080/api/v1/users?page=2")))
+        for inside in ["http://h:8080/api/v1/users", "http://h:8080/api/v1/", "http://h:8080/api/v1/x/y?z"] {
+            #expect(scope.contains(try #require(URL(string: inside))), "\(inside)")
+        }
+        for outside in ["http://h:8080/api/", "https://h:8080/api/v1/x", "http://h:8081/api/v1/x", "http://h.evil:8080/api/v1/x",
+                        "http://h:8080@evil/api/v1/x"] {
+            #expect(!scope.contains(try #require(URL(string: outside))), "\(outside)")
+        }
     }
 }

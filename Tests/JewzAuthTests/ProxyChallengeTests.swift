@@ -28,3 +28,27 @@ import Testing
         try await server.shutdown()
     }
 }
+
+/// A server whose `rspauth` does not prove it knows the password is not believed.
+@Suite struct ServerProofTests {
+    @Test func aWrongRspauthFailsTheCycle() async throws {
+        let server = try await ScriptedServer.start { request in
+            guard request.head.lowercased().contains("\r\nauthorization: digest ") else {
+                return [.send(responseHead("HTTP/1.1 401 Unauthorized", [
+                    #"WWW-Authenticate: Digest realm="r", nonce="n0", qop="auth", algorithm=SHA-256"#,
+                    "Content-Length: 0", "Connection: close",
+                ])), .close]
+            }
+            return [.send(responseHead("HTTP/1.1 200 OK", [
+                #"Authentication-Info: qop=auth, rspauth="0000", cnonce="x", nc=00000001"#, "Content-Length: 2", "Connection: close",
+            ]) + "ok"), .close]
+        }
+        let session = HTTPSession(logger: quietLogger)
+        session.authentications = [DigestAuthentication(username: "ada", password: "pw")]
+        let error = await httpError { _ = try await HTTPCycle.get(server.url("/private"), session: session) }
+        #expect((error?.underlying as? AuthError)?.code == .serverNotAuthenticated)
+        #expect(error?.description.contains("rspauth") == true)
+        try await session.shutdown()
+        try await server.shutdown()
+    }
+}

@@ -33,7 +33,8 @@ struct DigestAlgorithm: Sendable, Hashable {
 
     /// The lowercase hex digest of `text`'s UTF-8.
     func digest(_ text: String) -> String {
-        digest(bytes: Data(text.utf8))
+        var text = text
+        return text.withUTF8 { digest(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     func digest(bytes: some DataProtocol) -> String {
@@ -58,6 +59,21 @@ struct DigestAlgorithm: Sendable, Hashable {
     }
 }
 
-extension Digest {
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+extension Sequence<UInt8> {
+    /// Lowercase hex, written byte by byte: `String(format:)` per byte cost more than the
+    /// hashing itself on every preemptive Digest request.
+    var hex: String {
+        let bytes = Array(self)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = hexDigit(byte >> 4)
+                buffer[2 * index + 1] = hexDigit(byte & 0x0F)
+            }
+            return bytes.count * 2
+        }
+    }
+}
+
+private func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
 }

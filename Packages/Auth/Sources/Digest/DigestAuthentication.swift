@@ -16,7 +16,8 @@ import Synchronization
 public final class DigestAuthentication: HTTPAuthentication {
     private let username: String
     private let password: String
-    private let sessions = Mutex<[ProtectionScope: DigestSession]>([:])
+    /// The spaces answered so far, most recent first; few, so a list rather than a table.
+    private let sessions = Mutex<[(scope: ProtectionScope, session: DigestSession)]>([])
 
     public init(username: String, password: String) {
         self.username = username
@@ -25,13 +26,11 @@ public final class DigestAuthentication: HTTPAuthentication {
 
     public func authorize(_ request: inout HTTPRequest) async throws {
         let url = request.url
-        let taken = sessions.withLock { sessions -> (DigestSession, Int)? in
-            guard let scope = sessions.keys.first(where: { $0.contains(url) }), var session = sessions[scope] else { return nil }
-            session.nonceCount += 1
-            sessions[scope] = session
-            return (session, session.nonceCount)
-        }
-        guard let (session, count) = taken, !request.headers.contains(session.kind.credentialsField) else { return }
+        guard let session = sessions.withLock({ $0.first { $0.scope.contains(url) }?.session }),
+            !request.headers.contains(session.kind.credentialsField)
+        else { return }
+        // Counts come from one atomic per nonce: unique, and in the order requests took them.
+        let count = session.nonceCount.add(1, ordering: .relaxed).newValue
         request.headers[session.kind.credentialsField] = try credentials(for: request, session: session, nonceCount: count)
     }
 
@@ -42,9 +41,17 @@ public final class DigestAuthentication: HTTPAuthentication {
         // The same nonce refused again, not as stale: the credentials are wrong; do not loop.
         let sent = request.headers[kind.credentialsField].flatMap { AuthenticationChallenge.parse($0).first }
         if sent?.scheme == "digest", sent?["nonce"] == best.nonce, !best.isStale { return false }
-        let session = DigestSession(challenge: best, kind: kind, nonceCount: 1)
-        sessions.withLock { $0[ProtectionScope(request.url)] = session }
-        request.headers[kind.credentialsField] = try credentials(for: request, session: session, nonceCount: 1)
+        let session = DigestSession(
+            challenge: best, kind: kind, clientNoncePrefix: Self.makeClientNonce(),
+            sentUsername: best.userhash ? best.algorithm.digest("\(username):\(best.realm)") : username,
+            credentialsHash: best.algorithm.digest("\(username):\(best.realm):\(password)"))
+        let count = session.nonceCount.add(1, ordering: .relaxed).newValue
+        let scope = ProtectionScope(request.url)
+        sessions.withLock { sessions in
+            sessions.removeAll { $0.scope == scope }
+            sessions.insert((scope, session), at: 0)
+        }
+        request.headers[kind.credentialsField] = try credentials(for: request, session: session, nonceCount: count)
         return true
     }
 
@@ -57,14 +64,12 @@ public final class DigestAuthentication: HTTPAuthentication {
             let fields = AuthenticationChallenge.parse("Digest " + info).first
             let scope = ProtectionScope(request.url)
             let session = sessions.withLock { sessions -> DigestSession? in
-                guard let key = sessions.keys.first(where: { $0.contains(request.url) }) ?? sessions.keys.first(where: { $0 == scope })
-                else { return nil }
-                if let next = fields?["nextnonce"], var session = sessions[key] {
-                    session.challenge.nonce = next
-                    session.nonceCount = 0
-                    sessions[key] = session
+                guard let index = sessions.firstIndex(where: { $0.scope.contains(request.url) || $0.scope == scope }) else {
+                    return nil
                 }
-                return sessions[key]
+                let current = sessions[index].session
+                if let next = fields?["nextnonce"] { sessions[index].session = current.renewed(nonce: next) }
+                return current
             }
             if let proof = fields?["rspauth"], let session, let expected = try? serverProof(for: request, sent: sent, session: session),
                 proof.lowercased() != expected
@@ -79,24 +84,43 @@ public final class DigestAuthentication: HTTPAuthentication {
     /// The `Authorization` (or `Proxy-Authorization`) value for `request`.
     private func credentials(for request: HTTPRequest, session: DigestSession, nonceCount: Int) throws -> String {
         let challenge = session.challenge
-        let cnonce = Self.makeClientNonce()
-        let nc = String(format: "%08x", nonceCount)
+        let nc = Self.nonceCountField(nonceCount)
+        let cnonce = session.clientNoncePrefix + nc
         let uri = Self.target(of: request.url)
         let bodyHash = challenge.qop == "auth-int" ? try Self.bodyHash(of: request, algorithm: challenge.algorithm) : nil
         let response = Self.response(
-            algorithm: challenge.algorithm, username: username, realm: challenge.realm, password: password,
-            method: request.method.rawValue, uri: uri, nonce: challenge.nonce, nc: nc, cnonce: cnonce, qop: challenge.qop,
-            bodyHash: bodyHash)
-        let user = challenge.userhash ? challenge.algorithm.digest("\(username):\(challenge.realm)") : username
-        var fields = [
-            "username=\(Self.quoted(user))", "realm=\(Self.quoted(challenge.realm))", "uri=\(Self.quoted(uri))",
-            "algorithm=\(challenge.algorithm.name)", "nonce=\(Self.quoted(challenge.nonce))",
-        ]
-        if let qop = challenge.qop { fields += ["nc=\(nc)", "cnonce=\(Self.quoted(cnonce))", "qop=\(qop)"] }
-        fields.append("response=\(Self.quoted(response))")
-        if let opaque = challenge.opaque { fields.append("opaque=\(Self.quoted(opaque))") }
-        if challenge.userhash { fields.append("userhash=true") }
-        return "Digest " + fields.joined(separator: ", ")
+            algorithm: challenge.algorithm, credentialsHash: session.credentialsHash, method: request.method.rawValue,
+            uri: uri, nonce: challenge.nonce, nc: nc, cnonce: cnonce, qop: challenge.qop, bodyHash: bodyHash)
+        // One string, appended in place: joining an array of interpolated fields cost more
+        // than both hashes.
+        var field = "Digest username="
+        field.reserveCapacity(320)
+        Self.appendQuoted(session.sentUsername, to: &field)
+        field += ", realm="
+        Self.appendQuoted(challenge.realm, to: &field)
+        field += ", uri="
+        Self.appendQuoted(uri, to: &field)
+        field += ", algorithm="
+        field += challenge.algorithm.name
+        field += ", nonce="
+        Self.appendQuoted(challenge.nonce, to: &field)
+        if let qop = challenge.qop {
+            field += ", nc="
+            field += nc
+            field += ", cnonce=\""
+            field += cnonce
+            field += "\", qop="
+            field += qop
+        }
+        field += ", response=\""
+        field += response
+        field += "\""
+        if let opaque = challenge.opaque {
+            field += ", opaque="
+            Self.appendQuoted(opaque, to: &field)
+        }
+        if challenge.userhash { field += ", userhash=true" }
+        return field
     }
 
     /// The `rspauth` a server that knows the password sends: the response with an empty method.
@@ -115,7 +139,18 @@ public final class DigestAuthentication: HTTPAuthentication {
         algorithm: DigestAlgorithm, username: String, realm: String, password: String, method: String, uri: String,
         nonce: String, nc: String, cnonce: String, qop: String?, bodyHash: String?
     ) -> String {
-        var ha1 = algorithm.digest("\(username):\(realm):\(password)")
+        response(
+            algorithm: algorithm, credentialsHash: algorithm.digest("\(username):\(realm):\(password)"), method: method,
+            uri: uri, nonce: nonce, nc: nc, cnonce: cnonce, qop: qop, bodyHash: bodyHash)
+    }
+
+    /// The `response` from `H(username:realm:password)`, which a session keeps rather than
+    /// hashing again for every request.
+    static func response(
+        algorithm: DigestAlgorithm, credentialsHash: String, method: String, uri: String,
+        nonce: String, nc: String, cnonce: String, qop: String?, bodyHash: String?
+    ) -> String {
+        var ha1 = credentialsHash
         if algorithm.isSession { ha1 = algorithm.digest("\(ha1):\(nonce):\(cnonce)") }
         let ha2 = algorithm.digest(qop == "auth-int" ? "\(method):\(uri):\(bodyHash ?? "")" : "\(method):\(uri)")
         guard let qop else { return algorithm.digest("\(ha1):\(nonce):\(ha2)") }
@@ -138,20 +173,46 @@ public final class DigestAuthentication: HTTPAuthentication {
         }
     }
 
-    /// The request target as sent: the path (at least `/`) and the query, percent-encoded.
+    /// The request target as sent: the path (at least `/`) and the query, percent-encoded,
+    /// read off the URL's text (the parsed accessors cost more than the hashes).
     static func target(of url: URL) -> String {
-        var path = url.path(percentEncoded: true)
-        if path.isEmpty { path = "/" }
-        return url.query(percentEncoded: true).map { path + "?" + $0 } ?? path
+        let text = Array(url.absoluteString.utf8)
+        let end = text.firstIndex(of: UInt8(ascii: "#")) ?? text.count
+        // The authority starts after "://" (the first "//") and ends at the first "/" or "?".
+        var index = 0
+        while index + 1 < end, !(text[index] == UInt8(ascii: "/") && text[index + 1] == UInt8(ascii: "/")) { index += 1 }
+        index += 2
+        while index < end, text[index] != UInt8(ascii: "/"), text[index] != UInt8(ascii: "?") { index += 1 }
+        guard index < end else { return "/" }
+        let target = String(decoding: text[index..<end], as: UTF8.self)
+        return text[index] == UInt8(ascii: "?") ? "/" + target : target
     }
 
-    private static func quoted(_ value: String) -> String {
-        "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    /// Appends `value` as a quoted string, `"` and `\` escaped.
+    private static func appendQuoted(_ value: String, to field: inout String) {
+        field += "\""
+        if value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            for character in value {
+                if character == "\"" || character == "\\" { field += "\\" }
+                field.append(character)
+            }
+        } else {
+            field += value
+        }
+        field += "\""
     }
 
+    /// 16 random bytes in hex: a session's cnonces start with it and end with the nonce count,
+    /// so each is unique and unpredictable without a system call per request.
     private static func makeClientNonce() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+        let words = [generator.next() as UInt64, generator.next() as UInt64]
+        return words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } }.hex
+    }
+
+    /// `nc` as RFC 7616 writes it: 8 hex digits.
+    static func nonceCountField(_ count: Int) -> String {
+        (0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) }.hex
     }
 }
 
@@ -187,9 +248,33 @@ struct DigestChallenge: Sendable, Hashable {
     }
 }
 
-/// What a protection space's last challenge said, and the nonce count used so far.
-struct DigestSession: Sendable {
-    var challenge: DigestChallenge
-    var kind: ChallengeKind
-    var nonceCount: Int
+/// What a protection space's last challenge said, and the nonce counts taken from it. A new
+/// nonce makes a new session, so a request reads one without copying its fields under the lock.
+final class DigestSession: Sendable {
+    let challenge: DigestChallenge
+    let kind: ChallengeKind
+    /// The last nonce count taken.
+    let nonceCount = Atomic(0)
+    let clientNoncePrefix: String
+    /// The user name as sent: hashed with the realm under `userhash`.
+    let sentUsername: String
+    /// `H(username:realm:password)`, the same for every request of the space.
+    let credentialsHash: String
+
+    init(challenge: DigestChallenge, kind: ChallengeKind, clientNoncePrefix: String, sentUsername: String, credentialsHash: String) {
+        self.challenge = challenge
+        self.kind = kind
+        self.clientNoncePrefix = clientNoncePrefix
+        self.sentUsername = sentUsername
+        self.credentialsHash = credentialsHash
+    }
+
+    /// The same space with the server's next nonce, counted from 1 again.
+    func renewed(nonce: String) -> DigestSession {
+        var challenge = challenge
+        challenge.nonce = nonce
+        return DigestSession(
+            challenge: challenge, kind: kind, clientNoncePrefix: clientNoncePrefix, sentUsername: sentUsername,
+            credentialsHash: credentialsHash)
+    }
 }
