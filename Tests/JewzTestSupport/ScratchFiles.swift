@@ -19,3 +19,8 @@ public struct SinkReport: Decodable {
     public var crc32: UInt
     public var contentType: String
 }
+
+/// Whether the heavy tests run: a load of thousands of requests starves the timing tests that
+/// run beside it on a 2-core machine, so they run alone, in a second `swift test` that
+/// `.ci/run` starts with `JEWZ_HEAVY_TESTS=1`.
+public let heavyTestsEnabled = ProcessInfo.processInfo.environment["JEWZ_HEAVY_TESTS"] != nil

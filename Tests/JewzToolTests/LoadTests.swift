@@ -4,7 +4,8 @@ import JewzTestSupport
 import Testing
 
 /// #27: ten thousand requests at concurrency 256 through `jewz bench`, counted by the server.
-@Suite struct LoadTests {
+/// Heavy: runs alone (`JEWZ_HEAVY_TESTS=1 swift test --filter Heavy`, as `.ci/run` does).
+@Suite(.enabled(if: heavyTestsEnabled)) struct HeavyLoadTests {
     @Test func tenThousandRequestsAtConcurrency256AreNeitherLostNorDuplicated() async throws {
         let sandbox = try await Sandbox.start()
         let result = try await runJewz(
