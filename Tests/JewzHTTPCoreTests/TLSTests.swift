@@ -17,6 +17,7 @@ import Testing
         try await withSecureSandbox(SandboxTLS(certificates: certificates)) { sandbox, session in
             let error = await httpError { try await HTTPCycle.get(sandbox.url("/hello/"), session: session) }
             #expect(error?.code == .certificateRejected)
+            #expect(error?.description.contains("not trusted here") == true)
             #expect(error?.description.contains("additionalTrustRoots") == true)
             #expect(error?.description.contains("--verify") == true)
         }
@@ -40,6 +41,7 @@ import Testing
         try await withSecureSandbox(SandboxTLS(certificates: elsewhere), configuration: .trusting(elsewhere)) { sandbox, session in
             let error = await httpError { try await HTTPCycle.get(sandbox.url("/hello/"), session: session) }
             #expect(error?.code == .certificateRejected)
+            #expect(error?.description.contains("issued for another host name") == true, "\(String(describing: error))")
         }
         // The same certificate passes when only the chain is checked.
         var configuration = try HTTPSession.Configuration.trusting(elsewhere)

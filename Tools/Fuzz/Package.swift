@@ -16,6 +16,11 @@ let package = Package(
             name: "URITemplateFuzzer",
             dependencies: [.product(name: "JewzURITemplate", package: rootIdentity)],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
+        ),
+        .executableTarget(
+            name: "ChallengeFuzzer",
+            dependencies: [.product(name: "JewzAuth", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ]
 )

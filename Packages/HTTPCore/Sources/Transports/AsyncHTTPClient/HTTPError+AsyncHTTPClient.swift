@@ -40,7 +40,7 @@ extension HTTPError {
             }
         case NIOSSLError.handshakeFailed(let inner) where String(describing: inner).contains("CERTIFICATE_VERIFY_FAILED"):
             self = .certificateRejected(
-                reason: "it is self-signed, signed by an authority not trusted here, expired, or issued for another host name")
+                reason: "it is self-signed, signed by an authority not trusted here, or expired")
         case let error as NIOSSLExtraError where error == .failedToValidateHostname:
             self = .certificateRejected(reason: "it is issued for another host name")
         case let error as NIOSSLError:
