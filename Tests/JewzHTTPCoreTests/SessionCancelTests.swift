@@ -28,6 +28,8 @@ import Testing
         #expect(session.runningCycles.count == 5)
         #expect(session.cancelCycles(method: .get, path: "/elsewhere") == 0)
         #expect(session.cancelCycles(method: .delete, path: "/counter") == 0)
+        // An absolute path names its origin: the same host on another port is not it.
+        #expect(session.cancelCycles(path: "http://127.0.0.1:1/counter") == 0)
         #expect(session.cancelCycles(method: .get, path: "counter") == 3)
         for task in gets {
             let error = await httpError { try await task.value }

@@ -62,11 +62,8 @@ public final class DigestAuthentication: HTTPAuthentication {
                 sent.scheme == "digest"
             else { continue }
             let fields = AuthenticationChallenge.parse("Digest " + info).first
-            let scope = ProtectionScope(request.url)
             let session = sessions.withLock { sessions -> DigestSession? in
-                guard let index = sessions.firstIndex(where: { $0.scope.contains(request.url) || $0.scope == scope }) else {
-                    return nil
-                }
+                guard let index = sessions.firstIndex(where: { $0.scope.contains(request.url) }) else { return nil }
                 let current = sessions[index].session
                 if let next = fields?["nextnonce"] { sessions[index].session = current.renewed(nonce: next) }
                 return current

@@ -81,10 +81,14 @@ public final class TokenAuthenticator: HTTPAuthentication {
     /// A credential newer than `stale`: the current one when it already replaced `stale`, the
     /// refresh in flight's, or a new refresh's.
     private func refreshed(replacing stale: String?) async throws -> Credential {
-        let task = try state.withLock { state -> Task<Credential, any Error> in
-            if let refreshing = state.refreshing { return refreshing }
+        enum Next {
+            case ready(Credential)
+            case waiting(Task<Credential, any Error>)
+        }
+        let next = try state.withLock { state -> Next in
+            if let refreshing = state.refreshing { return .waiting(refreshing) }
             if let current = state.credential, let stale, current.token != stale, !current.isExpired(at: Date()) {
-                return Task { current }
+                return .ready(current)
             }
             let now = ContinuousClock.now
             state.refreshes.removeAll { now - $0 > refreshWindow }
@@ -94,9 +98,12 @@ public final class TokenAuthenticator: HTTPAuthentication {
             state.refreshes.append(now)
             let task = Task { try await self.runRefresh() }
             state.refreshing = task
-            return task
+            return .waiting(task)
         }
-        return try await task.value
+        switch next {
+        case .ready(let credential): return credential
+        case .waiting(let task): return try await task.value
+        }
     }
 
     private func runRefresh() async throws -> Credential {

@@ -26,7 +26,8 @@ extension HTTPSession {
         return cancelCycles { request in
             if let method, request.method != method { return false }
             if let wanted {
-                return request.url.path == wanted.path && (path?.contains("://") != true || request.url.host == wanted.host)
+                let absolute = path?.contains("://") == true
+                return request.url.path == wanted.path && (!absolute || CycleRun.origin(of: request.url) == CycleRun.origin(of: wanted))
             }
             return true
         }

@@ -125,7 +125,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
         if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
-        let lane = ClientLane.leastBusy(of: proxies == nil ? lanes : lanes(for: request.url))
+        let lane = ClientLane.leastBusy(of: lanes(for: request.url))
         let exchange = try start(request, timeout: timeout, onBodySent: onBodySent, on: lane)
         lane.load.add(1, ordering: .relaxed)
         lane.watchdog?.watch(exchange)
