@@ -21,6 +21,20 @@ import Testing
         try await sandbox.shutdown()
     }
 
+    @Test func aMissingPasswordIsAskedForOnTheTerminalWithoutEcho() async throws {
+        let sandbox = try await Sandbox.start()
+        let run = try await runJewzOnTerminal(
+            ["--auth", "test", sandbox.url("/hello_with_basic_auth")], typing: "12345", after: "jewz: password for test: ")
+        #expect(!run.timedOut)
+        #expect(run.status == 0, "\(run.screen)")
+        #expect(run.screen.contains("Hello World"), "\(run.screen)")
+        #expect(!run.screen.contains("12345"), "the password was echoed: \(run.screen)")
+        let wrong = try await runJewzOnTerminal(
+            ["--auth", "test", sandbox.url("/hello_with_basic_auth")], typing: "nope", after: "jewz: password for test: ")
+        #expect(wrong.status == 4, "\(wrong.screen)")
+        try await sandbox.shutdown()
+    }
+
     @Test func aMissingPasswordOffATerminalIsAUsageError() async throws {
         let result = try await runJewz(["--auth", "ada", "http://127.0.0.1:9/"])
         #expect(result.status == 1)
