@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The hash algorithms of RFC 7616 that swift-crypto can compute: MD5 and SHA-256, each with
@@ -33,47 +32,21 @@ struct DigestAlgorithm: Sendable, Hashable {
 
     /// The lowercase hex digest of `text`'s UTF-8.
     func digest(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { digest(bytes: UnsafeRawBufferPointer($0)) }
+        var hasher = DigestHasher(hash)
+        hasher.update(text)
+        return hasher.hex
     }
 
     func digest(bytes: some DataProtocol) -> String {
-        switch hash {
-        case .md5: Insecure.MD5.hash(data: bytes).hex
-        case .sha256: SHA256.hash(data: bytes).hex
-        }
+        var hasher = DigestHasher(hash)
+        hasher.update(data: bytes)
+        return hasher.hex
     }
 
-    /// A hasher for a body read in pieces (`auth-int` over a file).
+    /// The digest of a body read in pieces (`auth-int` over a file).
     func digest(chunks: some Sequence<Data>) -> String {
-        switch hash {
-        case .md5:
-            var hasher = Insecure.MD5()
-            for chunk in chunks { hasher.update(data: chunk) }
-            return hasher.finalize().hex
-        case .sha256:
-            var hasher = SHA256()
-            for chunk in chunks { hasher.update(data: chunk) }
-            return hasher.finalize().hex
-        }
+        var hasher = DigestHasher(hash)
+        for chunk in chunks { hasher.update(data: chunk) }
+        return hasher.hex
     }
-}
-
-extension Sequence<UInt8> {
-    /// Lowercase hex, written byte by byte: `String(format:)` per byte cost more than the
-    /// hashing itself on every preemptive Digest request.
-    var hex: String {
-        let bytes = Array(self)
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
-            for (index, byte) in bytes.enumerated() {
-                buffer[2 * index] = hexDigit(byte >> 4)
-                buffer[2 * index + 1] = hexDigit(byte & 0x0F)
-            }
-            return bytes.count * 2
-        }
-    }
-}
-
-private func hexDigit(_ value: UInt8) -> UInt8 {
-    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
 }

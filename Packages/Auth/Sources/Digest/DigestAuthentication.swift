@@ -78,46 +78,32 @@ public final class DigestAuthentication: HTTPAuthentication {
 
     // MARK: Computing
 
-    /// The `Authorization` (or `Proxy-Authorization`) value for `request`.
+    /// The `Authorization` (or `Proxy-Authorization`) value for `request`: the session's fixed
+    /// fields, then the ones each request changes, written as bytes into one buffer.
     private func credentials(for request: HTTPRequest, session: DigestSession, nonceCount: Int) throws -> String {
         let challenge = session.challenge
         let nc = Self.nonceCountField(nonceCount)
         let cnonce = session.clientNoncePrefix + nc
         let uri = Self.target(of: request.url)
         let bodyHash = challenge.qop == "auth-int" ? try Self.bodyHash(of: request, algorithm: challenge.algorithm) : nil
-        let response = Self.response(
-            algorithm: challenge.algorithm, credentialsHash: session.credentialsHash, method: request.method.rawValue,
-            uri: uri, nonce: challenge.nonce, nc: nc, cnonce: cnonce, qop: challenge.qop, bodyHash: bodyHash)
-        // One string, appended in place: joining an array of interpolated fields cost more
-        // than both hashes.
-        var field = "Digest username="
-        field.reserveCapacity(320)
-        Self.appendQuoted(session.sentUsername, to: &field)
-        field += ", realm="
-        Self.appendQuoted(challenge.realm, to: &field)
-        field += ", uri="
-        Self.appendQuoted(uri, to: &field)
-        field += ", algorithm="
-        field += challenge.algorithm.name
-        field += ", nonce="
-        Self.appendQuoted(challenge.nonce, to: &field)
-        if let qop = challenge.qop {
-            field += ", nc="
-            field += nc
-            field += ", cnonce=\""
-            field += cnonce
-            field += "\", qop="
-            field += qop
+        var field = session.fieldPrefix
+        field.reserveCapacity(field.count + uri.utf8.count + 160)
+        Self.appendEscaped(uri, to: &field)
+        if challenge.qop != nil {
+            field.append(contentsOf: #"", nc="#.utf8)
+            field.append(contentsOf: nc)
+            field.append(contentsOf: #", cnonce=""#.utf8)
+            field.append(contentsOf: cnonce)
         }
-        field += ", response=\""
-        field += response
-        field += "\""
-        if let opaque = challenge.opaque {
-            field += ", opaque="
-            Self.appendQuoted(opaque, to: &field)
-        }
-        if challenge.userhash { field += ", userhash=true" }
-        return field
+        field.append(contentsOf: #"", response=""#.utf8)
+        let start = session.sharedResponseStart
+            ?? Self.responseStart(
+                algorithm: challenge.algorithm, credentialsHash: session.credentialsHash, nonce: challenge.nonce, cnonce: cnonce)
+        Self.appendResponse(
+            continuing: start, hash: challenge.algorithm.hash, method: request.method.rawValue, uri: uri, nc: nc,
+            cnonce: cnonce, qop: challenge.qop, bodyHash: bodyHash, to: &field)
+        field.append(UInt8(ascii: "\""))
+        return String(decoding: field, as: UTF8.self)
     }
 
     /// The `rspauth` a server that knows the password sends: the response with an empty method.
@@ -136,22 +122,60 @@ public final class DigestAuthentication: HTTPAuthentication {
         algorithm: DigestAlgorithm, username: String, realm: String, password: String, method: String, uri: String,
         nonce: String, nc: String, cnonce: String, qop: String?, bodyHash: String?
     ) -> String {
-        response(
-            algorithm: algorithm, credentialsHash: algorithm.digest("\(username):\(realm):\(password)"), method: method,
-            uri: uri, nonce: nonce, nc: nc, cnonce: cnonce, qop: qop, bodyHash: bodyHash)
+        let start = responseStart(
+            algorithm: algorithm, credentialsHash: algorithm.digest("\(username):\(realm):\(password)"), nonce: nonce,
+            cnonce: Array(cnonce.utf8))
+        var response: [UInt8] = []
+        appendResponse(
+            continuing: start, hash: algorithm.hash, method: method, uri: Substring(uri), nc: Array(nc.utf8),
+            cnonce: Array(cnonce.utf8), qop: qop, bodyHash: bodyHash, to: &response)
+        return String(decoding: response, as: UTF8.self)
     }
 
-    /// The `response` from `H(username:realm:password)`, which a session keeps rather than
-    /// hashing again for every request.
-    static func response(
-        algorithm: DigestAlgorithm, credentialsHash: String, method: String, uri: String,
-        nonce: String, nc: String, cnonce: String, qop: String?, bodyHash: String?
-    ) -> String {
+    /// A hasher of `response` fed with `HA1:nonce:`, which every request of a space shares
+    /// unless the algorithm is a `-sess` one (its HA1 covers each request's cnonce).
+    static func responseStart(algorithm: DigestAlgorithm, credentialsHash: String, nonce: String, cnonce: [UInt8]) -> DigestHasher {
         var ha1 = credentialsHash
-        if algorithm.isSession { ha1 = algorithm.digest("\(ha1):\(nonce):\(cnonce)") }
-        let ha2 = algorithm.digest(qop == "auth-int" ? "\(method):\(uri):\(bodyHash ?? "")" : "\(method):\(uri)")
-        guard let qop else { return algorithm.digest("\(ha1):\(nonce):\(ha2)") }
-        return algorithm.digest("\(ha1):\(nonce):\(nc):\(cnonce):\(qop):\(ha2)")
+        if algorithm.isSession {
+            var sessionHash = DigestHasher(algorithm.hash)
+            sessionHash.update("\(ha1):\(nonce):")
+            sessionHash.update(cnonce)
+            ha1 = sessionHash.hex
+        }
+        var hasher = DigestHasher(algorithm.hash)
+        hasher.update("\(ha1):\(nonce):")
+        return hasher
+    }
+
+    /// Appends `response` in hex: `start` fed on with `nc:cnonce:qop:` (when there is a qop)
+    /// and the hex of HA2 = `H(method:uri)` (`H(method:uri:H(body))` under `auth-int`).
+    static func appendResponse(
+        continuing start: DigestHasher, hash: DigestAlgorithm.Hash, method: String, uri: Substring, nc: [UInt8],
+        cnonce: [UInt8], qop: String?, bodyHash: String?, to bytes: inout [UInt8]
+    ) {
+        let colon = [UInt8(ascii: ":")]
+        var ha2 = DigestHasher(hash)
+        ha2.update(method)
+        ha2.update(colon)
+        ha2.update(uri)
+        if qop == "auth-int" {
+            ha2.update(colon)
+            ha2.update(bodyHash ?? "")
+        }
+        var hasher = start
+        if let qop {
+            hasher.update(nc)
+            hasher.update(colon)
+            hasher.update(cnonce)
+            hasher.update(colon)
+            hasher.update(qop)
+            hasher.update(colon)
+        }
+        var ha2Hex: [UInt8] = []
+        ha2Hex.reserveCapacity(64)
+        ha2.appendHex(to: &ha2Hex)
+        hasher.update(ha2Hex)
+        hasher.appendHex(to: &bytes)
     }
 
     /// The hash of the request body for `auth-int`: bytes in memory or a file, never a stream.
@@ -172,44 +196,62 @@ public final class DigestAuthentication: HTTPAuthentication {
 
     /// The request target as sent: the path (at least `/`) and the query, percent-encoded,
     /// read off the URL's text (the parsed accessors cost more than the hashes).
-    static func target(of url: URL) -> String {
-        let text = Array(url.absoluteString.utf8)
-        let end = text.firstIndex(of: UInt8(ascii: "#")) ?? text.count
-        // The authority starts after "://" (the first "//") and ends at the first "/" or "?".
-        var index = 0
-        while index + 1 < end, !(text[index] == UInt8(ascii: "/") && text[index + 1] == UInt8(ascii: "/")) { index += 1 }
-        index += 2
-        while index < end, text[index] != UInt8(ascii: "/"), text[index] != UInt8(ascii: "?") { index += 1 }
-        guard index < end else { return "/" }
-        let target = String(decoding: text[index..<end], as: UTF8.self)
-        return text[index] == UInt8(ascii: "?") ? "/" + target : target
+    static func target(of url: URL) -> Substring {
+        var text = url.absoluteString
+        let (start, end) = text.withUTF8 { bytes -> (Int, Int) in
+            let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+            // The authority starts after "://" (the first "//") and ends at the first "/" or "?".
+            var index = 0
+            while index + 1 < end, !(bytes[index] == UInt8(ascii: "/") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+            index += 2
+            while index < end, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?") { index += 1 }
+            return (index, end)
+        }
+        guard start < end else { return "/" }
+        let utf8 = text.utf8
+        let target = text[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
+        return target.first == "?" ? Substring("/" + target) : target
     }
 
-    /// Appends `value` as a quoted string, `"` and `\` escaped.
-    private static func appendQuoted(_ value: String, to field: inout String) {
-        field += "\""
-        if value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            for character in value {
-                if character == "\"" || character == "\\" { field += "\\" }
-                field.append(character)
+    /// Appends `value` as a quoted string.
+    static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        appendEscaped(Substring(value), to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `value` with `"` and `\` escaped, as inside a quoted string. Byte by byte is
+    /// safe: neither byte occurs inside a multi-byte UTF-8 sequence.
+    private static func appendEscaped(_ value: Substring, to bytes: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { text in
+            guard text.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return bytes.append(contentsOf: text)
             }
-        } else {
-            field += value
+            for byte in text {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
         }
-        field += "\""
     }
 
     /// 16 random bytes in hex: a session's cnonces start with it and end with the nonce count,
     /// so each is unique and unpredictable without a system call per request.
-    private static func makeClientNonce() -> String {
+    private static func makeClientNonce() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        let words = [generator.next() as UInt64, generator.next() as UInt64]
-        return words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } }.hex
+        var nonce: [UInt8] = []
+        for _ in 0..<2 {
+            withUnsafeBytes(of: generator.next() as UInt64) { appendHexDigits(of: $0, to: &nonce) }
+        }
+        return nonce
     }
 
     /// `nc` as RFC 7616 writes it: 8 hex digits.
-    static func nonceCountField(_ count: Int) -> String {
-        (0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) }.hex
+    static func nonceCountField(_ count: Int) -> [UInt8] {
+        var field: [UInt8] = []
+        field.reserveCapacity(8)
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: count).bigEndian) { appendHexDigits(of: $0, to: &field) }
+        return field
     }
 }
 
@@ -252,18 +294,41 @@ final class DigestSession: Sendable {
     let kind: ChallengeKind
     /// The last nonce count taken.
     let nonceCount = Atomic(0)
-    let clientNoncePrefix: String
+    /// Hex; each cnonce is this followed by the nonce count.
+    let clientNoncePrefix: [UInt8]
     /// The user name as sent: hashed with the realm under `userhash`.
     let sentUsername: String
     /// `H(username:realm:password)`, the same for every request of the space.
     let credentialsHash: String
+    /// The header's fields that no request changes, up to the opening quote of `uri`.
+    let fieldPrefix: [UInt8]
+    /// The hasher of `response` fed with what every request shares; `nil` for `-sess`.
+    let sharedResponseStart: DigestHasher?
 
-    init(challenge: DigestChallenge, kind: ChallengeKind, clientNoncePrefix: String, sentUsername: String, credentialsHash: String) {
+    init(challenge: DigestChallenge, kind: ChallengeKind, clientNoncePrefix: [UInt8], sentUsername: String, credentialsHash: String) {
         self.challenge = challenge
         self.kind = kind
         self.clientNoncePrefix = clientNoncePrefix
         self.sentUsername = sentUsername
         self.credentialsHash = credentialsHash
+        var prefix = Array("Digest username=".utf8)
+        DigestAuthentication.appendQuoted(sentUsername, to: &prefix)
+        prefix.append(contentsOf: ", realm=".utf8)
+        DigestAuthentication.appendQuoted(challenge.realm, to: &prefix)
+        prefix.append(contentsOf: ", algorithm=\(challenge.algorithm.name), nonce=".utf8)
+        DigestAuthentication.appendQuoted(challenge.nonce, to: &prefix)
+        if let qop = challenge.qop { prefix.append(contentsOf: ", qop=\(qop)".utf8) }
+        if let opaque = challenge.opaque {
+            prefix.append(contentsOf: ", opaque=".utf8)
+            DigestAuthentication.appendQuoted(opaque, to: &prefix)
+        }
+        if challenge.userhash { prefix.append(contentsOf: ", userhash=true".utf8) }
+        prefix.append(contentsOf: #", uri=""#.utf8)
+        fieldPrefix = prefix
+        sharedResponseStart = challenge.algorithm.isSession
+            ? nil
+            : DigestAuthentication.responseStart(
+                algorithm: challenge.algorithm, credentialsHash: credentialsHash, nonce: challenge.nonce, cnonce: [])
     }
 
     /// The same space with the server's next nonce, counted from 1 again.
