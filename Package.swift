@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "JewzXML", targets: ["JewzXML"]),
         .library(name: "JewzMultipart", targets: ["JewzMultipart"]),
         .library(name: "JewzAuth", targets: ["JewzAuth"]),
+        .library(name: "JewzCache", targets: ["JewzCache"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -94,9 +95,15 @@ let package = Package(
             path: "Packages/Auth/Sources"
         ),
         .target(
+            name: "JewzCache",
+            dependencies: ["JewzHTTPCore"],
+            path: "Packages/Cache/Sources"
+        ),
+        .target(
             name: "Jewzruxin",
             dependencies: [
                 "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzXML", "JewzMultipart", "JewzAuth",
+                "JewzCache",
             ],
             path: "Packages/Jewzruxin/Sources"
         ),
@@ -171,6 +178,11 @@ let package = Package(
             path: "Tests/JewzAuthTests"
         ),
         .testTarget(
+            name: "JewzCacheTests",
+            dependencies: ["JewzCache", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzCacheTests"
+        ),
+        .testTarget(
             name: "JewzruxinTests",
             dependencies: ["Jewzruxin", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzruxinTests"
@@ -188,7 +200,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzToolTests",
-            dependencies: ["jewz", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["jewz", "JewzCache", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzToolTests"
         ),
     ]

@@ -1,5 +1,6 @@
 // `import Jewzruxin` gives the whole toolkit.
 @_exported import JewzAuth
+@_exported import JewzCache
 @_exported import JewzForm
 @_exported import JewzGzip
 @_exported import JewzHTTPCore

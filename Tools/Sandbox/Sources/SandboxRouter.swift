@@ -22,6 +22,7 @@ import Synchronization
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
 /// | `/token/issue`, `/token/protected`, `/token/expire` | bearer tokens handed out, checked, all expired (``SandboxTokens``) |
 /// | `/digest-auth/QOP/USER/PASSWORD/ALGORITHM?stale-after=N&next-nonce=1&userhash=1` | RFC 7616 Digest (see ``SandboxDigest``) |
+/// | `/cached/KEY?cc=&etag=&last-modified=1&expires=&vary=&type=json&size=N`, `/cached/KEY/down|up|count` | caching headers on demand, hits counted, 503 on command (``SandboxCache``) |
 public final class SandboxRouter: Sendable {
     /// The largest request body accepted; larger ones get 413.
     public static let maximumRequestBodySize = 256 << 20
@@ -31,6 +32,7 @@ public final class SandboxRouter: Sendable {
     private let counters = Mutex<[String: Int]>([:])
     private let digest = SandboxDigest()
     private let tokens = SandboxTokens()
+    private let cache = SandboxCache()
 
     /// How many tokens `/token/issue` has handed out.
     public var tokensIssued: Int { tokens.issued }
@@ -44,6 +46,11 @@ public final class SandboxRouter: Sendable {
     /// to know that a request reached the server.
     public func requestCount(forKey key: String) -> Int {
         counters.withLock { $0[key, default: 0] }
+    }
+
+    /// How many requests `/cached/KEY` has had, conditional ones included.
+    public func cacheHits(forKey key: String) -> Int {
+        cache.hits(forKey: key)
     }
 
     /// The response for a complete request.
@@ -115,6 +122,8 @@ public final class SandboxRouter: Sendable {
             return SandboxResponse(status: status, headers: [("Location", location)])
         case ("token", 2):
             return tokens.respond(to: request, action: segments[1])
+        case ("cached", 2), ("cached", 3):
+            return cache.respond(to: request, segments: segments, query: query)
         case ("digest-auth", 5):
             return digest.respond(to: request, segments: segments, query: query)
         case ("redirect-to", 1):

@@ -22,6 +22,14 @@ extension RequestCommand {
         configuration.followsRedirects = follow
         configuration.maximumRedirects = maxRedirects ?? configuration.maximumRedirects
         configuration.allowsInsecureRedirects = allowInsecureRedirects
+        if let cache {
+            do {
+                configuration.cache = try HTTPCache(directory: URL(fileURLWithPath: cache))
+            } catch {
+                printError("\(error)")
+                throw JewzExit.usage.code
+            }
+        }
         do {
             try configureTransport(&configuration.transport)
         } catch let error as HTTPError {
@@ -87,6 +95,29 @@ extension RequestCommand {
             transport.proxies = proxies
         case let url?:
             transport.proxies = .all(try .init(url: url))
+        }
+    }
+
+    /// `--cache-policy`'s words for ``HTTPRequest/Caching/Policy``.
+    static func cachePolicy(_ word: String) throws -> HTTPRequest.Caching.Policy {
+        switch word.lowercased() {
+        case "standard": .standard
+        case "reload": .reloadIgnoringCache
+        case "revalidate": .revalidate
+        case "stale-ok": .returnCacheElseLoad
+        case "offline": .onlyIfCached
+        default: throw ValidationError("--cache-policy takes standard, reload, revalidate, stale-ok or offline.")
+        }
+    }
+
+    /// What `-v` says of a response the cache answered; `nil` for one from the network.
+    static func origin(of response: HTTPResponse) -> String? {
+        let age = response.headers["Age"].map { ", \($0) s old" } ?? ""
+        switch response.source {
+        case .network: return nil
+        case .cache: return "answered from the cache\(age), without the network"
+        case .revalidated: return "answered from the cache, confirmed current by the server (304)"
+        case .stale: return "answered from the cache with a stale copy\(age)"
         }
     }
 }

@@ -61,6 +61,12 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Send through a proxy: http://[user:password@]host:port (CONNECT), socks5://host:port, or env to take HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment.")
     var proxy: String?
 
+    @Option(help: "Keep responses in an HTTP cache in this directory (RFC 9111): a fresh one answers the next identical request without the network, a stale one is revalidated. Not used with --output.")
+    var cache: String?
+
+    @Option(help: "With --cache: standard (the default), reload (ask the network, store the answer), revalidate (ask the server whether the stored copy is current), stale-ok (a stored copy even when stale) or offline (only the cache; 504 when absent).")
+    var cachePolicy = "standard"
+
     @Option(name: .shortAndLong, help: "Save the response body to this file (streamed to disk, never held in memory).")
     var output: String?
 
@@ -138,6 +144,7 @@ struct RequestCommand: AsyncParsableCommand {
         headers.addMissing(from: cycle.session.configuration.additionalHeaders)
         cycle.request.headers = headers
         cycle.request.timeout = timeout.map { .milliseconds(Int($0 * 1000)) }
+        cycle.request.caching.policy = try Self.cachePolicy(cachePolicy)
 
         if parts.contains("H") { printRequestHead(cycle.request) }
         if parts.contains("B"), let data = cycle.request.data { printBody(data, text: String(data: data, encoding: .utf8)) }
@@ -154,6 +161,7 @@ struct RequestCommand: AsyncParsableCommand {
             do { try file.save(to: path) } catch { printError("the session could not be saved to \(path): \(error.localizedDescription)") }
         }
         if let response = cycle.response {
+            if verbose, let origin = Self.origin(of: response) { printError(origin) }
             if parts.contains("h") { printResponseHead(response) }
             if let output, failure == nil {
                 if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\n".utf8)) }

@@ -54,8 +54,25 @@ extension CycleRun {
         return received
     }
 
-    /// One exchange, with the session's cookies when it keeps them.
+    /// One exchange, through the session's cache when it has one and the response is to be
+    /// kept in memory.
     func sendOnce(_ request: HTTPRequest) async throws -> ReceivedResponse {
+        if let cache = session.configuration.cache, transfer.isInMemory { return try await exchange(request, through: cache) }
+        return try await sendToNetwork(request)
+    }
+
+    /// One exchange answered by `cache`, which may send `request` (or it made conditional) on
+    /// the network; the status verdict is taken again, as the response may be a stored one.
+    @inline(never)
+    private func exchange(_ request: HTTPRequest, through cache: any HTTPResponseCache) async throws -> ReceivedResponse {
+        let response = try await cache.response(for: request, session: session) { request in
+            try await self.sendToNetwork(request).response
+        }
+        return ReceivedResponse(response: response, statusFailed: snapshot.session.values.shouldTreatStatusCodeAsFailure(response.statusCode))
+    }
+
+    /// One exchange on the network, with the session's cookies when it keeps them.
+    private func sendToNetwork(_ request: HTTPRequest) async throws -> ReceivedResponse {
         guard let jar = session.configuration.cookieJar else { return try await exchangeOnce(request) }
         return try await exchangeOnce(request, cookies: jar)
     }

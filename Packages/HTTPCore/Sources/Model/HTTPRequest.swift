@@ -31,6 +31,8 @@ public struct HTTPRequest: Sendable {
     /// A media type to use instead of the response's Content-Type when choosing the processor
     /// (JustAPIs' `contentTypeOverride`), for servers that label their bodies wrongly.
     public var responseContentTypeOverride: String?
+    /// ``caching`` when it is not the default: a pointer's space in every request.
+    var cachingOptions: Boxed<Caching>?
 
     public init(
         url: URL, method: HTTPMethod = .get, headers: HTTPHeaderFields = [:], data: Data? = nil,

@@ -14,6 +14,8 @@ public struct HTTPResponse: Sendable {
     /// The protocol version the response came over; `nil` when the transport does not say
     /// (`URLSessionTransport` on Linux).
     public var version: HTTPVersion?
+    /// Where the response came from: the network, unless the session has a cache.
+    public var source: Source = .network
     /// An encoding for ``text`` that overrides what the headers and the bytes suggest.
     public var textReadEncoding: String.Encoding?
 
@@ -42,6 +44,19 @@ public struct HTTPResponse: Sendable {
 }
 
 extension HTTPResponse {
+    /// Where a response came from (``HTTPResponse/source``).
+    public enum Source: Sendable, Hashable {
+        /// The network, without the cache's help.
+        case network
+        /// A stored response, fresh (or allowed stale by the request), without the network.
+        case cache
+        /// A stored response the server confirmed with `304 Not Modified`.
+        case revalidated
+        /// A stored response past its freshness, given because the network failed or the
+        /// response allows it (`stale-if-error`, `stale-while-revalidate`).
+        case stale
+    }
+
     /// Whether a response with this status and headers is a redirect a client follows: 301,
     /// 302, 303, 307 or 308 with a `Location`.
     static func isRedirect(statusCode: Int, headers: HTTPHeaderFields) -> Bool {

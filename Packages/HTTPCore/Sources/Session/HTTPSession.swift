@@ -51,6 +51,9 @@ public final class HTTPSession: Sendable {
         /// The session's cookies: `nil` (the default) sends and keeps none; a jar stores every
         /// response's `Set-Cookie` (redirects included) and sends what matches, on any transport.
         public var cookieJar: HTTPCookieJar?
+        /// The session's HTTP cache: `nil` (the default) asks none. JewzCache's `HTTPCache`
+        /// keeps responses in memory or on disk by RFC 9111's rules (``HTTPResponseCache``).
+        public var cache: (any HTTPResponseCache)?
         /// Headers added to every request that does not set them itself.
         public var additionalHeaders: HTTPHeaderFields = ["User-Agent": "Jewzruxin/0.1"]
 

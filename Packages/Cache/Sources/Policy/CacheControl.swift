@@ -1,0 +1,102 @@
+import Foundation
+import JewzHTTPCore
+
+/// The directives of the `Cache-Control` fields of a request or a response (RFC 9111 §5.2),
+/// as a private cache reads them.
+///
+/// Unknown directives are ignored; a delta-seconds that is not digits makes a response's
+/// `max-age` zero (§4.2.1: invalid freshness information means stale) and is ignored
+/// elsewhere; values past 2³¹ are held at 2³¹ (§1.2.2).
+struct CacheControl: Sendable, Hashable {
+    var maxAge: Int?
+    /// `max-stale`: `Int.max` when given without a value (any staleness).
+    var maxStale: Int?
+    var minFresh: Int?
+    var noCache = false
+    var noStore = false
+    var mustRevalidate = false
+    var isPublic = false
+    var isPrivate = false
+    var onlyIfCached = false
+    var staleWhileRevalidate: Int?
+    var staleIfError: Int?
+
+    /// Whether a response says how long it stays fresh (or that it may be stored at all)
+    /// rather than leaving it to heuristics.
+    var isExplicit: Bool { maxAge != nil || noCache || noStore || isPublic || isPrivate || mustRevalidate }
+
+    init(_ headers: HTTPHeaderFields) {
+        for value in headers.values(for: "Cache-Control") {
+            for directive in Self.directives(in: value) {
+                apply(directive.name, directive.argument)
+            }
+        }
+        // HTTP/1.0's `Pragma: no-cache`, when no Cache-Control says otherwise (§5.4).
+        if !headers.contains("Cache-Control"), headers.tokens(for: "Pragma").contains("no-cache") { noCache = true }
+    }
+
+    private mutating func apply(_ name: String, _ argument: String?) {
+        switch name {
+        case "max-age": maxAge = Self.seconds(argument) ?? 0
+        case "max-stale": maxStale = argument == nil ? Int.max : Self.seconds(argument)
+        case "min-fresh": minFresh = Self.seconds(argument)
+        case "no-cache": noCache = true
+        case "no-store": noStore = true
+        case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+        case "public": isPublic = true
+        case "private": isPrivate = true
+        case "only-if-cached": onlyIfCached = true
+        case "stale-while-revalidate": staleWhileRevalidate = Self.seconds(argument)
+        case "stale-if-error": staleIfError = Self.seconds(argument)
+        default: break
+        }
+    }
+
+    /// RFC 9111 §1.2.2's delta-seconds.
+    private static func seconds(_ argument: String?) -> Int? {
+        guard let argument, !argument.isEmpty, argument.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return Int(argument.prefix(10)).map { min($0, 1 << 31) } ?? (1 << 31)
+    }
+
+    /// The directives of one field value: `name[=token|"quoted"]`, comma-separated; names
+    /// lowercased; commas inside quoted strings kept.
+    static func directives(in value: String) -> [(name: String, argument: String?)] {
+        var result: [(String, String?)] = []
+        var name = ""
+        var argument: String?
+        var inQuotes = false
+        var escaped = false
+        func flush() {
+            let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
+            if !trimmed.isEmpty { result.append((trimmed, argument.map { $0.trimmingCharacters(in: .whitespaces) })) }
+            name = ""
+            argument = nil
+        }
+        for character in value {
+            if inQuotes {
+                if escaped {
+                    argument?.append(character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inQuotes = false
+                } else {
+                    argument?.append(character)
+                }
+            } else if character == "," {
+                flush()
+            } else if character == "=", argument == nil {
+                argument = ""
+            } else if character == "\"", argument != nil {
+                inQuotes = true
+            } else if argument != nil {
+                argument?.append(character)
+            } else {
+                name.append(character)
+            }
+        }
+        flush()
+        return result
+    }
+}

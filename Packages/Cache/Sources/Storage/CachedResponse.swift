@@ -1,0 +1,139 @@
+import Foundation
+import JewzHTTPCore
+
+/// A response as a cache keeps it: status, headers and body, when it was requested and
+/// received (for its age, RFC 9111 §4.2.3), and what it was stored for.
+public struct CachedResponse: Sendable {
+    /// The key it is stored under: method and URL, or the request's own key.
+    public var key: String
+    public var statusCode: Int
+    public var headers: HTTPHeaderFields
+    public var body: Data
+    public var url: URL?
+    /// When the request that brought it was sent, and when its response arrived.
+    public var requestDate: Date
+    public var responseDate: Date
+    /// The request's values of the fields its `Vary` names (names lowercased; a field the
+    /// request lacked is absent): a later request must send the same to be answered by it.
+    public var varyingFields: [String: String]
+    /// A lifetime the request set (``HTTPRequest/Caching/lifetime``), in seconds, which wins
+    /// over the headers.
+    public var lifetimeOverride: Double?
+
+    /// What its headers say, read once rather than at every lookup.
+    let rules: StoredRules
+
+    public init(
+        key: String, statusCode: Int, headers: HTTPHeaderFields, body: Data, url: URL?, requestDate: Date,
+        responseDate: Date, varyingFields: [String: String], lifetimeOverride: Double? = nil
+    ) {
+        self.key = key
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.requestDate = requestDate
+        self.responseDate = responseDate
+        self.varyingFields = varyingFields
+        self.lifetimeOverride = lifetimeOverride
+        rules = StoredRules(
+            statusCode: statusCode, headers: headers, requestDate: requestDate, responseDate: responseDate,
+            lifetimeOverride: lifetimeOverride)
+    }
+
+    /// The response a cycle receives from it.
+    func response(source: HTTPResponse.Source, age: Double) -> HTTPResponse {
+        var headers = headers
+        headers["Age"] = String(Int(min(age, Double(Int32.max))))
+        var response = HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url)
+        response.source = source
+        return response
+    }
+
+    /// How many bytes it takes, roughly: what the stores' limits count.
+    var cost: Int {
+        body.count + headers.fields.reduce(key.utf8.count + 64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+}
+
+/// A stored response's freshness (RFC 9111 §4.2) and the directives that bind a cache,
+/// computed when it is stored.
+struct StoredRules: Sendable {
+    /// How long it is fresh from its origin, in seconds.
+    let freshnessLifetime: Double
+    /// Its age when it arrived: §4.2.3's `corrected_initial_age`.
+    let initialAge: Double
+    let responseDate: Date
+    let mustRevalidate: Bool
+    let noCache: Bool
+    let staleWhileRevalidate: Double?
+    let staleIfError: Double?
+    let etag: String?
+    let lastModified: String?
+
+    init(statusCode: Int, headers: HTTPHeaderFields, requestDate: Date, responseDate: Date, lifetimeOverride: Double?) {
+        let control = CacheControl(headers)
+        let date = headers["Date"].flatMap(HTTPDate.parse) ?? responseDate
+        let apparentAge = max(0, responseDate.timeIntervalSince(date))
+        let ageValue = headers["Age"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
+        initialAge = max(apparentAge, ageValue + max(0, responseDate.timeIntervalSince(requestDate)))
+        self.responseDate = responseDate
+        if let lifetimeOverride {
+            freshnessLifetime = lifetimeOverride
+        } else if let maxAge = control.maxAge {
+            freshnessLifetime = Double(maxAge)
+        } else if let expires = headers["Expires"] {
+            // An Expires that does not parse ("0", "-1") means already expired (§5.3).
+            freshnessLifetime = HTTPDate.parse(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
+        } else if let lastModified = headers["Last-Modified"].flatMap(HTTPDate.parse),
+            StoredRules.isHeuristicallyCacheable(statusCode) || control.isPublic
+        {
+            // §4.2.2: a tenth of the time since the last change, as browsers do, at most a
+            // week. RFC 9111 no longer excludes URLs with a query, as RFC 2616 did.
+            freshnessLifetime = min(max(0, date.timeIntervalSince(lastModified)) / 10, 7 * 86_400)
+        } else {
+            freshnessLifetime = 0
+        }
+        mustRevalidate = control.mustRevalidate && lifetimeOverride == nil
+        noCache = control.noCache && lifetimeOverride == nil
+        staleWhileRevalidate = control.staleWhileRevalidate.map(Double.init)
+        staleIfError = control.staleIfError.map(Double.init)
+        etag = headers["ETag"]
+        lastModified = headers["Last-Modified"]
+    }
+
+    /// §4.2.3's `current_age`.
+    func age(at now: Date) -> Double {
+        initialAge + max(0, now.timeIntervalSince(responseDate))
+    }
+
+    var hasValidators: Bool { etag != nil || lastModified != nil }
+
+    /// The statuses a cache may store and give fresh by heuristics (RFC 9110 §15.1).
+    static func isHeuristicallyCacheable(_ statusCode: Int) -> Bool {
+        [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501].contains(statusCode)
+    }
+}
+
+extension CachedResponse {
+    /// The fields a `304` must not replace (RFC 9111 §3.2): they describe the stored body or
+    /// the connection, not the resource.
+    private static let keptOnRevalidation: Set<String> = [
+        "content-length", "content-encoding", "content-range", "transfer-encoding", "connection", "keep-alive",
+    ]
+
+    /// The same body with the headers a `304` sent in place of the stored ones, aged from the
+    /// `304`'s exchange.
+    func revalidated(by fresh: HTTPHeaderFields, requestDate: Date, responseDate: Date) -> CachedResponse {
+        var headers = headers
+        var replaced: Set<String> = []
+        for field in fresh.fields where !Self.keptOnRevalidation.contains(field.name.lowercased()) {
+            let name = field.name.lowercased()
+            if replaced.insert(name).inserted { headers.remove(field.name) }
+            headers.add(field.value, for: field.name)
+        }
+        return CachedResponse(
+            key: key, statusCode: statusCode, headers: headers, body: body, url: url, requestDate: requestDate,
+            responseDate: responseDate, varyingFields: varyingFields, lifetimeOverride: lifetimeOverride)
+    }
+}

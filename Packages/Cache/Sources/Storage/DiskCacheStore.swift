@@ -1,0 +1,268 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Responses in files under a directory, least recently used evicted first once they pass a
+/// size limit; crash-safe and shared safely between processes.
+///
+/// - An entry is written to `tmp/` and renamed into `entries/` when whole, so after a
+///   `kill -9` at any moment it is either whole or absent; a damaged file fails its footer
+///   check and is discarded, never served (``EntryCoding``).
+/// - The order of use is kept in `journal` (a line per write, read and removal, as OkHttp's
+///   DiskLruCache does), not in file access times, which `noatime` mounts do not keep. A torn
+///   last line is ignored; the journal is rewritten short when it grows.
+/// - Changes to the directory take an `flock` on `lock`, so two processes on one directory do
+///   not corrupt it; each evicts by what it knows, and a new store counts every file present.
+///
+/// Reads and writes are synchronous file I/O on the calling thread: entries are API
+/// responses, read whole into memory.
+public final class DiskCacheStore: CacheStore {
+    public let directory: URL
+    public let sizeLimit: Int
+    private let entries: URL
+    private let temporary: URL
+    private let journalPath: String
+    private let lockDescriptor: Int32
+    private let state: Mutex<State>
+
+    private struct State {
+        var index = LRUList<Int>()
+        var journal: Int32 = -1
+        var journalLines = 0
+    }
+
+    /// Opens (or makes) the store in `directory`.
+    ///
+    /// - Throws: ``CacheError/Code/directoryUnusable`` when the directory cannot be made or its
+    ///   lock file opened.
+    public init(directory: URL, sizeLimit: Int = 256 << 20) throws {
+        self.directory = directory
+        self.sizeLimit = sizeLimit
+        entries = directory.appendingPathComponent("entries")
+        temporary = directory.appendingPathComponent("tmp")
+        journalPath = directory.appendingPathComponent("journal").path
+        do {
+            for folder in [entries, temporary] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+        } catch {
+            throw CacheError.directoryUnusable(directory.path, "\(error.localizedDescription)")
+        }
+        let lock = open(directory.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno))) }
+        lockDescriptor = lock
+        state = Mutex(State())
+        try state.withLock { state in
+            try withFileLock {
+                rebuild(&state)
+                try rewriteJournal(&state)
+                evict(&state)
+            }
+        }
+        removeAbandonedTemporaryFiles()
+    }
+
+    deinit {
+        state.withLock { if $0.journal >= 0 { close($0.journal) } }
+        close(lockDescriptor)
+    }
+
+    /// The bytes and the number of entries this store knows of.
+    public var usage: (size: Int, count: Int) {
+        state.withLock { ($0.index.totalCost, $0.index.count) }
+    }
+
+    // MARK: CacheStore
+
+    public func response(forKey key: String) -> CachedResponse? {
+        let name = Self.fileName(forKey: key)
+        let path = entries.appendingPathComponent(name).path
+        guard let file = FileManager.default.contents(atPath: path) else { return nil }
+        guard let entry = try? EntryCoding.decode(file) else {
+            discard(name)
+            return nil
+        }
+        guard entry.key == key else { return nil }  // another key with the same file name
+        state.withLock { state in
+            if state.index.use(name) == nil { state.index.insert(file.count, forKey: name, cost: file.count) }
+            appendJournal("R \(name)\n", to: &state)
+        }
+        return entry
+    }
+
+    public func store(_ response: CachedResponse) throws {
+        let name = Self.fileName(forKey: response.key)
+        let metadata = EntryCoding.metadata(of: response)
+        let footer = EntryCoding.footer(metadataLength: metadata.count, bodyLength: response.body.count)
+        let size = response.body.count + metadata.count + footer.count
+        guard size <= sizeLimit else {
+            removeResponse(forKey: response.key)
+            return
+        }
+        let scratch = temporary.appendingPathComponent("\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))").path
+        try write([response.body, metadata, footer], to: scratch)
+        try state.withLock { state in
+            try withFileLock {
+                guard rename(scratch, entries.appendingPathComponent(name).path) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    unlink(scratch)
+                    throw CacheError.directoryUnusable(directory.path, reason)
+                }
+                state.index.insert(size, forKey: name, cost: size)
+                appendJournal("W \(name) \(size)\n", to: &state)
+                evict(&state)
+                if state.journalLines > 2_000, state.journalLines > 4 * state.index.count { try rewriteJournal(&state) }
+            }
+        }
+    }
+
+    public func removeResponse(forKey key: String) {
+        discard(Self.fileName(forKey: key))
+    }
+
+    public func removeAll() {
+        state.withLock { state in
+            try? withFileLock {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: entries.path)) ?? [] {
+                    unlink(entries.appendingPathComponent(name).path)
+                }
+                state.index = LRUList()
+                try rewriteJournal(&state)
+            }
+        }
+    }
+
+    // MARK: Files
+
+    private func discard(_ name: String) {
+        state.withLock { state in
+            withFileLock {
+                unlink(entries.appendingPathComponent(name).path)
+                if state.index.remove(name) != nil { appendJournal("D \(name)\n", to: &state) }
+            }
+        }
+    }
+
+    /// Removes least recently used entries until the size limit holds. Under both locks.
+    private func evict(_ state: inout State) {
+        for name in state.index.evict(toCost: sizeLimit, count: Int.max) {
+            unlink(entries.appendingPathComponent(name).path)
+            appendJournal("D \(name)\n", to: &state)
+        }
+    }
+
+    /// The index from the journal's complete lines, checked against the files present: a file
+    /// the journal does not name (its writer died between the rename and the journal line)
+    /// counts as least recently used, a name without a file is dropped.
+    private func rebuild(_ state: inout State) {
+        var sizes: [String: Int] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: entries.path)) ?? [] {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: entries.appendingPathComponent(name).path)
+            sizes[name] = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        }
+        var index = LRUList<Int>()
+        let journal = FileManager.default.contents(atPath: journalPath) ?? Data()
+        let complete = journal.lastIndex(of: UInt8(ascii: "\n")).map { journal[...$0] } ?? Data()[...]
+        var named: Set<String> = []
+        for line in complete.split(separator: UInt8(ascii: "\n")) {
+            let parts = String(decoding: line, as: UTF8.self).split(separator: " ")
+            guard parts.count >= 2 else { continue }
+            named.insert(String(parts[1]))
+        }
+        for (name, size) in sizes where !named.contains(name) { index.insert(size, forKey: name, cost: size) }
+        for line in complete.split(separator: UInt8(ascii: "\n")) {
+            let parts = String(decoding: line, as: UTF8.self).split(separator: " ")
+            guard parts.count >= 2 else { continue }
+            let name = String(parts[1])
+            switch parts[0] {
+            case "W", "R":
+                if let size = sizes[name] { index.insert(size, forKey: name, cost: size) }
+            case "D":
+                index.remove(name)
+            default:
+                continue
+            }
+        }
+        state.index = index
+    }
+
+    /// Writes the journal anew — a `W` line per entry, least recently used first — and
+    /// renames it over the old one.
+    private func rewriteJournal(_ state: inout State) throws {
+        let lines = state.index.keysByAge.map { "W \($0) \(state.index.peek($0) ?? 0)\n" }.joined()
+        let scratch = journalPath + ".tmp"
+        try write([Data(lines.utf8)], to: scratch)
+        guard rename(scratch, journalPath) == 0 else {
+            throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno)))
+        }
+        if state.journal >= 0 { close(state.journal) }
+        state.journal = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        state.journalLines = state.index.count
+    }
+
+    /// One `write` per line on an append-only descriptor: lines of concurrent writers never
+    /// interleave within a line.
+    private func appendJournal(_ line: String, to state: inout State) {
+        guard state.journal >= 0 else { return }
+        var line = line
+        line.withUTF8 { _ = Glibc.write(state.journal, $0.baseAddress, $0.count) }
+        state.journalLines += 1
+    }
+
+    private func write(_ parts: [Data], to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        for part in parts {
+            try part.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                    if written < 0, errno == EINTR { continue }
+                    guard written > 0 else {
+                        let reason = String(cString: strerror(errno))
+                        unlink(path)
+                        throw CacheError.directoryUnusable(directory.path, reason)
+                    }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    /// Temporary files a dead writer left: any older than an hour (a live one is younger).
+    private func removeAbandonedTemporaryFiles() {
+        let cutoff = Date().addingTimeInterval(-3600)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] {
+            let path = temporary.appendingPathComponent(name).path
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date, modified < cutoff {
+                unlink(path)
+            }
+        }
+    }
+
+    private func withFileLock<T>(_ body: () throws -> T) rethrows -> T {
+        while flock(lockDescriptor, LOCK_EX) != 0, errno == EINTR {}
+        defer { flock(lockDescriptor, LOCK_UN) }
+        return try body()
+    }
+
+    /// 32 hex digits from two FNV-1a hashes of the key; the key itself is checked on read.
+    static func fileName(forKey key: String) -> String {
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325
+        var second: UInt64 = 0x84222325_cbf29ce4
+        for byte in key.utf8 {
+            first = (first ^ UInt64(byte)) &* 0x100_0000_01b3
+            second = (second ^ UInt64(byte)) &* 0x100_0000_01b3 ^ (second >> 29)
+        }
+        return [first, second].map { value in
+            let hex = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}

@@ -1,0 +1,31 @@
+/// A cache a session consults for its requests: ``HTTPSession/Configuration/cache``.
+///
+/// HTTPCore has no cache of its own — JewzCache's `HTTPCache` implements this — so a session
+/// without one pays a `nil` check per exchange. The session asks it for every exchange of a
+/// run whose response is kept in memory (a redirect hop and a challenge's answer are exchanges
+/// of their own): below authentication, retries and redirects, above cookies and the
+/// transport, where OkHttp's cache interceptor sits. Downloads and streamed responses go
+/// around it.
+///
+/// ```swift
+/// var configuration = HTTPSession.Configuration()
+/// configuration.cache = try HTTPCache(directory: cacheDirectory)
+/// let session = HTTPSession(configuration: configuration)
+/// ```
+public protocol HTTPResponseCache: Sendable {
+    /// Answers `request` from what the cache holds, from the network, or from both (a
+    /// conditional request whose `304` revalidates a stored response).
+    ///
+    /// - Parameters:
+    ///   - request: the request as it would go out, credentials included; its ``HTTPRequest/caching``
+    ///     says what the caller allows.
+    ///   - session: the session the request belongs to, for work the cache does after this
+    ///     answer (a revalidation in the background).
+    ///   - network: sends a request — `request`, or it with validators added — and returns
+    ///     what came back, failing statuses included. Valid only during this call.
+    /// - Returns: the response, its ``HTTPResponse/source`` saying where it came from.
+    /// - Throws: what `network` threw, unless a stored response may stand in for it.
+    func response(
+        for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
+    ) async throws -> HTTPResponse
+}

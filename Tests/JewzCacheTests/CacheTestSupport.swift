@@ -1,0 +1,49 @@
+import Foundation
+import JewzCache
+import JewzHTTPCore
+import JewzSandbox
+import JewzTestSupport
+import Synchronization
+
+/// A clock tests move on instead of sleeping: freshness is measured by it.
+///
+/// It starts an hour behind the Sandbox's `Date`, so that moving it on never makes a new
+/// response look older than it is (a response dated after its arrival has no apparent age;
+/// one dated before has, as RFC 9111 §4.2.3 counts clock skew).
+final class TestClock: Sendable {
+    private let offset = Mutex<TimeInterval>(-3600)
+
+    var now: @Sendable () -> Date {
+        { [self] in Date().addingTimeInterval(offset.withLock { $0 }) }
+    }
+
+    func advance(by seconds: TimeInterval) {
+        offset.withLock { $0 += seconds }
+    }
+}
+
+/// Runs `body` with a Sandbox and a session whose cache is `cache`.
+func withCachedSandbox(_ cache: HTTPCache, _ body: (Sandbox, HTTPSession) async throws -> Void) async throws {
+    var configuration = HTTPSession.Configuration()
+    configuration.cache = cache
+    try await withSandbox(configuration: configuration, body)
+}
+
+/// One request through a cycle, with headers and caching options; a failing status throws.
+@discardableResult
+func fetch(
+    _ url: String, session: HTTPSession, method: HTTPMethod = .get, headers: HTTPHeaderFields = [:],
+    caching: HTTPRequest.Caching = .init()
+) async throws -> HTTPResponse {
+    guard let url = URL(string: url) else { throw HTTPError.invalidURL(url) }
+    let cycle = HTTPCycle(requestURL: url, requestMethod: method, session: session)
+    var request = cycle.request
+    request.headers = headers
+    request.caching = caching
+    cycle.request = request
+    return try await cycle.start()
+}
+
+extension HTTPResponse {
+    var body: String { String(decoding: data, as: UTF8.self) }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import JewzCache
+import JewzHTTPCore
+import JewzTestSupport
+import Testing
+
+/// Keys, Vary, and invalidation by unsafe methods (RFC 9111 §4.1, §4.4).
+@Suite struct KeyTests {
+    @Test func varySelectsTheVariantAndVaryStarIsNotStored() async throws {
+        try await withCachedSandbox(HTTPCache()) { sandbox, session in
+            let url = sandbox.url("/cached/vary?cc=max-age=60&vary=X-Lang")
+            #expect(try await fetch(url, session: session, headers: ["X-Lang": "en"]).body == "vary #1 X-Lang=en")
+            let same = try await fetch(url, session: session, headers: ["X-Lang": "en"])
+            #expect(same.source == .cache)
+            let other = try await fetch(url, session: session, headers: ["X-Lang": "fr"])
+            #expect(other.source == .network)
+            #expect(other.body == "vary #2 X-Lang=fr")
+            let star = sandbox.url("/cached/star?cc=max-age=60&vary=*")
+            try await fetch(star, session: session)
+            #expect(try await fetch(star, session: session).source == .network)
+        }
+    }
+
+    @Test func aKeyOfTheRequestsOwnJoinsURLs() async throws {
+        try await withCachedSandbox(HTTPCache()) { sandbox, session in
+            try await fetch(sandbox.url("/cached/keyed?cc=max-age=60&nonce=1"), session: session, caching: .init(key: "the-list"))
+            let second = try await fetch(sandbox.url("/cached/keyed?cc=max-age=60&nonce=2"), session: session, caching: .init(key: "the-list"))
+            #expect(second.source == .cache)
+            #expect(second.body == "keyed #1")
+        }
+    }
+
+    @Test func anUnsafeMethodInvalidatesItsURL() async throws {
+        try await withCachedSandbox(HTTPCache()) { sandbox, session in
+            let url = sandbox.url("/cached/resource?cc=max-age=60")
+            try await fetch(url, session: session)
+            #expect(try await fetch(url, session: session).source == .cache)
+            let post = try await fetch(url, session: session, method: .post)
+            #expect(post.source == .network)
+            let after = try await fetch(url, session: session)
+            #expect(after.source == .network)
+            #expect(after.body == "resource #3")
+            // HEAD is stored apart from GET.
+            try await fetch(url, session: session, method: .head)
+            #expect(try await fetch(url, session: session, method: .head).source == .cache)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+@testable import JewzCache
+import JewzHTTPCore
+import JewzTestSupport
+import Testing
+
+/// The memory and disk stores: limits, order of use, persistence, damage, two writers.
+@Suite struct StoreTests {
+    private func entry(_ key: String, bytes: Int = 10) -> CachedResponse {
+        CachedResponse(
+            key: key, statusCode: 200, headers: ["Cache-Control": "max-age=60", "Content-Type": "text/plain"],
+            body: Data(repeating: UInt8(ascii: "x"), count: bytes), url: URL(string: "http://127.0.0.1/\(key)"),
+            requestDate: Date(), responseDate: Date(), varyingFields: ["accept-language": "en"])
+    }
+
+    @Test func memoryEvictsTheLeastRecentlyUsedByCountAndCost() throws {
+        let store = MemoryCacheStore(costLimit: 1 << 20, countLimit: 2)
+        try store.store(entry("a"))
+        try store.store(entry("b"))
+        _ = store.response(forKey: "a")
+        try store.store(entry("c"))
+        #expect(store.response(forKey: "b") == nil)
+        #expect(store.response(forKey: "a") != nil)
+        #expect(store.response(forKey: "c") != nil)
+        let small = MemoryCacheStore(costLimit: 3_000, countLimit: 100)
+        try small.store(entry("big", bytes: 2_000))
+        try small.store(entry("bigger", bytes: 2_000))
+        #expect(small.response(forKey: "big") == nil)
+        #expect(small.usage.count == 1)
+        try small.store(entry("huge", bytes: 10_000))
+        #expect(small.response(forKey: "huge") == nil)
+    }
+
+    @Test func diskEntriesSurviveANewStoreAndKeepTheirOrder() throws {
+        let directory = try makeScratchDirectory()
+        do {
+            let store = try DiskCacheStore(directory: directory, sizeLimit: 1 << 20)
+            for key in ["one", "two", "three"] { try store.store(entry(key, bytes: 100)) }
+            _ = store.response(forKey: "one")
+        }
+        let reopened = try DiskCacheStore(directory: directory, sizeLimit: 1 << 20)
+        let one = try #require(reopened.response(forKey: "one"))
+        #expect(one.body.count == 100)
+        #expect(one.headers["Cache-Control"] == "max-age=60")
+        #expect(one.varyingFields == ["accept-language": "en"])
+        #expect(reopened.usage.count == 3)
+        // "two" is now the least recently used: a limit that holds two entries drops it.
+        let entrySize = reopened.usage.size / 3
+        let limited = try DiskCacheStore(directory: directory, sizeLimit: entrySize * 2 + entrySize / 2)
+        #expect(limited.usage.count == 2)
+        #expect(limited.response(forKey: "two") == nil)
+        #expect(limited.response(forKey: "three") != nil)
+    }
+
+    @Test func aDamagedEntryIsDiscardedNotServed() throws {
+        let directory = try makeScratchDirectory()
+        let store = try DiskCacheStore(directory: directory)
+        try store.store(entry("whole", bytes: 1_000))
+        try store.store(entry("cut", bytes: 1_000))
+        let file = directory.appendingPathComponent("entries").appendingPathComponent(DiskCacheStore.fileName(forKey: "cut"))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 700)
+        try handle.close()
+        #expect(store.response(forKey: "cut") == nil)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(store.response(forKey: "whole")?.body.count == 1_000)
+        // A torn journal line (a writer killed mid-line) is ignored.
+        let journal = try FileHandle(forWritingTo: directory.appendingPathComponent("journal"))
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data("W 0123".utf8))
+        try journal.close()
+        #expect(try DiskCacheStore(directory: directory).response(forKey: "whole") != nil)
+    }
+
+    @Test func whatADeadWriterLeftIsCountedOrIgnoredNeverServedHalf() throws {
+        let directory = try makeScratchDirectory()
+        do {
+            let store = try DiskCacheStore(directory: directory)
+            try store.store(entry("kept", bytes: 500))
+        }
+        // Killed while writing: half a file in tmp/. Killed between the rename and the
+        // journal line: a whole file the journal does not name. And a journal line whose file
+        // was never renamed into place.
+        let entries = directory.appendingPathComponent("entries")
+        let half = directory.appendingPathComponent("tmp").appendingPathComponent(DiskCacheStore.fileName(forKey: "half") + ".1.2")
+        try Data(repeating: 0x63, count: 300).write(to: half)
+        let orphan = try DiskCacheStore(directory: try makeScratchDirectory())
+        try orphan.store(entry("orphan", bytes: 400))
+        try FileManager.default.copyItem(
+            at: orphan.directory.appendingPathComponent("entries").appendingPathComponent(DiskCacheStore.fileName(forKey: "orphan")),
+            to: entries.appendingPathComponent(DiskCacheStore.fileName(forKey: "orphan")))
+        let journal = try FileHandle(forWritingTo: directory.appendingPathComponent("journal"))
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data("W \(DiskCacheStore.fileName(forKey: "ghost")) 999\n".utf8))
+        try journal.close()
+        let reopened = try DiskCacheStore(directory: directory)
+        #expect(reopened.usage.count == 2)
+        #expect(reopened.response(forKey: "kept")?.body.count == 500)
+        #expect(reopened.response(forKey: "orphan")?.body.count == 400)
+        #expect(reopened.response(forKey: "half") == nil)
+        #expect(reopened.response(forKey: "ghost") == nil)
+    }
+
+    @Test func twoStoresOnOneDirectoryDoNotCorruptIt() async throws {
+        let directory = try makeScratchDirectory()
+        let first = try DiskCacheStore(directory: directory, sizeLimit: 200_000)
+        let second = try DiskCacheStore(directory: directory, sizeLimit: 200_000)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, store) in [first, second].enumerated() {
+                group.addTask {
+                    try await runBlocking {
+                        for round in 0..<200 {
+                            try store.store(self.entry("key-\(round % 50)", bytes: 1_000 + index))
+                            _ = store.response(forKey: "key-\((round * 7) % 50)")
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let reopened = try DiskCacheStore(directory: directory, sizeLimit: 200_000)
+        for round in 0..<50 {
+            if let found = reopened.response(forKey: "key-\(round)") {
+                #expect(found.body.count == 1_000 || found.body.count == 1_001)
+            }
+        }
+        #expect(reopened.usage.size <= 200_000)
+    }
+
+    @Test func cacheControlParsesQuotedAndUnknownDirectives() {
+        let control = CacheControl(["Cache-Control": #"max-age=60, private="set-cookie, x", community="UCI", stale-if-error=5, max-age=bogus"#])
+        #expect(control.maxAge == 0)
+        #expect(control.isPrivate)
+        #expect(control.staleIfError == 5)
+        let huge = CacheControl(["Cache-Control": "max-age=99999999999999999999, max-stale"])
+        #expect(huge.maxAge == 1 << 31)
+        #expect(huge.maxStale == Int.max)
+    }
+
+    @Test func httpDatesReadAndWriteEachOther() throws {
+        let date = try #require(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"))
+        #expect(date.timeIntervalSince1970 == 784_111_777)
+        #expect(HTTPDate.string(from: date) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == date)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == date)
+        #expect(HTTPDate.parse("0") == nil)
+        let now = Date(timeIntervalSince1970: 1_795_000_123)
+        #expect(HTTPDate.parse(HTTPDate.string(from: now)) == now)
+    }
+}
