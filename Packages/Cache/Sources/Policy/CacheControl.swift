@@ -59,41 +59,49 @@ struct CacheControl: Sendable, Hashable {
     }
 
     /// The directives of one field value: `name[=token|"quoted"]`, comma-separated; names
-    /// lowercased; commas inside quoted strings kept.
+    /// lowercased; commas inside quoted strings kept. Read byte by byte (every delimiter is
+    /// ASCII, so multi-byte characters pass through whole).
     static func directives(in value: String) -> [(name: String, argument: String?)] {
         var result: [(String, String?)] = []
-        var name = ""
-        var argument: String?
+        var name: [UInt8] = []
+        var argument: [UInt8]?
         var inQuotes = false
         var escaped = false
+        func text(_ bytes: [UInt8]) -> String {
+            let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            guard let start = bytes.firstIndex(where: { !isSpace($0) }), let end = bytes.lastIndex(where: { !isSpace($0) }) else {
+                return ""
+            }
+            return String(decoding: bytes[start...end], as: UTF8.self)
+        }
         func flush() {
-            let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
-            if !trimmed.isEmpty { result.append((trimmed, argument.map { $0.trimmingCharacters(in: .whitespaces) })) }
-            name = ""
+            let trimmed = text(name).lowercased()
+            if !trimmed.isEmpty { result.append((trimmed, argument.map(text))) }
+            name.removeAll(keepingCapacity: true)
             argument = nil
         }
-        for character in value {
+        for byte in value.utf8 {
             if inQuotes {
                 if escaped {
-                    argument?.append(character)
+                    argument?.append(byte)
                     escaped = false
-                } else if character == "\\" {
+                } else if byte == UInt8(ascii: "\\") {
                     escaped = true
-                } else if character == "\"" {
+                } else if byte == UInt8(ascii: "\"") {
                     inQuotes = false
                 } else {
-                    argument?.append(character)
+                    argument?.append(byte)
                 }
-            } else if character == "," {
+            } else if byte == UInt8(ascii: ",") {
                 flush()
-            } else if character == "=", argument == nil {
-                argument = ""
-            } else if character == "\"", argument != nil {
+            } else if byte == UInt8(ascii: "="), argument == nil {
+                argument = []
+            } else if byte == UInt8(ascii: "\""), argument != nil {
                 inQuotes = true
             } else if argument != nil {
-                argument?.append(character)
+                argument?.append(byte)
             } else {
-                name.append(character)
+                name.append(byte)
             }
         }
         flush()

@@ -70,6 +70,8 @@ struct StoredRules: Sendable {
     let staleIfError: Double?
     let etag: String?
     let lastModified: String?
+    /// The fields its `Vary` names, lowercased.
+    let varyNames: [String]
 
     init(statusCode: Int, headers: HTTPHeaderFields, requestDate: Date, responseDate: Date, lifetimeOverride: Double?) {
         let control = CacheControl(headers)
@@ -100,6 +102,7 @@ struct StoredRules: Sendable {
         staleIfError = control.staleIfError.map(Double.init)
         etag = headers["ETag"]
         lastModified = headers["Last-Modified"]
+        varyNames = headers.tokens(for: "Vary")
     }
 
     /// §4.2.3's `current_age`.

@@ -82,13 +82,15 @@ public final class DiskCacheStore: CacheStore {
     public func response(forKey key: String) -> CachedResponse? {
         let name = Self.fileName(forKey: key)
         let path = entries.appendingPathComponent(name).path
-        guard let file = FileManager.default.contents(atPath: path) else { return nil }
+        guard let file = Self.contents(ofFile: path) else { return nil }
         guard let entry = try? EntryCoding.decode(file) else {
             discard(name)
             return nil
         }
         guard entry.key == key else { return nil }  // another key with the same file name
         state.withLock { state in
+            // Reading the most recent entry again changes no order: no journal line.
+            guard !state.index.isMostRecent(name) else { return }
             if state.index.use(name) == nil { state.index.insert(file.count, forKey: name, cost: file.count) }
             appendJournal("R \(name)\n", to: &state)
         }
@@ -233,6 +235,28 @@ public final class DiskCacheStore: CacheStore {
                 }
             }
         }
+    }
+
+    /// A whole file read with one `read` per chunk into a buffer of its size.
+    private static func contents(ofFile path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        var data = Data(count: Int(status.st_size))
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            var offset = 0
+            while offset < buffer.count {
+                let count = read(descriptor, base + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        return complete ? data : nil
     }
 
     /// Temporary files a dead writer left: any older than an hour (a live one is younger).

@@ -48,16 +48,20 @@ enum EntryCoding {
     ///
     /// - Throws: ``CacheError/Code/corruptEntry`` when the file is not a whole entry.
     static func decode(_ file: Data) throws -> CachedResponse {
-        guard file.count >= footerSize else { throw CacheError.corruptEntry("shorter than its footer") }
-        var footer = Reader(file[(file.count - footerSize)...])
+        try file.withUnsafeBytes { bytes in try decode(bytes, body: { file[file.startIndex..<(file.startIndex + $0)] }) }
+    }
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer, body: (Int) -> Data) throws -> CachedResponse {
+        guard bytes.count >= footerSize else { throw CacheError.corruptEntry("shorter than its footer") }
+        var footer = Reader(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - footerSize)...]))
         let metadataLength = try footer.integer()
         let bodyLength = try footer.integer()
         guard try footer.integer() == magic else { throw CacheError.corruptEntry("no magic number") }
-        guard metadataLength < UInt64(file.count), bodyLength < UInt64(file.count),
-            Int(metadataLength) + Int(bodyLength) + footerSize == file.count
+        guard metadataLength < UInt64(bytes.count), bodyLength < UInt64(bytes.count),
+            Int(metadataLength) + Int(bodyLength) + footerSize == bytes.count
         else { throw CacheError.corruptEntry("lengths do not add up") }
-        let bodyEnd = file.startIndex + Int(bodyLength)
-        var reader = Reader(file[bodyEnd..<(bodyEnd + Int(metadataLength))])
+        let bodyEnd = Int(bodyLength)
+        var reader = Reader(UnsafeRawBufferPointer(rebasing: bytes[bodyEnd..<(bodyEnd + Int(metadataLength))]))
         guard try reader.byte() == version else { throw CacheError.corruptEntry("unknown version") }
         let key = try reader.string()
         let statusCode = Int(try reader.integer())
@@ -78,7 +82,7 @@ enum EntryCoding {
         }
         guard (100...999).contains(statusCode) else { throw CacheError.corruptEntry("status \(statusCode)") }
         return CachedResponse(
-            key: key, statusCode: statusCode, headers: headers, body: Data(file[file.startIndex..<bodyEnd]),
+            key: key, statusCode: statusCode, headers: headers, body: body(bodyEnd),
             url: url.isEmpty ? nil : URL(string: url), requestDate: requestDate, responseDate: responseDate,
             varyingFields: varying, lifetimeOverride: hasLifetime ? lifetime : nil)
     }
@@ -100,27 +104,25 @@ enum EntryCoding {
         }
     }
 
+    /// Reads the metadata in place, every length checked against what is left.
     private struct Reader {
-        private let data: Data
-        private var offset: Int
+        private let bytes: UnsafeRawBufferPointer
+        private var offset = 0
 
-        init(_ data: Data) {
-            self.data = data
-            offset = data.startIndex
+        init(_ bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
         }
 
         mutating func byte() throws -> UInt8 {
-            guard offset < data.endIndex else { throw CacheError.corruptEntry("metadata cut short") }
+            guard offset < bytes.count else { throw CacheError.corruptEntry("metadata cut short") }
             defer { offset += 1 }
-            return data[offset]
+            return bytes[offset]
         }
 
         mutating func integer() throws -> UInt64 {
-            guard data.endIndex - offset >= 8 else { throw CacheError.corruptEntry("metadata cut short") }
-            var value: UInt64 = 0
-            for index in 0..<8 { value |= UInt64(data[offset + index]) << (8 * index) }
-            offset += 8
-            return value
+            guard bytes.count - offset >= 8 else { throw CacheError.corruptEntry("metadata cut short") }
+            defer { offset += 8 }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         }
 
         mutating func double() throws -> Double { Double(bitPattern: try integer()) }
@@ -128,14 +130,14 @@ enum EntryCoding {
         /// A count of items that must each take at least a byte of what is left.
         mutating func count() throws -> Int {
             let value = try integer()
-            guard value <= UInt64(data.endIndex - offset) else { throw CacheError.corruptEntry("count past the end") }
+            guard value <= UInt64(bytes.count - offset) else { throw CacheError.corruptEntry("count past the end") }
             return Int(value)
         }
 
         mutating func string() throws -> String {
             let length = try count()
             defer { offset += length }
-            return String(decoding: data[offset..<(offset + length)], as: UTF8.self)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
         }
     }
 }

@@ -27,6 +27,11 @@ struct LRUList<Value> {
         return nodes[index].value
     }
 
+    /// Whether `key` is the most recently used.
+    func isMostRecent(_ key: String) -> Bool {
+        head >= 0 && nodes[head].key == key
+    }
+
     /// The value for `key`, leaving the order as it is.
     func peek(_ key: String) -> Value? {
         indexByKey[key].flatMap { nodes[$0].value }

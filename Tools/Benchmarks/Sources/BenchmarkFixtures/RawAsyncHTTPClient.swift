@@ -4,6 +4,8 @@ import Foundation
 /// The paths every server of `./run` answers (nginx's folder, or the Sandbox).
 public enum BenchPath {
     public static let hello = "/hello/"
+    /// `Hello World` with `Cache-Control: max-age=3600` (the Sandbox's `/cached/KEY` does the same).
+    public static let cached = "/cached/bench?cc=max-age=3600"
     public static let items = "/items/27"
     public static let download = "/download/104857600"
     /// Takes a PUT of any body. nginx's WebDAV module reads the whole body before it answers,

@@ -25,6 +25,8 @@ import NIOPosix
 //                                  delegate API vs its async API, and a cycle's own Task
 //                                  (start()) vs the calling task
 //   AUTH=1                         preemptive Digest against preemptive Basic (AuthCases.swift)
+//   CACHE=1                        fresh hits of the memory and the disk cache against the network
+//                                  GET they spare (CacheCases.swift)
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
 //                                  cost per request, without a network, for a profiler;
 //                                  CONCURRENCY=N runs N at a time (contention), YIELD=1 lets
@@ -300,6 +302,12 @@ if getenv("AUTH") != nil {
     let (authCases, authSessions) = try await authCases(hello: hello)
     allCases = authCases
     for authSession in authSessions { shutdowns.append { try await authSession.shutdown() } }
+}
+if getenv("CACHE") != nil {
+    let (cacheCases, cacheSessions, cacheDirectory) = try await cacheCases(cached: base + BenchPath.cached)
+    allCases = cacheCases
+    for cacheSession in cacheSessions { shutdowns.append { try await cacheSession.shutdown() } }
+    shutdowns.append { try? FileManager.default.removeItem(at: cacheDirectory) }
 }
 if getenv("CYCLE_ONLY") != nil {
     // The cycle alone, over a transport that answers at once: what our pipeline costs per

@@ -1,0 +1,33 @@
+import Foundation
+import Jewzruxin
+
+/// `CACHE=1`: a fresh hit of the memory cache and of the disk cache, each through the cycle
+/// (`HTTPCycle.get` on a session whose configuration has the cache), against the network GET
+/// of the same URL on a session without one. The URL answers `Cache-Control: max-age=3600`,
+/// and each cached session asks once before measuring, so every measured request is a hit.
+func cacheCases(cached url: String) async throws -> (cases: [Case], sessions: [HTTPSession], directory: URL) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-bench-cache-\(getpid())")
+    func session(_ cache: HTTPCache?) async throws -> HTTPSession {
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = cache
+        let session = HTTPSession(configuration: configuration)
+        try await HTTPCycle.get(url, session: session)
+        return session
+    }
+    let memory = try await session(HTTPCache(store: MemoryCacheStore()))
+    let disk = try await session(try HTTPCache(directory: directory))
+    let network = try await session(nil)
+    let networkGET = Contender(name: "HTTPCycle.get, network") { try await HTTPCycle.get(url, session: network) }
+    // More requests per block than the network cases: a hit takes microseconds.
+    func cases(_ name: String, _ ours: Contender) -> [Case] {
+        [(name + " c=1", 1, 5_000 * blockScale, ours, networkGET), (name + " c=64", 64, 32_000 * blockScale, ours, networkGET)]
+    }
+    let cases = cases("fresh memory hit vs network", Contender(name: "HTTPCycle.get, memory cache") {
+        let cycle = try await HTTPCycle.get(url, session: memory)
+        guard cycle.response?.source == .cache else { throw HTTPError.invalidURL("not a hit: \(url)") }
+    }) + cases("fresh disk hit vs network", Contender(name: "HTTPCycle.get, disk cache") {
+        let cycle = try await HTTPCycle.get(url, session: disk)
+        guard cycle.response?.source == .cache else { throw HTTPError.invalidURL("not a hit: \(url)") }
+    })
+    return (cases, [memory, disk, network], directory)
+}
