@@ -58,4 +58,26 @@ import Testing
         #expect(after.status == 0, "\(after.error)")
         try await sandbox.shutdown()
     }
+
+    @Test func aLargeDownloadGoesToTheCacheAndBackWithoutMemory() async throws {
+        let sandbox = try await Sandbox.start()
+        let directory = try makeScratchDirectory(prefix: "jewz-cache-large")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let size = LargeTransferTests.size
+        let url = sandbox.url("/download/\(size)")
+        for round in 1...2 {
+            let file = directory.appendingPathComponent("download-\(round)")
+            let run = try await runJewz(
+                ["-v", "--cache", directory.appendingPathComponent("cache").path, "--cache-for", "600",
+                 "--cache-size", "\(2 * size >> 20)", "--output", file.path, url],
+                environment: ["JEWZ_REPORT_PEAK_MEMORY": "1"])
+            #expect(run.status == 0, "\(run.error)")
+            #expect(run.error.contains("answered from the cache") == (round == 2), "\(run.error)")
+            let written = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
+            #expect(written?.int64Value == size)
+            let peak = try #require(run.peakMemory)
+            #expect(peak < LargeTransferTests.memoryLimit, "peak RSS \(peak >> 20) MiB in round \(round)")
+        }
+        try await sandbox.shutdown()
+    }
 }

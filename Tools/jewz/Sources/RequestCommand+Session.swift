@@ -24,9 +24,10 @@ extension RequestCommand {
         configuration.allowsInsecureRedirects = allowInsecureRedirects
         if let cache {
             do {
-                configuration.cache = try HTTPCache(directory: URL(fileURLWithPath: cache))
-            } catch {
-                printError("\(error)")
+                guard cacheSize > 0 else { throw ValidationError("--cache-size takes a number of MiB above 0.") }
+                configuration.cache = try HTTPCache(directory: URL(fileURLWithPath: cache), sizeLimit: cacheSize << 20)
+            } catch let error as CacheError {
+                printError(error.description)
                 throw JewzExit.usage.code
             }
         }

@@ -61,8 +61,14 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Send through a proxy: http://[user:password@]host:port (CONNECT), socks5://host:port, or env to take HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment.")
     var proxy: String?
 
-    @Option(help: "Keep responses in an HTTP cache in this directory (RFC 9111): a fresh one answers the next identical request without the network, a stale one is revalidated. Not used with --output.")
+    @Option(help: "Keep responses in an HTTP cache in this directory (RFC 9111): a fresh one answers the next identical request without the network, a stale one is revalidated. Downloads (--output) are stored and given back from disk, never held in memory.")
     var cache: String?
+
+    @Option(help: "With --cache: the most the cache directory may hold, in MiB (default 1024); the least recently used entries go first.")
+    var cacheSize: Int = 1024
+
+    @Option(help: "With --cache: keep this response this many seconds whatever its headers say (0: never store it).")
+    var cacheFor: Double?
 
     @Option(help: "With --cache: standard (the default), reload (ask the network, store the answer), revalidate (ask the server whether the stored copy is current), stale-ok (a stored copy even when stale) or offline (only the cache; 504 when absent).")
     var cachePolicy = "standard"
@@ -145,6 +151,10 @@ struct RequestCommand: AsyncParsableCommand {
         cycle.request.headers = headers
         cycle.request.timeout = timeout.map { .milliseconds(Int($0 * 1000)) }
         cycle.request.caching.policy = try Self.cachePolicy(cachePolicy)
+        if let cacheFor {
+            guard cacheFor >= 0 else { throw ValidationError("--cache-for takes 0 or more seconds.") }
+            cycle.request.caching.lifetime = .milliseconds(Int(cacheFor * 1000))
+        }
 
         if parts.contains("H") { printRequestHead(cycle.request) }
         if parts.contains("B"), let data = cycle.request.data { printBody(data, text: String(data: data, encoding: .utf8)) }

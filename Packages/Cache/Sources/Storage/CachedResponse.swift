@@ -8,7 +8,13 @@ public struct CachedResponse: Sendable {
     public var key: String
     public var statusCode: Int
     public var headers: HTTPHeaderFields
+    /// The body, unless it was left in ``bodyFile``.
     public var body: Data
+    /// The file holding the body from its first byte, when a store left it there
+    /// (``CacheStore/responseLeavingBody(forKey:)``) rather than reading it.
+    public var bodyFile: URL?
+    /// The body's length, wherever it is.
+    public var bodyLength: Int
     public var url: URL?
     /// When the request that brought it was sent, and when its response arrived.
     public var requestDate: Date
@@ -31,6 +37,7 @@ public struct CachedResponse: Sendable {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
+        bodyLength = body.count
         self.url = url
         self.requestDate = requestDate
         self.responseDate = responseDate
@@ -41,13 +48,22 @@ public struct CachedResponse: Sendable {
             lifetimeOverride: lifetimeOverride)
     }
 
-    /// The response a cycle receives from it.
-    func response(source: HTTPResponse.Source, age: Double) -> HTTPResponse {
+    /// The same response with its body in `file`, `length` bytes from its start.
+    public func withBody(inFile file: URL, length: Int) -> CachedResponse {
+        var copy = self
+        copy.body = Data()
+        copy.bodyFile = file
+        copy.bodyLength = length
+        return copy
+    }
+
+    /// What a cycle receives from it: the response, and the file its body is in, if any.
+    func answer(source: HTTPResponse.Source, age: Double) -> HTTPFileResponse {
         var headers = headers
         headers["Age"] = String(Int(min(age, Double(Int32.max))))
         var response = HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url)
         response.source = source
-        return response
+        return HTTPFileResponse(response: response, bodyFile: bodyFile, length: bodyLength)
     }
 
     /// How many bytes it takes, roughly: what the stores' limits count.
@@ -135,8 +151,11 @@ extension CachedResponse {
             if replaced.insert(name).inserted { headers.remove(field.name) }
             headers.add(field.value, for: field.name)
         }
-        return CachedResponse(
+        var updated = CachedResponse(
             key: key, statusCode: statusCode, headers: headers, body: body, url: url, requestDate: requestDate,
             responseDate: responseDate, varyingFields: varyingFields, lifetimeOverride: lifetimeOverride)
+        updated.bodyFile = bodyFile
+        updated.bodyLength = bodyLength
+        return updated
     }
 }

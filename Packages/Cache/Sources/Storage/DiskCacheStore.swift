@@ -88,26 +88,95 @@ public final class DiskCacheStore: CacheStore {
             return nil
         }
         guard entry.key == key else { return nil }  // another key with the same file name
-        state.withLock { state in
-            // Reading the most recent entry again changes no order: no journal line.
-            guard !state.index.isMostRecent(name) else { return }
-            if state.index.use(name) == nil { state.index.insert(file.count, forKey: name, cost: file.count) }
-            appendJournal("R \(name)\n", to: &state)
-        }
+        noteUse(name, size: file.count)
         return entry
     }
 
+    /// Moves an entry to the front of the order of use, with a journal line.
+    private func noteUse(_ name: String, size: Int) {
+        state.withLock { state in
+            // Reading the most recent entry again changes no order: no journal line.
+            guard !state.index.isMostRecent(name) else { return }
+            if state.index.use(name) == nil { state.index.insert(size, forKey: name, cost: size) }
+            appendJournal("R \(name)\n", to: &state)
+        }
+    }
+
+    /// Reads the entry's footer and metadata only: the body stays in the entry's file, which
+    /// is replaced by rename, never rewritten, so a reader that opened it keeps what it read.
+    public func responseLeavingBody(forKey key: String) -> CachedResponse? {
+        let name = Self.fileName(forKey: key)
+        let path = entries.appendingPathComponent(name).path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        let size = Int(status.st_size)
+        let entry: CachedResponse
+        do {
+            guard size >= EntryCoding.footerSize,
+                let footer = Self.readBytes(descriptor, count: EntryCoding.footerSize, at: size - EntryCoding.footerSize)
+            else { throw CacheError.corruptEntry("shorter than its footer") }
+            let lengths = try footer.withUnsafeBytes { try EntryCoding.footer($0, fileSize: size) }
+            guard let metadata = Self.readBytes(descriptor, count: lengths.metadata, at: lengths.body) else {
+                throw CacheError.corruptEntry("metadata cut short")
+            }
+            entry = try metadata.withUnsafeBytes { try EntryCoding.metadata($0, body: Data(), bodyLength: lengths.body) }
+        } catch {
+            discard(name)
+            return nil
+        }
+        guard entry.key == key else { return nil }
+        noteUse(name, size: size)
+        return entry.withBody(inFile: URL(fileURLWithPath: path), length: entry.bodyLength)
+    }
+
     public func store(_ response: CachedResponse) throws {
+        try store(response, writingBody: { try Self.write(response.body, to: $0) }, bodyLength: response.body.count)
+    }
+
+    /// Copies the body from `file` into the entry 1 MiB at a time, so that a large download
+    /// is stored without being held in memory.
+    public func store(_ response: CachedResponse, bodyFrom file: URL, length: Int) throws {
+        try store(response, writingBody: { descriptor in
+            guard let source = try? FileHandle(forReadingFrom: file) else {
+                throw CacheError.directoryUnusable(file.path, "the body to store cannot be read")
+            }
+            defer { try? source.close() }
+            var left = length
+            while left > 0 {
+                guard let chunk = try source.read(upToCount: min(left, 1 << 20)), !chunk.isEmpty else {
+                    throw CacheError.corruptEntry("the body to store ended early")
+                }
+                try Self.write(chunk, to: descriptor)
+                left -= chunk.count
+            }
+        }, bodyLength: length)
+    }
+
+    /// Writes an entry to `tmp/` — body, metadata, footer — and renames it into place.
+    private func store(_ response: CachedResponse, writingBody: (Int32) throws -> Void, bodyLength: Int) throws {
         let name = Self.fileName(forKey: response.key)
         let metadata = EntryCoding.metadata(of: response)
-        let footer = EntryCoding.footer(metadataLength: metadata.count, bodyLength: response.body.count)
-        let size = response.body.count + metadata.count + footer.count
+        let footer = EntryCoding.footer(metadataLength: metadata.count, bodyLength: bodyLength)
+        let size = bodyLength + metadata.count + footer.count
         guard size <= sizeLimit else {
             removeResponse(forKey: response.key)
             return
         }
         let scratch = temporary.appendingPathComponent("\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))").path
-        try write([response.body, metadata, footer], to: scratch)
+        let descriptor = open(scratch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno))) }
+        do {
+            defer { close(descriptor) }
+            try writingBody(descriptor)
+            try Self.write(metadata, to: descriptor)
+            try Self.write(footer, to: descriptor)
+        } catch {
+            unlink(scratch)
+            throw error
+        }
         try state.withLock { state in
             try withFileLock {
                 guard rename(scratch, entries.appendingPathComponent(name).path) == 0 else {
@@ -198,7 +267,10 @@ public final class DiskCacheStore: CacheStore {
     private func rewriteJournal(_ state: inout State) throws {
         let lines = state.index.keysByAge.map { "W \($0) \(state.index.peek($0) ?? 0)\n" }.joined()
         let scratch = journalPath + ".tmp"
-        try write([Data(lines.utf8)], to: scratch)
+        let descriptor = open(scratch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        try Self.write(Data(lines.utf8), to: descriptor)
         guard rename(scratch, journalPath) == 0 else {
             throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno)))
         }
@@ -216,25 +288,34 @@ public final class DiskCacheStore: CacheStore {
         state.journalLines += 1
     }
 
-    private func write(_ parts: [Data], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        for part in parts {
-            try part.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                    if written < 0, errno == EINTR { continue }
-                    guard written > 0 else {
-                        let reason = String(cString: strerror(errno))
-                        unlink(path)
-                        throw CacheError.directoryUnusable(directory.path, reason)
-                    }
-                    offset += written
-                }
+    /// Writes `data` whole to `descriptor`.
+    private static func write(_ data: Data, to descriptor: Int32) throws {
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw CacheError.directoryUnusable("the cache", String(cString: strerror(errno))) }
+                offset += written
             }
         }
+    }
+
+    /// `count` bytes at `offset` of an open file, or `nil` when fewer are there.
+    private static func readBytes(_ descriptor: Int32, count: Int, at offset: Int) -> Data? {
+        var data = Data(count: count)
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            var done = 0
+            while done < count {
+                let got = pread(descriptor, base + done, count - done, off_t(offset + done))
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { return false }
+                done += got
+            }
+            return true
+        }
+        return complete ? data : nil
     }
 
     /// A whole file read with one `read` per chunk into a buffer of its size.

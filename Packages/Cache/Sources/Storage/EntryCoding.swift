@@ -53,15 +53,28 @@ enum EntryCoding {
 
     private static func decode(_ bytes: UnsafeRawBufferPointer, body: (Int) -> Data) throws -> CachedResponse {
         guard bytes.count >= footerSize else { throw CacheError.corruptEntry("shorter than its footer") }
-        var footer = Reader(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - footerSize)...]))
+        let lengths = try footer(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - footerSize)...]), fileSize: bytes.count)
+        let metadataRange = lengths.body..<(lengths.body + lengths.metadata)
+        return try metadata(UnsafeRawBufferPointer(rebasing: bytes[metadataRange]), body: body(lengths.body), bodyLength: lengths.body)
+    }
+
+    /// The metadata's and the body's lengths that a file of `fileSize` bytes ends with.
+    ///
+    /// - Throws: ``CacheError/Code/corruptEntry`` when they do not describe the file.
+    static func footer(_ bytes: UnsafeRawBufferPointer, fileSize: Int) throws -> (metadata: Int, body: Int) {
+        var footer = Reader(bytes)
         let metadataLength = try footer.integer()
         let bodyLength = try footer.integer()
         guard try footer.integer() == magic else { throw CacheError.corruptEntry("no magic number") }
-        guard metadataLength < UInt64(bytes.count), bodyLength < UInt64(bytes.count),
-            Int(metadataLength) + Int(bodyLength) + footerSize == bytes.count
+        guard metadataLength < UInt64(fileSize), bodyLength < UInt64(fileSize),
+            Int(metadataLength) + Int(bodyLength) + footerSize == fileSize
         else { throw CacheError.corruptEntry("lengths do not add up") }
-        let bodyEnd = Int(bodyLength)
-        var reader = Reader(UnsafeRawBufferPointer(rebasing: bytes[bodyEnd..<(bodyEnd + Int(metadataLength))]))
+        return (Int(metadataLength), Int(bodyLength))
+    }
+
+    /// The entry the metadata describes, with `body` (empty when it stays in its file).
+    static func metadata(_ bytes: UnsafeRawBufferPointer, body: Data, bodyLength: Int) throws -> CachedResponse {
+        var reader = Reader(bytes)
         guard try reader.byte() == version else { throw CacheError.corruptEntry("unknown version") }
         let key = try reader.string()
         let statusCode = Int(try reader.integer())
@@ -81,10 +94,12 @@ enum EntryCoding {
             varying[name] = try reader.string()
         }
         guard (100...999).contains(statusCode) else { throw CacheError.corruptEntry("status \(statusCode)") }
-        return CachedResponse(
-            key: key, statusCode: statusCode, headers: headers, body: body(bodyEnd),
+        var entry = CachedResponse(
+            key: key, statusCode: statusCode, headers: headers, body: body,
             url: url.isEmpty ? nil : URL(string: url), requestDate: requestDate, responseDate: responseDate,
             varyingFields: varying, lifetimeOverride: hasLifetime ? lifetime : nil)
+        entry.bodyLength = bodyLength
+        return entry
     }
 
     private struct Writer {

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Synchronization
 
@@ -57,7 +58,12 @@ extension CycleRun {
     /// One exchange, through the session's cache when it has one and the response is to be
     /// kept in memory.
     func sendOnce(_ request: HTTPRequest) async throws -> ReceivedResponse {
-        if let cache = session.configuration.cache, transfer.isInMemory { return try await exchange(request, through: cache) }
+        if let cache = session.configuration.cache {
+            if transfer.isInMemory { return try await exchange(request, through: cache) }
+            if let target = transfer.download, !request.headers.contains("Range") {
+                return try await download(request, through: cache, into: target)
+            }
+        }
         return try await sendToNetwork(request)
     }
 
@@ -69,6 +75,56 @@ extension CycleRun {
             try await self.sendToNetwork(request).response
         }
         return ReceivedResponse(response: response, statusFailed: snapshot.session.values.shouldTreatStatusCodeAsFailure(response.statusCode))
+    }
+
+    /// One exchange of a download answered by `cache`: the network's body goes to the
+    /// download's file as usual, and a body the cache gives back is copied into it.
+    @inline(never)
+    private func download(
+        _ request: HTTPRequest, through cache: any HTTPResponseCache, into target: DownloadTarget
+    ) async throws -> ReceivedResponse {
+        let statusPolicy = snapshot.session.values.shouldTreatStatusCodeAsFailure
+        let answer = try await cache.download(for: request, session: session) { request in
+            let received = try await self.sendToNetwork(request)
+            // A failing status or a redirect the cycle follows keeps its body in memory.
+            guard received.response.data.isEmpty, let file = target.completedFile() else {
+                return HTTPFileResponse(response: received.response, bodyFile: nil, length: received.response.data.count)
+            }
+            let length = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+            return HTTPFileResponse(response: received.response, bodyFile: file, length: length)
+        }
+        var response = answer.response
+        let statusFailed = statusPolicy(response.statusCode)
+        let keptInMemory = statusFailed
+            || (session.configuration.followsRedirects && HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers))
+        // From the store (or revalidated by a 304, whose empty body went to the file): copy it.
+        if response.source != .network, !keptInMemory {
+            try target.begin(statusCode: response.statusCode, headers: response.headers, url: response.url, isDecoded: true)
+            if let file = answer.bodyFile {
+                try Self.copy(answer.length, bytesOf: file, into: target)
+            } else {
+                try response.data.withUnsafeBytes { try target.write($0) }
+            }
+            try target.finishWriting()
+            response.data = Data()
+        }
+        return ReceivedResponse(response: response, statusFailed: statusFailed)
+    }
+
+    /// Copies the first `length` bytes of `file` into a download, 64 KiB at a time.
+    private static func copy(_ length: Int, bytesOf file: URL, into target: DownloadTarget) throws {
+        guard let handle = try? FileHandle(forReadingFrom: file) else {
+            throw HTTPError.downloadFile(path: file.path, reason: "the cached body is gone")
+        }
+        defer { try? handle.close() }
+        var left = length
+        while left > 0 {
+            guard let chunk = try handle.read(upToCount: min(left, 1 << 16)), !chunk.isEmpty else {
+                throw HTTPError.downloadFile(path: file.path, reason: "the cached body ended early")
+            }
+            try chunk.withUnsafeBytes { try target.write($0) }
+            left -= chunk.count
+        }
     }
 
     /// One exchange on the network, with the session's cookies when it keeps them.

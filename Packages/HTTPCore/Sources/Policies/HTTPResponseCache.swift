@@ -1,11 +1,14 @@
+import Foundation
+
 /// A cache a session consults for its requests: ``HTTPSession/Configuration/cache``.
 ///
 /// HTTPCore has no cache of its own — JewzCache's `HTTPCache` implements this — so a session
 /// without one pays a `nil` check per exchange. The session asks it for every exchange of a
 /// run whose response is kept in memory (a redirect hop and a challenge's answer are exchanges
 /// of their own): below authentication, retries and redirects, above cookies and the
-/// transport, where OkHttp's cache interceptor sits. Downloads and streamed responses go
-/// around it.
+/// transport, where OkHttp's cache interceptor sits. Downloads ask ``download(for:session:network:)``,
+/// so that their bodies go from file to store and back without passing through memory;
+/// streamed responses and resumed downloads (a `Range` request) go around the cache.
 ///
 /// ```swift
 /// var configuration = HTTPSession.Configuration()
@@ -28,4 +31,42 @@ public protocol HTTPResponseCache: Sendable {
     func response(
         for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse
+
+    /// As ``response(for:session:network:)``, for a download: a body that succeeded is in a
+    /// file, both as `network` returns it and as the cache gives it back.
+    ///
+    /// - Parameter network: sends a request; the body of its answer is in
+    ///   ``HTTPFileResponse/bodyFile`` (the download's own file, to be copied, not moved),
+    ///   or in the response's `data` for a failing status or a redirect.
+    /// - Returns: the response, with its body in a file the cycle copies into the download's
+    ///   when its ``HTTPResponse/source`` is not `.network`.
+    func download(
+        for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPFileResponse
+    ) async throws -> HTTPFileResponse
+}
+
+extension HTTPResponseCache {
+    /// Sends the request as it is: a cache that keeps bodies only in memory leaves downloads
+    /// alone.
+    public func download(
+        for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPFileResponse
+    ) async throws -> HTTPFileResponse {
+        try await network(request)
+    }
+}
+
+/// A response whose body is in a file rather than in its ``HTTPResponse/data``: a download's,
+/// on its way to or from a cache.
+public struct HTTPFileResponse: Sendable {
+    public var response: HTTPResponse
+    /// The file holding the body from its first byte, `length` bytes long; `nil` when the body
+    /// is the response's `data`.
+    public var bodyFile: URL?
+    public var length: Int
+
+    public init(response: HTTPResponse, bodyFile: URL?, length: Int) {
+        self.response = response
+        self.bodyFile = bodyFile
+        self.length = length
+    }
 }

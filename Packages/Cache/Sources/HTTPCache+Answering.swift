@@ -1,0 +1,147 @@
+import Foundation
+import JewzHTTPCore
+import Synchronization
+
+// How the cache answers: from the store, from the network, or both, by RFC 9111's rules,
+// whether the bodies are in memory or in a download's files.
+extension HTTPCache {
+    /// Where the bodies of one answer live: in memory, or in files (a download's).
+    enum Bodies {
+        case inMemory, inFiles
+    }
+
+    /// The answer to `request` by RFC 9111's rules, whatever holds the bodies.
+    func answer(
+        _ request: HTTPRequest, session: HTTPSession, bodies: Bodies, network: (HTTPRequest) async throws -> HTTPFileResponse
+    ) async throws -> HTTPFileResponse {
+        let caching = request.caching
+        guard configuration.storedMethods.contains(request.method) else {
+            return try await sendUnsafe(request, network: network)
+        }
+        let key = caching.key ?? Self.key(method: request.method, url: request.url)
+        let control = CacheControl(request.headers)
+        if caching.policy == .reloadIgnoringCache || control.noStore {
+            return try await fetch(request, key: key, stored: nil, control: control, bodies: bodies, network: network)
+        }
+        let found = bodies == .inFiles ? store.responseLeavingBody(forKey: key) : store.response(forKey: key)
+        let stored = found.flatMap { Self.varyMatches($0, request) ? $0 : nil }
+        let now = now()
+        if caching.policy == .onlyIfCached || control.onlyIfCached {
+            guard let stored else {
+                counters.misses.add(1, ordering: .relaxed)
+                let response = Self.notCached()
+                return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
+            }
+            return hit(stored, source: isFresh(stored, at: now, control: control) ? .cache : .stale, at: now)
+        }
+        guard let stored else {
+            counters.misses.add(1, ordering: .relaxed)
+            return try await fetch(request, key: key, stored: nil, control: control, bodies: bodies, network: network)
+        }
+        let rules = stored.rules
+        let age = rules.age(at: now)
+        let staleness = age - rules.freshnessLifetime
+        let mustAsk = rules.noCache || control.noCache || caching.policy == .revalidate
+        if !mustAsk, isFresh(stored, at: now, control: control) { return hit(stored, source: .cache, at: now) }
+        if !mustAsk, caching.policy == .returnCacheElseLoad { return hit(stored, source: .stale, at: now) }
+        if !mustAsk, !rules.mustRevalidate {
+            if let window = rules.staleWhileRevalidate, staleness <= window {
+                revalidateInBackground(request, key: key, session: session)
+                return hit(stored, source: .stale, at: now)
+            }
+            if let maxStale = control.maxStale, staleness <= Double(maxStale) { return hit(stored, source: .stale, at: now) }
+        }
+        counters.misses.add(1, ordering: .relaxed)
+        return try await fetch(request, key: key, stored: stored, control: control, bodies: bodies, network: network)
+    }
+
+    /// A request the cache does not store (POST, PUT, DELETE…): sent as it is; a success
+    /// invalidates what is stored for its URL and for the `Location` and `Content-Location`
+    /// it names on the same origin (RFC 9111 §4.4).
+    private func sendUnsafe(
+        _ request: HTTPRequest, network: (HTTPRequest) async throws -> HTTPFileResponse
+    ) async throws -> HTTPFileResponse {
+        counters.networkRequests.add(1, ordering: .relaxed)
+        let answer = try await network(request)
+        let response = answer.response
+        let safe: Set<HTTPMethod> = [.get, .head, .options, .trace]
+        guard !safe.contains(request.method), (200..<400).contains(response.statusCode) else { return answer }
+        var targets = [request.url]
+        for name in ["Location", "Content-Location"] {
+            if let value = response.headers[name], let url = URL(string: value, relativeTo: request.url)?.absoluteURL,
+                url.scheme == request.url.scheme, url.host == request.url.host, url.port == request.url.port
+            {
+                targets.append(url)
+            }
+        }
+        for url in targets {
+            for method in configuration.storedMethods { store.removeResponse(forKey: Self.key(method: method, url: url)) }
+        }
+        return answer
+    }
+
+    /// Sends `request` (made conditional when `stored` has validators and the request sets
+    /// none of its own), stores what may be stored, and answers a `304` or a failure from
+    /// `stored` where the rules allow.
+    private func fetch(
+        _ request: HTTPRequest, key: String, stored: CachedResponse?, control: CacheControl, bodies: Bodies,
+        network: (HTTPRequest) async throws -> HTTPFileResponse
+    ) async throws -> HTTPFileResponse {
+        var outgoing = request
+        var conditional = false
+        if let stored, !request.headers.contains("If-None-Match"), !request.headers.contains("If-Modified-Since") {
+            if let etag = stored.rules.etag { outgoing.headers["If-None-Match"] = etag }
+            if let lastModified = stored.rules.lastModified { outgoing.headers["If-Modified-Since"] = lastModified }
+            conditional = stored.rules.hasValidators
+        }
+        counters.networkRequests.add(1, ordering: .relaxed)
+        let sent = now()
+        let answer: HTTPFileResponse
+        do {
+            answer = try await network(outgoing)
+        } catch {
+            if let stored, let stale = staleForError(stored, control: control) { return stale }
+            throw error
+        }
+        let received = now()
+        let response = answer.response
+        if conditional, response.statusCode == 304, let stored {
+            let updated = stored.revalidated(by: response.headers, requestDate: sent, responseDate: received)
+            if let file = updated.bodyFile {
+                try? store.store(updated, bodyFrom: file, length: updated.bodyLength)
+            } else {
+                try? store.store(updated)
+            }
+            counters.revalidations.add(1, ordering: .relaxed)
+            counters.bytesSaved.add(updated.bodyLength, ordering: .relaxed)
+            return updated.answer(source: .revalidated, age: updated.rules.age(at: received))
+        }
+        if [500, 502, 503, 504].contains(response.statusCode), let stored, let stale = staleForError(stored, control: control) {
+            return stale
+        }
+        if let entry = storable(response, for: request, key: key, control: control, requestDate: sent, responseDate: received) {
+            if let file = answer.bodyFile {
+                try? store.store(entry, bodyFrom: file, length: answer.length)
+            } else {
+                try? store.store(entry)
+            }
+        } else if stored != nil, response.statusCode != 304 {
+            store.removeResponse(forKey: key)
+        }
+        return answer
+    }
+
+    /// Revalidates `key` in a cycle of its own, unless one is already doing it.
+    private func revalidateInBackground(_ request: HTTPRequest, key: String, session: HTTPSession) {
+        guard revalidating.withLock({ $0.insert(key).inserted }) else { return }
+        var background = request
+        background.caching.policy = .revalidate
+        background.appliesContentTypeProcessing = false
+        let cycle = HTTPCycle(requestURL: background.url, requestMethod: background.method, session: session)
+        cycle.request = background
+        Task {
+            _ = try? await cycle.start()
+            self.revalidating.withLock { _ = $0.remove(key) }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import JewzHTTPCore
+
+// RFC 9111's rules as the cache applies them: freshness, stale answers, what may be stored,
+// keys and Vary.
+extension HTTPCache {
+    /// Whether `stored` may answer without the network at `now`: younger than its freshness
+    /// lifetime, and within the request's `max-age` and `min-fresh` (RFC 9111 §4.2, §5.2.1).
+    func isFresh(_ stored: CachedResponse, at now: Date, control: CacheControl) -> Bool {
+        let age = stored.rules.age(at: now)
+        var lifetime = stored.rules.freshnessLifetime
+        if let maxAge = control.maxAge { lifetime = min(lifetime, Double(maxAge)) }
+        if let minFresh = control.minFresh { lifetime -= Double(minFresh) }
+        return lifetime > age
+    }
+
+    /// `stored`, stale, when `stale-if-error` (the response's or the request's) still covers
+    /// it and nothing demands revalidation.
+    func staleForError(_ stored: CachedResponse, control: CacheControl) -> HTTPFileResponse? {
+        let now = now()
+        guard !stored.rules.mustRevalidate, let window = control.staleIfError.map(Double.init) ?? stored.rules.staleIfError else {
+            return nil
+        }
+        guard stored.rules.age(at: now) - stored.rules.freshnessLifetime <= window else { return nil }
+        return hit(stored, source: .stale, at: now)
+    }
+
+    /// The entry to store for `response`, or `nil` when RFC 9111 §3 (or the request, or the
+    /// JSON rule) says not to store it.
+    func storable(
+        _ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, requestDate: Date, responseDate: Date
+    ) -> CachedResponse? {
+        let lifetime = request.caching.lifetime
+        if lifetime == .zero || control.noStore { return nil }
+        guard (200...599).contains(response.statusCode), response.statusCode != 206, response.statusCode != 304 else { return nil }
+        let vary = response.headers.tokens(for: "Vary")
+        if vary.contains("*") { return nil }
+        if lifetime == nil {
+            let responseControl = CacheControl(response.headers)
+            if responseControl.noStore { return nil }
+            let explicit = responseControl.isExplicit || response.headers.contains("Expires")
+            if !explicit, !configuration.storesJSONWithoutCachingHeaders, response.contentType.map({ $0.essence == "application/json" || $0.suffix == "json" }) == true { return nil }
+            let hasLifetime = responseControl.maxAge != nil || response.headers.contains("Expires") || responseControl.isPublic
+            guard hasLifetime || StoredRules.isHeuristicallyCacheable(response.statusCode) else { return nil }
+        }
+        var varying: [String: String] = [:]
+        for name in vary { varying[name] = request.headers[name] }
+        return CachedResponse(
+            key: key, statusCode: response.statusCode, headers: response.headers, body: response.data, url: response.url,
+            requestDate: requestDate, responseDate: responseDate, varyingFields: varying,
+            lifetimeOverride: lifetime.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 })
+    }
+
+    func hit(_ stored: CachedResponse, source: HTTPResponse.Source, at now: Date) -> HTTPFileResponse {
+        counters.hits.add(1, ordering: .relaxed)
+        counters.bytesSaved.add(stored.bodyLength, ordering: .relaxed)
+        return stored.answer(source: source, age: stored.rules.age(at: now))
+    }
+
+
+    /// The key a request is stored under: method and URL without its fragment.
+    static func key(method: HTTPMethod, url: URL) -> String {
+        let text = url.absoluteString
+        // By byte: a search by Character costs more than the rest of a memory hit.
+        guard let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) else { return method.rawValue + " " + text }
+        return method.rawValue + " " + text[..<hash]
+    }
+
+    /// Whether `request` sends what the stored response's `Vary` names, as its request did.
+    static func varyMatches(_ stored: CachedResponse, _ request: HTTPRequest) -> Bool {
+        for name in stored.rules.varyNames where request.headers[name] != stored.varyingFields[name] {
+            return false
+        }
+        return true
+    }
+
+    /// RFC 9111 §5.2.1.7's answer to `only-if-cached` when nothing is stored.
+    static func notCached() -> HTTPResponse {
+        var response = HTTPResponse(
+            statusCode: 504, headers: ["Content-Type": "text/plain; charset=utf-8"],
+            data: Data("Not in the cache, and the request allows only the cache (only-if-cached).".utf8))
+        response.source = .cache
+        return response
+    }
+}
