@@ -23,9 +23,12 @@ final class TestClock: Sendable {
 }
 
 /// Runs `body` with a Sandbox and a session whose cache is `cache`.
-func withCachedSandbox(_ cache: HTTPCache, _ body: (Sandbox, HTTPSession) async throws -> Void) async throws {
+func withCachedSandbox(
+    _ cache: HTTPCache, followsRedirects: Bool = true, _ body: (Sandbox, HTTPSession) async throws -> Void
+) async throws {
     var configuration = HTTPSession.Configuration()
     configuration.cache = cache
+    configuration.followsRedirects = followsRedirects
     try await withSandbox(configuration: configuration, body)
 }
 

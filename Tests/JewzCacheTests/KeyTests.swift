@@ -45,4 +45,29 @@ import Testing
             #expect(try await fetch(url, session: session, method: .head).source == .cache)
         }
     }
+
+    @Test func anUnsafeMethodInvalidatesTheLocationItNamesOnItsOrigin() async throws {
+        try await withCachedSandbox(HTTPCache(), followsRedirects: false) { sandbox, session in
+            let target = sandbox.url("/cached/moved?cc=max-age=60")
+            try await fetch(target, session: session)
+            // A POST answered 303 with Location: the target, which a later GET must fetch anew.
+            let post = sandbox.url("/redirect-to?status=303&url=" + "/cached/moved%3Fcc%3Dmax-age%3D60")
+            #expect(try await fetch(target, session: session).source == .cache)
+            #expect(try await fetch(post, session: session, method: .post).statusCode == 303)
+            #expect(try await fetch(target, session: session).source == .network)
+        }
+    }
+
+    @Test func aPartialResponseIsNeverStored() async throws {
+        try await withCachedSandbox(HTTPCache()) { sandbox, session in
+            let url = sandbox.url("/download/1000?validator=etag")
+            let partial = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"], caching: .init(lifetime: .seconds(600)))
+            #expect(partial.statusCode == 206)
+            let again = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"], caching: .init(lifetime: .seconds(600)))
+            #expect(again.source == .network)
+            let whole = try await fetch(url, session: session, caching: .init(lifetime: .seconds(600)))
+            #expect(whole.statusCode == 200)
+            #expect(try await fetch(url, session: session).source == .cache)
+        }
+    }
 }
