@@ -39,6 +39,19 @@ import Testing
         }
     }
 
+    @Test func anAgeFromUpstreamCountsAgainstFreshness() async throws {
+        try await withCachedSandbox(HTTPCache()) { sandbox, session in
+            let old = sandbox.url("/cached/old?cc=max-age=60&age=100")
+            try await fetch(old, session: session)
+            #expect(try await fetch(old, session: session).source == .network)
+            let young = sandbox.url("/cached/young?cc=max-age=60&age=10")
+            try await fetch(young, session: session)
+            let hit = try await fetch(young, session: session)
+            #expect(hit.source == .cache)
+            #expect(hit.headers["Age"].flatMap(Int.init).map { $0 >= 10 } == true)
+        }
+    }
+
     @Test func expiresGivesFreshnessAndAnInvalidExpiresIsStale() async throws {
         try await withCachedSandbox(HTTPCache()) { sandbox, session in
             let url = sandbox.url("/cached/expires?expires=120")

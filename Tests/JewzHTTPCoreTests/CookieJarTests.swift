@@ -27,6 +27,13 @@ import Testing
         #expect(field(jar, "http://a.www.example.com/") == "b=2; c=3")
     }
 
+    /// Found by HeaderFuzzer: a control character in a name or value was kept, and would go
+    /// back in every Cookie field, which the transport refuses.
+    @Test func aFieldWithAControlCharacterIsIgnoredWhole() throws {
+        let jar = try jar(["\u{FFFD}\u{03}=", "a=1\u{7F}", "b=2; Path=/\u{01}", "tab=\tx", "ok=1"], from: "http://www.example.com/")
+        #expect(field(jar, "http://www.example.com/") == "tab=x; ok=1")
+    }
+
     @Test func aDomainTheHostIsNotUnderIsRefused() throws {
         let jar = try jar(["a=1; Domain=other.com", "b=2; Domain=ww.example.com"], from: "http://www.example.com/")
         #expect(jar.all.isEmpty)

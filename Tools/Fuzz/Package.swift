@@ -22,5 +22,20 @@ let package = Package(
             dependencies: [.product(name: "JewzAuth", package: rootIdentity)],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        .executableTarget(
+            name: "HeaderFuzzer",
+            dependencies: [
+                .product(name: "JewzHTTPCore", package: rootIdentity), .product(name: "JewzCache", package: rootIdentity),
+            ],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "BodyFuzzer",
+            dependencies: [
+                .product(name: "JewzJSON", package: rootIdentity), .product(name: "JewzForm", package: rootIdentity),
+                .product(name: "JewzMultipart", package: rootIdentity),
+            ],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ]
 )

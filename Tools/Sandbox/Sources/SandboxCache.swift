@@ -4,9 +4,9 @@ import Synchronization
 /// Responses with the caching headers a test asks for, counted per key, and a switch that
 /// takes a key down (503) to prove `stale-if-error`:
 ///
-/// - `/cached/KEY?cc=DIRECTIVES&etag=E&last-modified=1&expires=SECONDS&vary=NAME&type=json&size=N`
+/// - `/cached/KEY?cc=DIRECTIVES&etag=E&last-modified=1&expires=SECONDS&vary=NAME&age=A&type=json&size=N`
 ///   answers 200 with `Cache-Control: DIRECTIVES`, `ETag: "E"`, a `Last-Modified` fixed per key,
-///   `Expires` SECONDS from now, `Vary: NAME`, and a body naming the key and the hit's number
+///   `Expires` SECONDS from now, `Vary: NAME`, `Age: A`, and a body naming the key and the hit's number
 ///   (`KEY #3`, with `NAME=value` under `vary`; JSON under `type=json`; N bytes under `size`).
 ///   A matching `If-None-Match` or `If-Modified-Since` gets `304` with the same headers.
 /// - `/cached/KEY/down` and `/cached/KEY/up` make KEY answer 503 or answer again;
@@ -51,6 +51,7 @@ final class SandboxCache: Sendable {
         if value("last-modified") != nil { headers.append(("Last-Modified", lastModified)) }
         if let seconds = value("expires").flatMap(Double.init) { headers.append(("Expires", Self.httpDate(now.addingTimeInterval(seconds)))) }
         if let vary = value("vary") { headers.append(("Vary", vary)) }
+        if let age = value("age") { headers.append(("Age", age)) }
         let notModified = (etag != nil && request.header("If-None-Match") == etag)
             || (value("last-modified") != nil && request.header("If-Modified-Since") == lastModified)
         if notModified { return SandboxResponse(status: 304, headers: headers) }

@@ -18,13 +18,15 @@ struct SetCookie: Equatable {
     static let maximumSize = 4096
 
     init?(_ field: String) {
+        // RFC 6265bis §5.7: a field with a control character other than a tab is ignored
+        // whole. Kept, it would go back in every request's Cookie field, which the transport
+        // then refuses: one bad cookie would break a site for the session.
+        guard !field.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else { return nil }
         let parts = field.split(separator: ";", omittingEmptySubsequences: false)
         guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return nil }
         name = pair[..<equals].trimmingCharacters(in: .whitespaces)
         value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.utf8.count + value.utf8.count <= Self.maximumSize,
-            !(name + value).contains(where: { $0.isNewline || $0 == "\0" })
-        else { return nil }
+        guard !name.isEmpty, name.utf8.count + value.utf8.count <= Self.maximumSize else { return nil }
         for attribute in parts.dropFirst() {
             let (key, argument) = Self.split(attribute)
             switch key.lowercased() {

@@ -1,23 +1,18 @@
 import Foundation
 
-/// HTTP-date parsing and writing (RFC 9110 §5.6.7): IMF-fixdate, and the obsolete RFC 850 and
-/// asctime forms when reading.
+/// HTTP-date parsing and writing (RFC 9110 §5.6.7): IMF-fixdate, and when reading the obsolete
+/// RFC 850 and asctime forms and the variants cookies use (RFC 6265 §5.1.1's algorithm).
+///
+/// Written by hand rather than with `DateFormatter`: every response brings dates, and
+/// swift-corelibs-foundation's formatter traps on some non-ASCII input (found by
+/// `Tools/Fuzz`'s HeaderFuzzer: `" \u{0320}/"` in an `Expires` field ended the process).
 public enum HTTPDate {
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
 
-    /// The date `text` names, or `nil` when it is not an HTTP-date.
+    /// The date `text` names, or `nil` when it is not a date.
     public static func parse(_ text: String) -> Date? {
-        if let date = parseFixdate(text) { return date }
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+        parseFixdate(text) ?? parseLeniently(text)
     }
 
     /// `date` as an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), to the second.
@@ -52,7 +47,75 @@ public enum HTTPDate {
             (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         let days = daysFromCivil(year: year, month: monthIndex + 1, day: day)
+        guard civilDate(fromDays: days) == (year, monthIndex + 1, day) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
+    }
+
+    /// RFC 6265 §5.1.1: the first time (`h:m:s`), day of month, month name and year among the
+    /// tokens, whatever the delimiters and order; covers RFC 850 and asctime dates too. Two-digit
+    /// years are 1970–2069.
+    private static func parseLeniently(_ text: String) -> Date? {
+        guard text.utf8.count <= 256 else { return nil }
+        var time: (Int, Int, Int)?
+        var day: Int?
+        var month: Int?
+        var year: Int?
+        for token in text.utf8.split(whereSeparator: isDelimiter) {
+            let token = Array(token)
+            if time == nil, let value = timeOfDay(token) {
+                time = value
+            } else if day == nil, let value = leadingNumber(token, digits: 1...2) {
+                day = value
+            } else if month == nil, token.count >= 3,
+                let index = months.firstIndex(where: { Array($0.lowercased().utf8) == token[0..<3].map(lowercased) })
+            {
+                month = index + 1
+            } else if year == nil, let value = leadingNumber(token, digits: 2...4) {
+                year = value
+            }
+        }
+        guard let (hour, minute, second) = time, let day, let month, var year else { return nil }
+        if (70...99).contains(year) { year += 1900 } else if (0...69).contains(year) { year += 2000 }
+        guard (1...31).contains(day), year >= 1601, hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        // February 30th and the like name no day.
+        guard civilDate(fromDays: days) == (year, month, day) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
+    }
+
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == 0x09 || (0x20...0x2F).contains(byte) || (0x3B...0x40).contains(byte) || (0x5B...0x60).contains(byte)
+            || (0x7B...0x7E).contains(byte)
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    /// The number a token starts with, when it has `digits` of them and no digit follows.
+    private static func leadingNumber(_ token: [UInt8], digits: ClosedRange<Int>) -> Int? {
+        let count = token.prefix(while: isDigit).count
+        guard digits.contains(count) else { return nil }
+        return token.prefix(count).reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    /// `1*2DIGIT ":" 1*2DIGIT ":" 1*2DIGIT`, then anything not a digit.
+    private static func timeOfDay(_ token: [UInt8]) -> (Int, Int, Int)? {
+        var fields: [Int] = []
+        var index = 0
+        for part in 0..<3 {
+            let digits = token[index...].prefix(while: isDigit)
+            guard (1...2).contains(digits.count) else { return nil }
+            fields.append(digits.reduce(0) { $0 * 10 + Int($1 - 0x30) })
+            index += digits.count
+            if part < 2 {
+                guard index < token.count, token[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+            }
+        }
+        return (fields[0], fields[1], fields[2])
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
