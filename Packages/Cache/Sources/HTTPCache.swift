@@ -47,7 +47,9 @@ public final class HTTPCache: HTTPResponseCache {
         public var bytesSaved = 0
     }
 
+    /// Where the responses are kept.
     public let store: any CacheStore
+    /// What is stored, beyond RFC 9111's rules.
     public let configuration: Configuration
     let counters = Counters()
     /// Keys being revalidated in the background: one revalidation each.
@@ -70,8 +72,10 @@ public final class HTTPCache: HTTPResponseCache {
         self.init(store: try DiskCacheStore(directory: directory, sizeLimit: sizeLimit), configuration: configuration)
     }
 
+    /// What the cache has done so far.
     public var statistics: Statistics { counters.snapshot }
 
+    /// Counts from zero again.
     public func resetStatistics() {
         counters.reset()
     }

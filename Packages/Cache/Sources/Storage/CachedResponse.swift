@@ -5,28 +5,34 @@ import JewzHTTPCore
 /// received (for its age, RFC 9111 §4.2.3), and what it was stored for.
 public struct CachedResponse: Sendable {
     /// The key it is stored under: method and URL, or the request's own key.
-    public var key: String
-    public var statusCode: Int
-    public var headers: HTTPHeaderFields
+    public let key: String
+    /// The status, as the server sent it.
+    public let statusCode: Int
+    /// The headers, as the server sent them (those of a revalidating `304` merged in).
+    public let headers: HTTPHeaderFields
     /// The body, unless it was left in ``bodyFile``.
-    public var body: Data
+    public var body: Data {
+        didSet { bodyLength = body.count }
+    }
     /// The file holding the body from its first byte, when a store left it there
     /// (``CacheStore/responseLeavingBody(forKey:)``) rather than reading it.
     public var bodyFile: URL?
     /// The body's length, wherever it is.
     public var bodyLength: Int
+    /// The URL the response came from.
     public var url: URL?
     /// When the request that brought it was sent, and when its response arrived.
-    public var requestDate: Date
-    public var responseDate: Date
+    public let requestDate: Date
+    public let responseDate: Date
     /// The request's values of the fields its `Vary` names (names lowercased; a field the
     /// request lacked is absent): a later request must send the same to be answered by it.
-    public var varyingFields: [String: String]
+    public let varyingFields: [String: String]
     /// A lifetime the request set (``HTTPRequest/Caching/lifetime``), in seconds, which wins
     /// over the headers.
-    public var lifetimeOverride: Double?
+    public let lifetimeOverride: Double?
 
-    /// What its headers say, read once rather than at every lookup.
+    /// What its headers say, read once rather than at every lookup (so what they are read
+    /// from cannot change).
     let rules: StoredRules
 
     public init(

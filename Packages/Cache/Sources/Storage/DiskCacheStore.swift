@@ -22,7 +22,9 @@ import Darwin
 /// Reads and writes are synchronous file I/O on the calling thread: entries are API
 /// responses, read whole into memory.
 public final class DiskCacheStore: CacheStore {
+    /// The store's directory: `entries/`, `tmp/`, `journal` and `lock`.
     public let directory: URL
+    /// The most bytes the entries may take together.
     public let sizeLimit: Int
     private let entries: URL
     private let temporary: URL

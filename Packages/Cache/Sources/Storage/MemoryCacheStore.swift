@@ -7,7 +7,9 @@ import Synchronization
 /// let cache = HTTPCache(store: MemoryCacheStore(costLimit: 20 << 20, countLimit: 500))
 /// ```
 public final class MemoryCacheStore: CacheStore {
+    /// The most bytes kept (bodies, headers and keys).
     public let costLimit: Int
+    /// The most responses kept.
     public let countLimit: Int
     private let state: Mutex<LRUList<CachedResponse>>
 
