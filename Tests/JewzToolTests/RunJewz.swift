@@ -25,7 +25,35 @@ struct JewzRun: Sendable {
     }
 }
 
-/// Runs the built `jewz` binary (it sits beside the test bundle) and collects its output.
+/// The built `jewz` binary: it sits beside the test bundle.
+var jewzExecutable: URL {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("jewz")
+}
+
+/// Whether a watchdog of ``killing(_:after:)`` killed its process.
+final class KillRecord: Sendable {
+    private let fired = Atomic(false)
+
+    var killed: Bool { fired.load(ordering: .acquiring) }
+
+    fileprivate func record() { fired.store(true, ordering: .releasing) }
+}
+
+/// Kills `process` once `timeLimit` has passed, unless the returned work item is cancelled
+/// first; the record says whether it came to that.
+func killing(_ process: Process, after timeLimit: Duration) -> (watchdog: DispatchWorkItem, record: KillRecord) {
+    let record = KillRecord()
+    let watchdog = DispatchWorkItem {
+        record.record()
+        kill(process.processIdentifier, SIGKILL)
+    }
+    let (seconds, attoseconds) = timeLimit.components
+    DispatchQueue.global().asyncAfter(
+        deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)), execute: watchdog)
+    return (watchdog, record)
+}
+
+/// Runs the built `jewz` binary and collects its output.
 ///
 /// A run longer than `timeLimit` is killed and reported as timed out, so a hang fails its
 /// test rather than the suite.
@@ -34,9 +62,8 @@ func runJewz(
     timeLimit: Duration = .seconds(120)
 ) async throws -> JewzRun {
     try await runBlocking {
-        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let process = Process()
-        process.executableURL = directory.appendingPathComponent("jewz")
+        process.executableURL = jewzExecutable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
@@ -46,14 +73,7 @@ func runJewz(
         process.standardError = error
         process.standardInput = inputPipe
         try process.run()
-        let killed = Atomic(false)
-        let watchdog = DispatchWorkItem {
-            killed.store(true, ordering: .releasing)
-            kill(process.processIdentifier, SIGKILL)
-        }
-        let (seconds, attoseconds) = timeLimit.components
-        DispatchQueue.global().asyncAfter(
-            deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)), execute: watchdog)
+        let (watchdog, record) = killing(process, after: timeLimit)
         inputPipe.fileHandleForWriting.write(Data((input ?? "").utf8))
         try inputPipe.fileHandleForWriting.close()
         // Drain stderr on another thread while stdout is read here, so neither pipe can fill
@@ -75,7 +95,7 @@ func runJewz(
             signal: signalled ? process.terminationStatus : nil,
             output: String(decoding: out, as: UTF8.self),
             error: String(decoding: errorData.withLock { $0 }, as: UTF8.self),
-            timedOut: killed.load(ordering: .acquiring))
+            timedOut: record.killed)
     }
 }
 
@@ -90,9 +110,8 @@ final class ServingJewz: Sendable {
     /// - Throws: when the process cannot start or ends before announcing itself.
     static func start(_ arguments: [String]) async throws -> ServingJewz {
         try await runBlocking {
-            let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             let process = Process()
-            process.executableURL = directory.appendingPathComponent("jewz")
+            process.executableURL = jewzExecutable
             process.arguments = ["serve"] + arguments
             let output = Pipe()
             process.standardOutput = output

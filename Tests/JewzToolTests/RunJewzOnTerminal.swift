@@ -1,6 +1,5 @@
 import Foundation
 import JewzTestSupport
-import Synchronization
 
 /// What a person at a terminal saw during a run of `jewz`, and how it ended.
 struct TerminalRun: Sendable {
@@ -20,8 +19,7 @@ func runJewzOnTerminal(
     _ arguments: [String], typing answer: String, after prompt: String, timeLimit: Duration = .seconds(60)
 ) async throws -> TerminalRun {
     try await runBlocking {
-        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let command = ([directory.appendingPathComponent("jewz").path] + arguments)
+        let command = ([jewzExecutable.path] + arguments)
             .map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
             .joined(separator: " ")
         let process = Process()
@@ -33,13 +31,7 @@ func runJewzOnTerminal(
         process.standardError = output
         process.standardInput = input
         try process.run()
-        let killed = Atomic(false)
-        let watchdog = DispatchWorkItem {
-            killed.store(true, ordering: .releasing)
-            kill(process.processIdentifier, SIGKILL)
-        }
-        let (seconds, _) = timeLimit.components
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(seconds)), execute: watchdog)
+        let (watchdog, record) = killing(process, after: timeLimit)
         var screen = Data()
         var typed = false
         while true {
@@ -56,6 +48,6 @@ func runJewzOnTerminal(
         try input.fileHandleForWriting.close()
         return TerminalRun(
             status: process.terminationStatus, screen: String(decoding: screen, as: UTF8.self),
-            timedOut: killed.load(ordering: .acquiring))
+            timedOut: record.killed)
     }
 }

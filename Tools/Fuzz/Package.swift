@@ -12,27 +12,28 @@ let package = Package(
     name: "JewzFuzz",
     dependencies: [.package(path: "../..")],
     targets: [
+        .target(name: "FuzzDriver"),
         .executableTarget(
             name: "URITemplateFuzzer",
-            dependencies: [.product(name: "JewzURITemplate", package: rootIdentity)],
+            dependencies: ["FuzzDriver", .product(name: "JewzURITemplate", package: rootIdentity)],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
             name: "ChallengeFuzzer",
-            dependencies: [.product(name: "JewzAuth", package: rootIdentity)],
+            dependencies: ["FuzzDriver", .product(name: "JewzAuth", package: rootIdentity)],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
             name: "HeaderFuzzer",
             dependencies: [
-                .product(name: "JewzHTTPCore", package: rootIdentity), .product(name: "JewzCache", package: rootIdentity),
+                "FuzzDriver", .product(name: "JewzHTTPCore", package: rootIdentity), .product(name: "JewzCache", package: rootIdentity),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
             name: "BodyFuzzer",
             dependencies: [
-                .product(name: "JewzJSON", package: rootIdentity), .product(name: "JewzForm", package: rootIdentity),
+                "FuzzDriver", .product(name: "JewzJSON", package: rootIdentity), .product(name: "JewzForm", package: rootIdentity),
                 .product(name: "JewzMultipart", package: rootIdentity),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

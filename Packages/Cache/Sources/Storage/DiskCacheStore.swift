@@ -238,21 +238,17 @@ public final class DiskCacheStore: CacheStore {
             let attributes = try? FileManager.default.attributesOfItem(atPath: entries.appendingPathComponent(name).path)
             sizes[name] = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         }
-        var index = LRUList<Int>()
         let journal = FileManager.default.contents(atPath: journalPath) ?? Data()
         let complete = journal.lastIndex(of: UInt8(ascii: "\n")).map { journal[...$0] } ?? Data()[...]
-        var named: Set<String> = []
-        for line in complete.split(separator: UInt8(ascii: "\n")) {
+        let lines = complete.split(separator: UInt8(ascii: "\n")).compactMap { line -> (action: Substring, name: String)? in
             let parts = String(decoding: line, as: UTF8.self).split(separator: " ")
-            guard parts.count >= 2 else { continue }
-            named.insert(String(parts[1]))
+            return parts.count >= 2 ? (parts[0], String(parts[1])) : nil
         }
+        let named = Set(lines.map(\.name))
+        var index = LRUList<Int>()
         for (name, size) in sizes where !named.contains(name) { index.insert(size, forKey: name, cost: size) }
-        for line in complete.split(separator: UInt8(ascii: "\n")) {
-            let parts = String(decoding: line, as: UTF8.self).split(separator: " ")
-            guard parts.count >= 2 else { continue }
-            let name = String(parts[1])
-            switch parts[0] {
+        for (action, name) in lines {
+            switch action {
             case "W", "R":
                 if let size = sizes[name] { index.insert(size, forKey: name, cost: size) }
             case "D":

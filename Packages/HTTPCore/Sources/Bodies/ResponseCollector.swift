@@ -86,7 +86,7 @@ struct ResponseCollector: HTTPResponseReceiver {
         self.url = url
         decoders = try ContentDecoderChain(headers: headers, codings: codings)
         statusFailed = statusPolicy(statusCode)
-        setAside = statusFailed || (followsRedirects && HTTPResponse.isRedirect(statusCode: statusCode, headers: headers))
+        setAside = Self.setsAside(statusFailed: statusFailed, followsRedirects: followsRedirects, statusCode: statusCode, headers: headers)
         if setAside { destination = .memory }
         switch destination {
         case .memory:
@@ -115,6 +115,12 @@ struct ResponseCollector: HTTPResponseReceiver {
         if case .stream(let channel) = destination {
             try await channel.waitForDemand()
         }
+    }
+
+    /// Whether a body stays in memory whatever the destination: a failing status's, or a
+    /// redirect's the cycle follows.
+    static func setsAside(statusFailed: Bool, followsRedirects: Bool, statusCode: Int, headers: HTTPHeaderFields) -> Bool {
+        statusFailed || (followsRedirects && HTTPResponse.isRedirect(statusCode: statusCode, headers: headers))
     }
 
     /// The complete response, after the decoders have seen the end of their input. A body

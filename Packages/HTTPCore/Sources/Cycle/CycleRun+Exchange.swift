@@ -95,8 +95,9 @@ extension CycleRun {
         }
         var response = answer.response
         let statusFailed = statusPolicy(response.statusCode)
-        let keptInMemory = statusFailed
-            || (session.configuration.followsRedirects && HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers))
+        let keptInMemory = ResponseCollector.setsAside(
+            statusFailed: statusFailed, followsRedirects: session.configuration.followsRedirects, statusCode: response.statusCode,
+            headers: response.headers)
         // From the store (or revalidated by a 304, whose empty body went to the file): copy it.
         if response.source != .network, !keptInMemory {
             try target.begin(statusCode: response.statusCode, headers: response.headers, url: response.url, isDecoded: true)

@@ -1,3 +1,4 @@
+import FuzzDriver
 import JewzAuth
 
 /// Feeds arbitrary bytes to the `WWW-Authenticate` parser as one or more fields (split at 0x00)
@@ -23,18 +24,8 @@ private func isLowercaseToken(_ text: String) -> Bool {
         && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !Array(#"()<>@,;:\"/[]?={}"#.utf8).contains($0) }
 }
 
-/// libFuzzer's driver, for executables whose `main` is not libFuzzer's own.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 /// SwiftPM links an executable's entry point as `<target>_main`; hand control to libFuzzer.
 @_cdecl("ChallengeFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, count in fuzz(data, count) }
+    runFuzzer(argc, argv) { data, count in fuzz(data, count) }
 }

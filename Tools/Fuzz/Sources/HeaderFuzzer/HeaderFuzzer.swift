@@ -1,4 +1,5 @@
 import Foundation
+import FuzzDriver
 import JewzCache
 import JewzHTTPCore
 
@@ -40,18 +41,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's driver, for executables whose `main` is not libFuzzer's own.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 /// SwiftPM links an executable's entry point as `<target>_main`; hand control to libFuzzer.
 @_cdecl("HeaderFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, count in fuzz(data, count) }
+    runFuzzer(argc, argv) { data, count in fuzz(data, count) }
 }
