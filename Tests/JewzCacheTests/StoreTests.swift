@@ -136,4 +136,28 @@ import Testing
         #expect(huge.maxAge == 1 << 31)
         #expect(huge.maxStale == Int.max)
     }
+
+    @Test func aDiskWriterKeepsNothingUntilFinishedAndNothingPastTheLimit() throws {
+        let directory = try makeScratchDirectory()
+        let store = try DiskCacheStore(directory: directory, sizeLimit: 1 << 20)
+        try store.store(entry("kept", bytes: 100))
+        let temporary = directory.appendingPathComponent("tmp")
+        do {
+            let writer = try #require(store.bodyWriter(for: entry("kept", bytes: 0)))
+            Data(repeating: 1, count: 5_000).withUnsafeBytes { writer.write($0) }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).count == 1)
+            // Dropped unfinished: its file goes, and the entry stored before it stays.
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        #expect(store.response(forKey: "kept")?.body.count == 100)
+        let tooLarge = try #require(store.bodyWriter(for: entry("large", bytes: 0)))
+        for _ in 0..<20 { Data(repeating: 2, count: 64 << 10).withUnsafeBytes { tooLarge.write($0) } }
+        tooLarge.finish()
+        #expect(store.response(forKey: "large") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        let writer = try #require(store.bodyWriter(for: entry("kept", bytes: 0)))
+        for _ in 0..<4 { Data(repeating: 3, count: 1_000).withUnsafeBytes { writer.write($0) } }
+        writer.finish()
+        #expect(store.response(forKey: "kept")?.body == Data(repeating: 3, count: 4_000))
+    }
 }

@@ -8,6 +8,8 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
         public static let directoryUnusable = Code(name: "directoryUnusable")
         /// A stored entry is not whole or not ours; it is discarded, never served.
         public static let corruptEntry = Code(name: "corruptEntry")
+        /// A response is larger than the store's whole size limit; it is not stored.
+        public static let entryTooLarge = Code(name: "entryTooLarge")
     }
 
     public let code: Code
@@ -21,5 +23,11 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
 
     static func corruptEntry(_ reason: String) -> CacheError {
         CacheError(code: .corruptEntry, description: "A cache entry is damaged (\(reason)); it was discarded.")
+    }
+
+    static func entryTooLarge(limit: Int) -> CacheError {
+        CacheError(
+            code: .entryTooLarge,
+            description: "A response is larger than the cache's size limit of \(limit) bytes, so it was not stored: raise the limit to keep it.")
     }
 }

@@ -3,16 +3,19 @@ import JewzHTTPCore
 import Synchronization
 
 // How the cache answers: from the store, from the network, or both, by RFC 9111's rules,
-// whether the bodies are in memory or in a download's files.
+// whether the bodies are kept in memory or streamed (to a download's file or a reader).
 extension HTTPCache {
-    /// Where the bodies of one answer live: in memory, or in files (a download's).
+    /// Where the bodies of one answer go: into memory, or past it in pieces.
     enum Bodies {
-        case inMemory, inFiles
+        case inMemory, streamed
     }
 
-    /// The answer to `request` by RFC 9111's rules, whatever holds the bodies.
+    /// Sends a request; a streamed body is copied to the keeper's writer as it arrives.
+    typealias Network = (HTTPRequest, HTTPBodyKeeper?) async throws -> HTTPResponse
+
+    /// The answer to `request` by RFC 9111's rules, wherever the bodies go.
     func answer(
-        _ request: HTTPRequest, session: HTTPSession, bodies: Bodies, network: (HTTPRequest) async throws -> HTTPFileResponse
+        _ request: HTTPRequest, session: HTTPSession, bodies: Bodies, network: Network
     ) async throws -> HTTPFileResponse {
         let caching = request.caching
         guard configuration.storedMethods.contains(request.method) else {
@@ -23,7 +26,7 @@ extension HTTPCache {
         if caching.policy == .reloadIgnoringCache || control.noStore {
             return try await fetch(request, key: key, stored: nil, control: control, bodies: bodies, network: network)
         }
-        let found = bodies == .inFiles ? store.responseLeavingBody(forKey: key) : store.response(forKey: key)
+        let found = bodies == .streamed ? store.responseLeavingBody(forKey: key) : store.response(forKey: key)
         let stored = found.flatMap { Self.varyMatches($0, request) ? $0 : nil }
         let now = now()
         if caching.policy == .onlyIfCached || control.onlyIfCached {
@@ -58,12 +61,10 @@ extension HTTPCache {
     /// A request the cache does not store (POST, PUT, DELETE…): sent as it is; a success
     /// invalidates what is stored for its URL and for the `Location` and `Content-Location`
     /// it names on the same origin (RFC 9111 §4.4).
-    private func sendUnsafe(
-        _ request: HTTPRequest, network: (HTTPRequest) async throws -> HTTPFileResponse
-    ) async throws -> HTTPFileResponse {
+    private func sendUnsafe(_ request: HTTPRequest, network: Network) async throws -> HTTPFileResponse {
         counters.networkRequests.add(1, ordering: .relaxed)
-        let answer = try await network(request)
-        let response = answer.response
+        let response = try await network(request, nil)
+        let answer = HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
         let safe: Set<HTTPMethod> = [.get, .head, .options, .trace]
         guard !safe.contains(request.method), (200..<400).contains(response.statusCode) else { return answer }
         var targets = [request.url]
@@ -81,11 +82,11 @@ extension HTTPCache {
     }
 
     /// Sends `request` (made conditional when `stored` has validators and the request sets
-    /// none of its own), stores what may be stored, and answers a `304` or a failure from
-    /// `stored` where the rules allow.
+    /// none of its own), stores what may be stored — a streamed body as it arrives —, and
+    /// answers a `304` or a failure from `stored` where the rules allow.
     private func fetch(
         _ request: HTTPRequest, key: String, stored: CachedResponse?, control: CacheControl, bodies: Bodies,
-        network: (HTTPRequest) async throws -> HTTPFileResponse
+        network: Network
     ) async throws -> HTTPFileResponse {
         var outgoing = request
         var conditional = false
@@ -96,19 +97,19 @@ extension HTTPCache {
         }
         counters.networkRequests.add(1, ordering: .relaxed)
         let sent = now()
-        let answer: HTTPFileResponse
+        let keeper = bodies == .inMemory ? nil : keeper(for: request, key: key, stored: stored, control: control, sent: sent)
+        let response: HTTPResponse
         do {
-            answer = try await network(outgoing)
+            response = try await network(outgoing, keeper)
         } catch {
             if let stored, let stale = staleForError(stored, control: control) { return stale }
             throw error
         }
         let received = now()
-        let response = answer.response
         if conditional, response.statusCode == 304, let stored {
             let updated = stored.revalidated(by: response.headers, requestDate: sent, responseDate: received)
             if let file = updated.bodyFile {
-                try? store.store(updated, bodyFrom: file, length: updated.bodyLength)
+                store.store(updated, bodyFrom: file, length: updated.bodyLength)
             } else {
                 try? store.store(updated)
             }
@@ -116,22 +117,37 @@ extension HTTPCache {
             counters.bytesSaved.add(updated.bodyLength, ordering: .relaxed)
             return updated.answer(source: .revalidated, age: updated.rules.age(at: received))
         }
-        if [500, 502, 503, 504].contains(response.statusCode), let stored, let stale = staleForError(stored, control: control) {
+        if Self.isServerFailure(response.statusCode), let stored, let stale = staleForError(stored, control: control) {
             return stale
         }
-        if let entry = storable(response, for: request, key: key, control: control, requestDate: sent, responseDate: received) {
-            if let file = answer.bodyFile {
-                try? store.store(entry, bodyFrom: file, length: answer.length)
-            } else {
-                try? store.store(entry)
-            }
-        } else if stored != nil, response.statusCode != 304 {
+        let entry = storable(response, for: request, key: key, control: control, requestDate: sent, responseDate: received)
+        if let entry, bodies == .inMemory {
+            try? store.store(entry)
+        } else if entry == nil, stored != nil, response.statusCode != 304 {
             store.removeResponse(forKey: key)
         }
-        return answer
+        return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
     }
 
-    /// Revalidates `key` in a cycle of its own, unless one is already doing it.
+    /// Stores a streamed response's body as it arrives, when the response may be stored.
+    private func keeper(
+        for request: HTTPRequest, key: String, stored: CachedResponse?, control: CacheControl, sent: Date
+    ) -> HTTPBodyKeeper {
+        { [self] (head: HTTPResponse) -> (any HTTPResponseBodyWriter)? in
+            // A failure a stored response will stand in for replaces nothing.
+            if let stored, Self.isServerFailure(head.statusCode), staleForError(stored, control: control) != nil { return nil }
+            let entry = storable(head, for: request, key: key, control: control, requestDate: sent, responseDate: now())
+            return entry.flatMap { store.bodyWriter(for: $0) }
+        }
+    }
+
+    /// The statuses `stale-if-error` answers for (RFC 5861 §4).
+    private static func isServerFailure(_ statusCode: Int) -> Bool {
+        [500, 502, 503, 504].contains(statusCode)
+    }
+
+    /// Revalidates `key` in a cycle of its own, unless one is already doing it. The cycle
+    /// streams, so that a new body goes into the store as it arrives, never whole into memory.
     private func revalidateInBackground(_ request: HTTPRequest, key: String, session: HTTPSession) {
         guard revalidating.withLock({ $0.insert(key).inserted }) else { return }
         var background = request
@@ -140,7 +156,11 @@ extension HTTPCache {
         let cycle = HTTPCycle(requestURL: background.url, requestMethod: background.method, session: session)
         cycle.request = background
         Task {
-            _ = try? await cycle.start()
+            do {
+                for try await _ in try await cycle.startStreaming().body {}
+            } catch {
+                // A failed revalidation leaves the stored response as it was.
+            }
             self.revalidating.withLock { _ = $0.remove(key) }
         }
     }

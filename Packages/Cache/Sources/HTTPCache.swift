@@ -90,20 +90,19 @@ public final class HTTPCache: HTTPResponseCache {
     public func response(
         for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
-        let answer = try await answer(request, session: session, bodies: .inMemory) { request in
-            let response = try await network(request)
-            return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
-        }
-        return answer.response
+        try await answer(request, session: session, bodies: .inMemory) { request, _ in try await network(request) }.response
     }
 
-    /// As ``response(for:session:network:)``, with bodies that go from the download's file to
-    /// the store and back in pieces: a large download is never held in memory (with a
-    /// ``DiskCacheStore``; ``MemoryCacheStore`` keeps only what fits its cost limit).
-    public func download(
-        for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPFileResponse
+    /// As ``response(for:session:network:)``, for a download's or a stream's body, which goes
+    /// into the store as it arrives and out of it in pieces: a large body is never held in
+    /// memory (with a ``DiskCacheStore``; ``MemoryCacheStore`` keeps only bodies up to 8 MiB).
+    public func streamedResponse(
+        for request: HTTPRequest, session: HTTPSession,
+        network: (HTTPRequest, _ keeper: @escaping HTTPBodyKeeper) async throws -> HTTPResponse
     ) async throws -> HTTPFileResponse {
-        try await answer(request, session: session, bodies: .inFiles, network: network)
+        try await answer(request, session: session, bodies: .streamed) { request, keeper in
+            try await network(request, keeper ?? { _ in nil })
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JewzHTTPCore
 
 /// Where an ``HTTPCache`` keeps its responses: ``MemoryCacheStore`` or ``DiskCacheStore``, or a
 /// store of your own. Each evicts what its limits leave no room for, least recently used first.
@@ -16,11 +17,12 @@ public protocol CacheStore: Sendable {
     func removeAll()
 
     /// As ``response(forKey:)``, leaving the body in the store's file when it keeps one
-    /// (``CachedResponse/bodyFile``), so that a download never holds it in memory.
+    /// (``CachedResponse/bodyFile``), so that a download or a stream never holds it in memory.
     func responseLeavingBody(forKey key: String) -> CachedResponse?
-    /// Stores `response` with the first `length` bytes of `file` as its body, copied in
-    /// pieces; `file` stays where it is.
-    func store(_ response: CachedResponse, bodyFrom file: URL, length: Int) throws
+    /// A writer that stores `response` under its key, with the bytes written to it as its
+    /// body, once it is finished; what was stored before stays until then. `nil` when the
+    /// store cannot take a body now.
+    func bodyWriter(for response: CachedResponse) -> (any HTTPResponseBodyWriter)?
 }
 
 extension CacheStore {
@@ -29,17 +31,23 @@ extension CacheStore {
         response(forKey: key)
     }
 
-    /// Reads the body into memory and stores it, when it is at most 8 MiB: a store in memory
-    /// keeps no downloads larger than that.
-    public func store(_ response: CachedResponse, bodyFrom file: URL, length: Int) throws {
-        guard length <= 8 << 20 else { return removeResponse(forKey: response.key) }
-        let handle = try FileHandle(forReadingFrom: file)
+    /// A writer that gathers the body in memory and stores it when finished, if it was at
+    /// most 8 MiB: a store in memory keeps no streamed body larger than that.
+    public func bodyWriter(for response: CachedResponse) -> (any HTTPResponseBodyWriter)? {
+        GatheringBodyWriter(response, limit: 8 << 20) { try? self.store($0) }
+    }
+
+    /// Stores `response` with the first `length` bytes of `file` as its body, copied in
+    /// pieces through ``bodyWriter(for:)``; nothing is stored when the file is shorter.
+    func store(_ response: CachedResponse, bodyFrom file: URL, length: Int) {
+        guard let writer = bodyWriter(for: response), let handle = try? FileHandle(forReadingFrom: file) else { return }
         defer { try? handle.close() }
-        var whole = response
-        whole.body = try handle.read(upToCount: length) ?? Data()
-        whole.bodyFile = nil
-        whole.bodyLength = whole.body.count
-        guard whole.bodyLength == length else { return removeResponse(forKey: response.key) }
-        try store(whole)
+        var left = length
+        while left > 0 {
+            guard let chunk = try? handle.read(upToCount: min(left, 1 << 20)), !chunk.isEmpty else { return }
+            chunk.withUnsafeBytes { writer.write($0) }
+            left -= chunk.count
+        }
+        writer.finish()
     }
 }

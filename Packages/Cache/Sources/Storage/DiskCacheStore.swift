@@ -1,4 +1,5 @@
 import Foundation
+import JewzHTTPCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -19,8 +20,9 @@ import Darwin
 /// - Changes to the directory take an `flock` on `lock`, so two processes on one directory do
 ///   not corrupt it; each evicts by what it knows, and a new store counts every file present.
 ///
-/// Reads and writes are synchronous file I/O on the calling thread: entries are API
-/// responses, read whole into memory.
+/// Reads and writes are synchronous file I/O on the calling thread. A response kept in memory
+/// is read whole; a download's or a stream's body goes in and out of its file in pieces
+/// (``bodyWriter(for:)``, ``responseLeavingBody(forKey:)``).
 public final class DiskCacheStore: CacheStore {
     /// The store's directory: `entries/`, `tmp/`, `journal` and `lock`.
     public let directory: URL
@@ -135,49 +137,35 @@ public final class DiskCacheStore: CacheStore {
     }
 
     public func store(_ response: CachedResponse) throws {
-        try store(response, writingBody: { try Self.write(response.body, to: $0) }, bodyLength: response.body.count)
+        let writer = try DiskBodyWriter(response, store: self)
+        response.body.withUnsafeBytes { writer.write($0) }
+        try writer.commit()
     }
 
-    /// Copies the body from `file` into the entry 1 MiB at a time, so that a large download
-    /// is stored without being held in memory.
-    public func store(_ response: CachedResponse, bodyFrom file: URL, length: Int) throws {
-        try store(response, writingBody: { descriptor in
-            guard let source = try? FileHandle(forReadingFrom: file) else {
-                throw CacheError.directoryUnusable(file.path, "the body to store cannot be read")
-            }
-            defer { try? source.close() }
-            var left = length
-            while left > 0 {
-                guard let chunk = try source.read(upToCount: min(left, 1 << 20)), !chunk.isEmpty else {
-                    throw CacheError.corruptEntry("the body to store ended early")
-                }
-                try Self.write(chunk, to: descriptor)
-                left -= chunk.count
-            }
-        }, bodyLength: length)
+    /// A writer that puts the body in a file in `tmp/` as it arrives and renames the entry
+    /// into place when finished: a large body is stored without being held in memory.
+    public func bodyWriter(for response: CachedResponse) -> (any HTTPResponseBodyWriter)? {
+        try? DiskBodyWriter(response, store: self)
     }
 
-    /// Writes an entry to `tmp/` — body, metadata, footer — and renames it into place.
-    private func store(_ response: CachedResponse, writingBody: (Int32) throws -> Void, bodyLength: Int) throws {
-        let name = Self.fileName(forKey: response.key)
-        let metadata = EntryCoding.metadata(of: response)
-        let footer = EntryCoding.footer(metadataLength: metadata.count, bodyLength: bodyLength)
-        let size = bodyLength + metadata.count + footer.count
-        guard size <= sizeLimit else {
-            removeResponse(forKey: response.key)
-            return
-        }
-        let scratch = temporary.appendingPathComponent("\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))").path
-        let descriptor = open(scratch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// A new file in `tmp/` for an entry of `key`, open for writing.
+    ///
+    /// - Throws: ``CacheError/Code/directoryUnusable`` when it cannot be made.
+    func scratchFile(forKey key: String) throws -> (path: String, descriptor: Int32) {
+        let path = temporary.appendingPathComponent(
+            "\(Self.fileName(forKey: key)).\(getpid()).\(UInt32.random(in: 0...UInt32.max))").path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno))) }
-        do {
-            defer { close(descriptor) }
-            try writingBody(descriptor)
-            try Self.write(metadata, to: descriptor)
-            try Self.write(footer, to: descriptor)
-        } catch {
+        return (path, descriptor)
+    }
+
+    /// Renames a whole entry, `size` bytes, from `tmp/` into place, notes it in the journal and
+    /// evicts what no longer fits. An entry larger than the whole store is not kept.
+    func install(_ scratch: String, forKey key: String, size: Int) throws {
+        let name = Self.fileName(forKey: key)
+        guard size <= sizeLimit else {
             unlink(scratch)
-            throw error
+            return removeResponse(forKey: key)
         }
         try state.withLock { state in
             try withFileLock {
@@ -268,7 +256,7 @@ public final class DiskCacheStore: CacheStore {
         let descriptor = open(scratch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        try Self.write(Data(lines.utf8), to: descriptor)
+        try Data(lines.utf8).withUnsafeBytes { try Self.write($0, to: descriptor) }
         guard rename(scratch, journalPath) == 0 else {
             throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno)))
         }
@@ -286,16 +274,14 @@ public final class DiskCacheStore: CacheStore {
         state.journalLines += 1
     }
 
-    /// Writes `data` whole to `descriptor`.
-    private static func write(_ data: Data, to descriptor: Int32) throws {
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw CacheError.directoryUnusable("the cache", String(cString: strerror(errno))) }
-                offset += written
-            }
+    /// Writes `buffer` whole to `descriptor`.
+    static func write(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw CacheError.directoryUnusable("the cache", String(cString: strerror(errno))) }
+            offset += written
         }
     }
 

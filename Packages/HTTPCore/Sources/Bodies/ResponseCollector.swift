@@ -25,7 +25,8 @@ struct ReceivedResponse: Sendable {
 /// read, logged and processed like any other — but only its first ``failureBodyLimit`` bytes:
 /// past them the exchange ends (``BodyCut``) and the status error stands with what arrived.
 /// A redirect the cycle will follow is set aside the same way: its body never reaches a file
-/// or a stream.
+/// or a stream. A cache's keeper, when there is one, is offered every head, and the writer it
+/// returns gets a copy of the decoded body as it arrives, finished once the body is whole.
 struct ResponseCollector: HTTPResponseReceiver {
     /// The most a failing status's or a followed redirect's body keeps in memory (less when
     /// the session's limit is lower).
@@ -53,11 +54,16 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// The cycle that stops the exchange when it is cancelled; `nil` for a shared (coalesced)
     /// exchange, which one waiter's cancel must not stop.
     private let owner: HTTPCycle?
+    private let keeper: HTTPBodyKeeper?
+    /// Where the keeper wants the body copied.
+    private var copy: (any HTTPResponseBodyWriter)?
 
     init(
         codings: ContentCodingRegistry, maximumBodySize: Int, destination: ResponseDestination,
-        statusPolicy: @escaping @Sendable (Int) -> Bool, followsRedirects: Bool, owner: HTTPCycle? = nil
+        statusPolicy: @escaping @Sendable (Int) -> Bool, followsRedirects: Bool, owner: HTTPCycle? = nil,
+        keeper: HTTPBodyKeeper? = nil
     ) {
+        self.keeper = keeper
         self.followsRedirects = followsRedirects
         self.owner = owner
         self.codings = codings
@@ -87,6 +93,12 @@ struct ResponseCollector: HTTPResponseReceiver {
         decoders = try ContentDecoderChain(headers: headers, codings: codings)
         statusFailed = statusPolicy(statusCode)
         setAside = Self.setsAside(statusFailed: statusFailed, followsRedirects: followsRedirects, statusCode: statusCode, headers: headers)
+        if let keeper {
+            // A 304 under a cache is the cache's to answer (with a stored body, most often):
+            // its head does not reach the file or the stream from here.
+            if statusCode == 304 { setAside = true }
+            copy = keeper(response(data: Data()))
+        }
         if setAside { destination = .memory }
         switch destination {
         case .memory:
@@ -133,6 +145,7 @@ struct ResponseCollector: HTTPResponseReceiver {
         if case .file(let target) = destination {
             try target.finishWriting()
         }
+        copy?.finish()
         return ReceivedResponse(
             response: response(data: body), statusFailed: statusFailed)
     }
@@ -153,6 +166,7 @@ struct ResponseCollector: HTTPResponseReceiver {
     }
 
     private mutating func deliver(_ bytes: UnsafeRawBufferPointer) throws {
+        copy?.write(bytes)
         switch destination {
         case .memory where setAside:
             let room = min(maximumBodySize, Self.failureBodyLimit) - body.count

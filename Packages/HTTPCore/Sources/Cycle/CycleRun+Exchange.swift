@@ -55,14 +55,12 @@ extension CycleRun {
         return received
     }
 
-    /// One exchange, through the session's cache when it has one and the response is to be
-    /// kept in memory.
+    /// One exchange, through the session's cache when it has one (unless the request asks
+    /// for a range, which the cache neither stores nor answers).
     func sendOnce(_ request: HTTPRequest) async throws -> ReceivedResponse {
         if let cache = session.configuration.cache {
             if transfer.isInMemory { return try await exchange(request, through: cache) }
-            if let target = transfer.download, !request.headers.contains("Range") {
-                return try await download(request, through: cache, into: target)
-            }
+            if !request.headers.contains("Range") { return try await streamedExchange(request, through: cache) }
         }
         return try await sendToNetwork(request)
     }
@@ -77,78 +75,73 @@ extension CycleRun {
         return ReceivedResponse(response: response, statusFailed: snapshot.session.values.shouldTreatStatusCodeAsFailure(response.statusCode))
     }
 
-    /// One exchange of a download answered by `cache`: the network's body goes to the
-    /// download's file as usual, and a body the cache gives back is copied into it.
+    /// One exchange of a download or a stream answered by `cache`: the network's body goes
+    /// to the file or the reader as usual, copied to the cache as it arrives, and a body the
+    /// cache gives back goes there in pieces.
     @inline(never)
-    private func download(
-        _ request: HTTPRequest, through cache: any HTTPResponseCache, into target: DownloadTarget
-    ) async throws -> ReceivedResponse {
+    private func streamedExchange(_ request: HTTPRequest, through cache: any HTTPResponseCache) async throws -> ReceivedResponse {
         let statusPolicy = snapshot.session.values.shouldTreatStatusCodeAsFailure
-        let answer = try await cache.download(for: request, session: session) { request in
-            let received = try await self.sendToNetwork(request)
-            // A failing status or a redirect the cycle follows keeps its body in memory.
-            guard received.response.data.isEmpty, let file = target.completedFile() else {
-                return HTTPFileResponse(response: received.response, bodyFile: nil, length: received.response.data.count)
-            }
-            let length = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
-            return HTTPFileResponse(response: received.response, bodyFile: file, length: length)
+        let answer = try await cache.streamedResponse(for: request, session: session) { request, keeper in
+            try await self.sendToNetwork(request, keeper: keeper).response
         }
         var response = answer.response
         let statusFailed = statusPolicy(response.statusCode)
         let keptInMemory = ResponseCollector.setsAside(
             statusFailed: statusFailed, followsRedirects: session.configuration.followsRedirects, statusCode: response.statusCode,
             headers: response.headers)
-        // From the store (or revalidated by a 304, whose empty body went to the file): copy it.
-        if response.source != .network, !keptInMemory {
-            try target.begin(statusCode: response.statusCode, headers: response.headers, url: response.url, isDecoded: true)
-            if let file = answer.bodyFile {
-                try Self.copy(answer.length, bytesOf: file, into: target)
-            } else {
-                try response.data.withUnsafeBytes { try target.write($0) }
-            }
-            try target.finishWriting()
+        // From the store, or a 304 the collector held back for the cache: give it out.
+        if response.source != .network || response.statusCode == 304, !keptInMemory {
+            try await deliver(answer, to: transfer.destination)
             response.data = Data()
         }
         return ReceivedResponse(response: response, statusFailed: statusFailed)
     }
 
-    /// Copies the first `length` bytes of `file` into a download, 64 KiB at a time.
-    private static func copy(_ length: Int, bytesOf file: URL, into target: DownloadTarget) throws {
-        guard let handle = try? FileHandle(forReadingFrom: file) else {
-            throw HTTPError.downloadFile(path: file.path, reason: "the cached body is gone")
+    /// Gives a body the cache answered with to the download's file or the stream's reader, as
+    /// the network's would have gone, 64 KiB at a time.
+    private func deliver(_ answer: HTTPFileResponse, to destination: ResponseDestination) async throws {
+        var head = answer.response
+        head.data = Data()
+        switch destination {
+        case .memory: return
+        case .file(let target): try target.begin(statusCode: head.statusCode, headers: head.headers, url: head.url, isDecoded: true)
+        case .stream(let channel): channel.deliverHead(head)
         }
-        defer { try? handle.close() }
-        var left = length
-        while left > 0 {
-            guard let chunk = try handle.read(upToCount: min(left, 1 << 16)), !chunk.isEmpty else {
-                throw HTTPError.downloadFile(path: file.path, reason: "the cached body ended early")
+        var chunks = try StoredBodyChunks(answer)
+        while let chunk = try chunks.next() {
+            switch destination {
+            case .memory: return
+            case .file(let target): try chunk.withUnsafeBytes { try target.write($0) }
+            case .stream(let channel):
+                try await channel.waitForDemand()
+                try channel.enqueue(chunk)
             }
-            try chunk.withUnsafeBytes { try target.write($0) }
-            left -= chunk.count
         }
+        if case .file(let target) = destination { try target.finishWriting() }
     }
 
     /// One exchange on the network, with the session's cookies when it keeps them.
-    private func sendToNetwork(_ request: HTTPRequest) async throws -> ReceivedResponse {
-        guard let jar = session.configuration.cookieJar else { return try await exchangeOnce(request) }
-        return try await exchangeOnce(request, cookies: jar)
+    /// - Parameter keeper: where a cache wants a copy of a streamed body.
+    private func sendToNetwork(_ request: HTTPRequest, keeper: HTTPBodyKeeper? = nil) async throws -> ReceivedResponse {
+        guard let jar = session.configuration.cookieJar else { return try await exchangeOnce(request, keeper: keeper) }
+        return try await exchangeOnce(request, cookies: jar, keeper: keeper)
     }
 
     /// One exchange that sends the jar's matching cookies after any the request set itself,
     /// and stores the cookies its response sets.
     @inline(never)
-    private func exchangeOnce(_ request: HTTPRequest, cookies jar: HTTPCookieJar) async throws -> ReceivedResponse {
+    private func exchangeOnce(_ request: HTTPRequest, cookies jar: HTTPCookieJar, keeper: HTTPBodyKeeper?) async throws -> ReceivedResponse {
         var request = request
         if let field = jar.cookieField(for: request.url) {
             request.headers["Cookie"] = request.headers["Cookie"].map { "\($0); \(field)" } ?? field
         }
-        let received = try await exchangeOnce(request)
+        let received = try await exchangeOnce(request, keeper: keeper)
         jar.store(received.response.headers.values(for: "Set-Cookie"), from: request.url)
         return received
     }
 
     /// One exchange, shared with identical GETs in flight when the session coalesces them.
-    private func exchangeOnce(_ request: HTTPRequest) async throws -> ReceivedResponse {
+    private func exchangeOnce(_ request: HTTPRequest, keeper: HTTPBodyKeeper?) async throws -> ReceivedResponse {
         // The fields one by one: a copy of `values` would retain and release each of them, on
         // objects every concurrent run shares.
         let settings = snapshot.session
@@ -164,7 +157,7 @@ extension CycleRun {
             }
             return try await Self.transfer(
                 request, session: session, timeout: timeout, codings: codings, destination: transfer.destination,
-                statusPolicy: statusPolicy, onBodySent: onBodySent, owner: cycle)
+                statusPolicy: statusPolicy, onBodySent: onBodySent, owner: cycle, keeper: keeper)
         }
         let monitors = snapshot.eventMonitors
         return try await session.coalescer.response(for: request) {
@@ -193,12 +186,14 @@ extension CycleRun {
     private static func transfer(
         _ request: HTTPRequest, session: HTTPSession, timeout: Duration?, codings: ContentCodingRegistry,
         destination: ResponseDestination,
-        statusPolicy: @escaping @Sendable (Int) -> Bool, onBodySent: (@Sendable (Int) -> Void)?, owner: HTTPCycle?
+        statusPolicy: @escaping @Sendable (Int) -> Bool, onBodySent: (@Sendable (Int) -> Void)?, owner: HTTPCycle?,
+        keeper: HTTPBodyKeeper? = nil
     ) async throws -> ReceivedResponse {
         let started = logStart(of: request, logger: session.logger)
         var collector = ResponseCollector(
             codings: codings, maximumBodySize: session.configuration.maximumResponseBodySize, destination: destination,
-            statusPolicy: statusPolicy, followsRedirects: session.configuration.followsRedirects, owner: owner)
+            statusPolicy: statusPolicy, followsRedirects: session.configuration.followsRedirects, owner: owner,
+            keeper: keeper)
         let received: ReceivedResponse
         do {
             if let transport = session.defaultTransport {
@@ -218,7 +213,7 @@ extension CycleRun {
 
     /// Logs a request going out at debug level, and returns when it went when that level
     /// prints (the clock is read only then). Not inlined, as the log's temporaries would widen
-    /// ``transfer(_:session:timeout:codings:destination:statusPolicy:onBodySent:owner:)``'s async frame.
+    /// ``transfer(_:session:timeout:codings:destination:statusPolicy:onBodySent:owner:keeper:)``'s async frame.
     @inline(never)
     private static func logStart(of request: HTTPRequest, logger: Logger) -> ContinuousClock.Instant? {
         guard logger.logLevel <= .debug else { return nil }

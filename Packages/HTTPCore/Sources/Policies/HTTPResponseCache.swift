@@ -4,11 +4,13 @@ import Foundation
 ///
 /// HTTPCore has no cache of its own — JewzCache's `HTTPCache` implements this — so a session
 /// without one pays a `nil` check per exchange. The session asks it for every exchange of a
-/// run whose response is kept in memory (a redirect hop and a challenge's answer are exchanges
-/// of their own): below authentication, retries and redirects, above cookies and the
-/// transport, where OkHttp's cache interceptor sits. Downloads ask ``download(for:session:network:)``,
-/// so that their bodies go from file to store and back without passing through memory;
-/// streamed responses and resumed downloads (a `Range` request) go around the cache.
+/// run (a redirect hop and a challenge's answer are exchanges of their own): below
+/// authentication, retries and redirects, above cookies and the transport, where OkHttp's
+/// cache interceptor sits. A response kept in memory goes through
+/// ``response(for:session:network:)``; one whose body goes to a download's file or to a
+/// stream's reader goes through ``streamedResponse(for:session:network:)``, so that its body
+/// reaches the store as it arrives and leaves it as it is read. Resumed downloads and other
+/// `Range` requests go around the cache.
 ///
 /// ```swift
 /// var configuration = HTTPSession.Configuration()
@@ -32,31 +34,55 @@ public protocol HTTPResponseCache: Sendable {
         for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse
 
-    /// As ``response(for:session:network:)``, for a download: a body that succeeded is in a
-    /// file, both as `network` returns it and as the cache gives it back.
+    /// As ``response(for:session:network:)``, for a response whose body is not kept in memory:
+    /// a download's, or one read with ``HTTPCycle/startStreaming()``.
     ///
-    /// - Parameter network: sends a request; the body of its answer is in
-    ///   ``HTTPFileResponse/bodyFile`` (the download's own file, to be copied, not moved),
-    ///   or in the response's `data` for a failing status or a redirect.
-    /// - Returns: the response, with its body in a file the cycle copies into the download's
-    ///   when its ``HTTPResponse/source`` is not `.network`.
-    func download(
-        for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPFileResponse
+    /// - Parameter network: sends a request and returns the response once its body has gone
+    ///   to its file or stream (the response's `data` is then empty; it holds the body of a
+    ///   failing status or a followed redirect, kept in memory as usual). The keeper it is
+    ///   given is called with the head, before any of the body, and the body, content codings
+    ///   undone, is copied as it arrives into the writer it returns.
+    /// - Returns: the response; when its ``HTTPResponse/source`` is not `.network`, its body —
+    ///   ``HTTPFileResponse/bodyFile`` or the response's `data` — is what the cycle gives to
+    ///   the file or the stream.
+    func streamedResponse(
+        for request: HTTPRequest, session: HTTPSession,
+        network: (HTTPRequest, _ keeper: @escaping HTTPBodyKeeper) async throws -> HTTPResponse
     ) async throws -> HTTPFileResponse
 }
 
+/// Chooses, from a response's head, where a copy of its body goes as it arrives: a writer, or
+/// `nil` for nowhere.
+public typealias HTTPBodyKeeper = @Sendable (_ head: HTTPResponse) -> (any HTTPResponseBodyWriter)?
+
+/// Receives a copy of a response body as it arrives, content codings undone: how a cache stores
+/// a streamed body without holding it in memory.
+///
+/// The bytes count only once ``finish()`` is called. A writer dropped without it — the
+/// transfer failed, was cut short or was cancelled — must keep nothing of them.
+public protocol HTTPResponseBodyWriter: AnyObject, Sendable {
+    /// Appends the next bytes of the body. A writer that cannot keep them (its storage is full
+    /// or failing) drops them quietly and keeps nothing: a cache's trouble never fails a
+    /// request.
+    func write(_ bytes: UnsafeRawBufferPointer)
+    /// The body is whole: keep it.
+    func finish()
+}
+
 extension HTTPResponseCache {
-    /// Sends the request as it is: a cache that keeps bodies only in memory leaves downloads
-    /// alone.
-    public func download(
-        for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPFileResponse
+    /// Sends the request as it is: a cache that keeps bodies only in memory leaves streamed
+    /// responses alone.
+    public func streamedResponse(
+        for request: HTTPRequest, session: HTTPSession,
+        network: (HTTPRequest, _ keeper: @escaping HTTPBodyKeeper) async throws -> HTTPResponse
     ) async throws -> HTTPFileResponse {
-        try await network(request)
+        let response = try await network(request) { _ in nil }
+        return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
     }
 }
 
-/// A response whose body is in a file rather than in its ``HTTPResponse/data``: a download's,
-/// on its way to or from a cache.
+/// A response whose body may be in a file rather than in its ``HTTPResponse/data``: a stored
+/// response a cache gives back for a download or a stream.
 public struct HTTPFileResponse: Sendable {
     public var response: HTTPResponse
     /// The file holding the body from its first byte, `length` bytes long; `nil` when the body
