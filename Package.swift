@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "JewzMultipart", targets: ["JewzMultipart"]),
         .library(name: "JewzAuth", targets: ["JewzAuth"]),
         .library(name: "JewzCache", targets: ["JewzCache"]),
+        .library(name: "JewzImageCache", targets: ["JewzImageCache"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -100,10 +101,15 @@ let package = Package(
             path: "Packages/Cache/Sources"
         ),
         .target(
+            name: "JewzImageCache",
+            dependencies: ["JewzHTTPCore", "JewzCache"],
+            path: "Packages/ImageCache/Sources"
+        ),
+        .target(
             name: "Jewzruxin",
             dependencies: [
                 "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzXML", "JewzMultipart", "JewzAuth",
-                "JewzCache",
+                "JewzCache", "JewzImageCache",
             ],
             path: "Packages/Jewzruxin/Sources"
         ),
@@ -120,7 +126,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            path: "Tools/Sandbox/Sources"
+            path: "Tools/Sandbox/Sources",
+            resources: [.copy("Resources/Images")]
         ),
         .executableTarget(
             name: "jewz",
@@ -183,6 +190,11 @@ let package = Package(
             path: "Tests/JewzCacheTests"
         ),
         .testTarget(
+            name: "JewzImageCacheTests",
+            dependencies: ["JewzImageCache", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzImageCacheTests"
+        ),
+        .testTarget(
             name: "JewzruxinTests",
             dependencies: ["Jewzruxin", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzruxinTests"
@@ -200,7 +212,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzToolTests",
-            dependencies: ["jewz", "JewzCache", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["jewz", "JewzCache", "JewzImageCache", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzToolTests"
         ),
     ]

@@ -4,6 +4,7 @@
 @_exported import JewzForm
 @_exported import JewzGzip
 @_exported import JewzHTTPCore
+@_exported import JewzImageCache
 @_exported import JewzJSON
 @_exported import JewzURITemplate
 @_exported import JewzXML

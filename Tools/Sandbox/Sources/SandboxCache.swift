@@ -4,10 +4,11 @@ import Synchronization
 /// Responses with the caching headers a test asks for, counted per key, and a switch that
 /// takes a key down (503) to prove `stale-if-error`:
 ///
-/// - `/cached/KEY?cc=DIRECTIVES&etag=E&last-modified=1&expires=SECONDS&vary=NAME&age=A&type=json&size=N`
+/// - `/cached/KEY?cc=DIRECTIVES&etag=E&last-modified=1&expires=SECONDS&vary=NAME&age=A&type=json&size=N&image=NAME&delay=MS`
 ///   answers 200 with `Cache-Control: DIRECTIVES`, `ETag: "E"`, a `Last-Modified` fixed per key,
 ///   `Expires` SECONDS from now, `Vary: NAME`, `Age: A`, and a body naming the key and the hit's number
-///   (`KEY #3`, with `NAME=value` under `vary`; JSON under `type=json`; N bytes under `size`).
+///   (`KEY #3`, with `NAME=value` under `vary`; JSON under `type=json`; N bytes under `size`;
+///   one of ``SandboxImages`` under `image`), MS milliseconds after the request (at most 30 s).
 ///   A matching `If-None-Match` or `If-Modified-Since` gets `304` with the same headers.
 /// - `/cached/KEY/down` and `/cached/KEY/up` make KEY answer 503 or answer again;
 ///   `/cached/KEY/count` says how many requests KEY had.
@@ -54,7 +55,25 @@ final class SandboxCache: Sendable {
         if let age = value("age") { headers.append(("Age", age)) }
         let notModified = (etag != nil && request.header("If-None-Match") == etag)
             || (value("last-modified") != nil && request.header("If-Modified-Since") == lastModified)
+        var response = answer(key: key, hit: hit, notModified: notModified, headers: headers, request: request, value: value)
+        if let delay = value("delay").flatMap(Int.init), delay > 0 {
+            response.delay = min(.milliseconds(min(delay, 30_000)), SandboxRouter.maximumDelay)
+        }
+        return response
+    }
+
+    /// The answer's status and body, once the headers are set.
+    private func answer(
+        key: String, hit: Int, notModified: Bool, headers: [(name: String, value: String)], request: SandboxRequest,
+        value: (String) -> String?
+    ) -> SandboxResponse {
+        var headers = headers
         if notModified { return SandboxResponse(status: 304, headers: headers) }
+        if let name = value("image") {
+            guard let image = SandboxImages.data(named: name) else { return .text("no image called \(name)", status: 404) }
+            headers.append(("Content-Type", SandboxImages.mediaType(of: name)))
+            return SandboxResponse(status: 200, headers: headers, body: image)
+        }
         var text = "\(key) #\(hit)"
         if let vary = value("vary") { text += " \(vary)=\(request.header(vary) ?? "")" }
         if let size = value("size").flatMap(Int.init), (0...(64 << 20)).contains(size) {

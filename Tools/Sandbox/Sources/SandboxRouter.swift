@@ -22,7 +22,7 @@ import Synchronization
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
 /// | `/token/issue`, `/token/protected`, `/token/expire` | bearer tokens handed out, checked, all expired (``SandboxTokens``) |
 /// | `/digest-auth/QOP/USER/PASSWORD/ALGORITHM?stale-after=N&next-nonce=1&userhash=1` | RFC 7616 Digest (see ``SandboxDigest``) |
-/// | `/cached/KEY?cc=&etag=&last-modified=1&expires=&vary=&age=&type=json&size=N`, `/cached/KEY/down|up|count` | caching headers on demand, hits counted, 503 on command (``SandboxCache``) |
+/// | `/cached/KEY?cc=&etag=&last-modified=1&expires=&vary=&age=&type=json&size=N&image=NAME&delay=MS`, `/cached/KEY/down|up|count` | caching headers on demand, an image of ``SandboxImages``, hits counted, 503 on command (``SandboxCache``) |
 public final class SandboxRouter: Sendable {
     /// The largest request body accepted; larger ones get 413.
     public static let maximumRequestBodySize = 256 << 20

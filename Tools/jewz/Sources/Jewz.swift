@@ -11,14 +11,16 @@ struct Jewz: AsyncParsableCommand {
         discussion: """
             jewz [METHOD] URL [ITEM ...]   send a request (items: Header:Value, name==query, name=value, name:=json)
             jewz expand TEMPLATE [VAR ...]  expand an RFC 6570 URI template (--jsonl: one per input line)
+            jewz image URL [--cache DIR]    download an image through the image cache; print format, size, source (--json)
             jewz bench URL -n N -c C        time N GETs at concurrency C through the full HTTPCycle path (--json)
             jewz serve [--port N]           run the Sandbox server
             jewz tour                       walk through the toolkit against an in-process Sandbox
 
-            Exit status: 0 for 2xx/3xx, 4 for 4xx, 5 for 5xx, 2 for network errors and timeouts, 1 for usage errors.
+            Exit status: 0 for 2xx/3xx, 4 for 4xx, 5 for 5xx, 2 for network errors and timeouts, 1 for usage errors,
+            3 when `jewz image` gets a body that is not an image.
             JEWZ_LOG_LEVEL=debug shows the library's log (requests, retries, failures) on standard error.
             """,
-        subcommands: [RequestCommand.self, ExpandCommand.self, BenchCommand.self, ServeCommand.self, TourCommand.self],
+        subcommands: [RequestCommand.self, ExpandCommand.self, ImageCommand.self, BenchCommand.self, ServeCommand.self, TourCommand.self],
         defaultSubcommand: RequestCommand.self)
 
     /// Parses and runs, mapping every outcome to the documented exit status (ArgumentParser's
@@ -64,6 +66,7 @@ enum JewzExit: Int32 {
     case success = 0
     case usage = 1
     case network = 2
+    case notAnImage = 3
     case clientError = 4
     case serverError = 5
 

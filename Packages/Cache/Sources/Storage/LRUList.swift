@@ -1,7 +1,14 @@
 /// Values by key in order of use, each with a cost: O(1) lookup, use, insert and eviction of
 /// the least recently used. Nodes live in an array linked by index, so the list is a value
-/// a lock can hold, with no object per entry.
-struct LRUList<Value> {
+/// a lock can hold, with no object per entry. The stores' order of use, and JewzImageCache's
+/// memory cache: the project's one LRU.
+///
+/// ```swift
+/// var list = LRUList<Data>()
+/// list.insert(data, forKey: "a", cost: data.count)
+/// let evicted = list.evict(toCost: 1 << 20, count: 100)
+/// ```
+public struct LRUList<Value> {
     private struct Node {
         var key: String
         var value: Value?
@@ -16,28 +23,33 @@ struct LRUList<Value> {
     /// Most recently used, and least recently used; -1 when empty.
     private var head = -1
     private var tail = -1
-    private(set) var totalCost = 0
+    /// The costs of the values held, added up.
+    public private(set) var totalCost = 0
 
-    var count: Int { indexByKey.count }
+    public init() {}
+
+    /// How many values it holds.
+    public var count: Int { indexByKey.count }
 
     /// The value for `key`, which becomes the most recently used.
-    mutating func use(_ key: String) -> Value? {
+    public mutating func use(_ key: String) -> Value? {
         guard let index = indexByKey[key] else { return nil }
         moveToFront(index)
         return nodes[index].value
     }
 
     /// Whether `key` is the most recently used.
-    func isMostRecent(_ key: String) -> Bool {
+    public func isMostRecent(_ key: String) -> Bool {
         head >= 0 && nodes[head].key == key
     }
 
     /// The value for `key`, leaving the order as it is.
-    func peek(_ key: String) -> Value? {
+    public func peek(_ key: String) -> Value? {
         indexByKey[key].flatMap { nodes[$0].value }
     }
 
-    mutating func insert(_ value: Value, forKey key: String, cost: Int) {
+    /// Keeps `value` under `key` as the most recently used, replacing what was there.
+    public mutating func insert(_ value: Value, forKey key: String, cost: Int) {
         if let index = indexByKey[key] {
             totalCost += cost - nodes[index].cost
             nodes[index].value = value
@@ -63,7 +75,7 @@ struct LRUList<Value> {
 
     /// Removes `key`'s value and returns its cost.
     @discardableResult
-    mutating func remove(_ key: String) -> Int? {
+    public mutating func remove(_ key: String) -> Int? {
         guard let index = indexByKey.removeValue(forKey: key) else { return nil }
         unlink(index)
         let cost = nodes[index].cost
@@ -75,7 +87,7 @@ struct LRUList<Value> {
 
     /// Removes least recently used values until both limits hold; returns their keys.
     @discardableResult
-    mutating func evict(toCost costLimit: Int, count countLimit: Int) -> [String] {
+    public mutating func evict(toCost costLimit: Int, count countLimit: Int) -> [String] {
         var evicted: [String] = []
         while tail >= 0, totalCost > costLimit || count > countLimit {
             let key = nodes[tail].key
@@ -86,7 +98,7 @@ struct LRUList<Value> {
     }
 
     /// Keys from least to most recently used.
-    var keysByAge: [String] {
+    public var keysByAge: [String] {
         var keys: [String] = []
         var index = tail
         while index >= 0 {

@@ -1,0 +1,20 @@
+/// An image file format, as its magic number tells it. A struct rather than an enum, so that a
+/// new format does not break a caller's `switch`.
+public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
+    /// The short name, as `jewz image --json` prints it: `png`, `jpeg`, `gif`…
+    public let name: String
+    /// The media type a server should send it with.
+    public let mediaType: String
+
+    public var description: String { name }
+
+    public static let png = ImageFormat(name: "png", mediaType: "image/png")
+    public static let jpeg = ImageFormat(name: "jpeg", mediaType: "image/jpeg")
+    public static let gif = ImageFormat(name: "gif", mediaType: "image/gif")
+    public static let webp = ImageFormat(name: "webp", mediaType: "image/webp")
+    public static let bmp = ImageFormat(name: "bmp", mediaType: "image/bmp")
+    public static let tiff = ImageFormat(name: "tiff", mediaType: "image/tiff")
+    public static let heic = ImageFormat(name: "heic", mediaType: "image/heic")
+    public static let avif = ImageFormat(name: "avif", mediaType: "image/avif")
+    public static let svg = ImageFormat(name: "svg", mediaType: "image/svg+xml")
+}

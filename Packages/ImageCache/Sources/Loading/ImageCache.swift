@@ -1,0 +1,159 @@
+import Foundation
+import JewzCache
+import JewzHTTPCore
+
+/// Downloads images and keeps them in memory and on disk, on Linux as anywhere: Networking's
+/// `downloadImage`, with Nuke's pipeline as the bar.
+///
+/// - Memory: the images themselves, least recently used evicted first past a cost (bytes) or
+///   count limit. A memory hit is served as it is, as Nuke and Kingfisher serve theirs.
+/// - Disk: JewzCache's ``DiskCacheStore`` through an ``HTTPCache``, so RFC 9111 decides —
+///   `no-store` is never stored, `max-age` is fresh for its time, and a stale image is
+///   revalidated with `ETag`/`Last-Modified` (a `304` keeps the stored bytes).
+/// - Downloads: one per key however many callers ask at once; a caller cancelled leaves alone,
+///   the last one out cancels the download, and the download runs at its waiters' highest
+///   priority.
+///
+/// ```swift
+/// var configuration = ImageCache.Configuration()
+/// configuration.directory = URL(fileURLWithPath: "Caches/images")
+/// configuration.key = { url in url.absoluteString.components(separatedBy: "?").first ?? "" }
+/// let images = try ImageCache(configuration: configuration)
+/// let image = try await images.image(for: avatarURL)
+/// print(image.format, image.pixelSize)   // jpeg 256×256
+/// ```
+public final class ImageCache: Sendable {
+    public struct Configuration: Sendable {
+        /// The most bytes of images kept in memory: 64 MiB.
+        public var memoryCostLimit = 64 << 20
+        /// The most images kept in memory.
+        public var memoryCountLimit = 1_000
+        /// The disk cache's directory; `nil` keeps images in memory only.
+        public var directory: URL?
+        /// The most bytes the disk cache may hold: 256 MiB.
+        public var diskSizeLimit = 256 << 20
+        /// The most downloads at once; more wait by priority.
+        public var maximumConcurrentDownloads = 6
+        /// The session's settings (TLS, proxies, authentication, timeouts…); its cache and
+        /// request limit are the image cache's.
+        public var session = HTTPSession.Configuration()
+        /// The key an image is kept under: its URL by default. Give a function that drops
+        /// what changes without changing the image — a signed URL's token — so that the same
+        /// image under a fresh signature is a hit.
+        public var key: @Sendable (URL) -> String = { $0.absoluteString }
+
+        public init() {}
+    }
+
+    /// The session images are downloaded with.
+    public let session: HTTPSession
+    /// The HTTP cache on disk, when there is a directory.
+    public let diskCache: HTTPCache?
+    let configuration: Configuration
+    let memory: ImageMemoryCache
+    let downloads = ImageDownloads()
+
+    /// - Throws: ``CacheError`` when the disk cache's directory cannot be made, opened or locked.
+    public init(configuration: Configuration = .init()) throws {
+        self.configuration = configuration
+        memory = ImageMemoryCache(costLimit: configuration.memoryCostLimit, countLimit: configuration.memoryCountLimit)
+        diskCache = try configuration.directory.map { directory in
+            try HTTPCache(store: DiskCacheStore(directory: directory, sizeLimit: configuration.diskSizeLimit))
+        }
+        var sessionConfiguration = configuration.session
+        sessionConfiguration.cache = diskCache
+        session = HTTPSession(configuration: sessionConfiguration)
+        session.maximumActiveRequests = max(1, configuration.maximumConcurrentDownloads)
+    }
+
+    // MARK: Images
+
+    /// The image at `url`: from memory, else from the disk cache (revalidated when stale), else
+    /// downloaded.
+    ///
+    /// - Throws: ``ImageError`` when the body is not an image (naming what it looks like),
+    ///   `HTTPError` when the download fails (a status of 400 or more included),
+    ///   `CancellationError` when the calling task is cancelled.
+    public func image(for url: URL, priority: RequestPriority = .normal) async throws -> Image {
+        try await response(for: url, priority: priority).image
+    }
+
+    /// As ``image(for:priority:)``, with where the image came from.
+    public func response(for url: URL, priority: RequestPriority = .normal) async throws -> ImageResponse {
+        let key = configuration.key(url)
+        if let image = memory.image(forKey: key) { return ImageResponse(image: image, source: .memory, url: url) }
+        let session = session
+        return try await downloads.response(forKey: key, priority: priority) {
+            let cycle = HTTPCycle(requestURL: url, requestMethod: .get, session: session)
+            cycle.request.caching.key = "GET " + key
+            cycle.request.appliesContentTypeProcessing = false
+            return cycle
+        } load: { [self] cycle in
+            let response = try await cycle.start()
+            let image = try Image(data: response.data)
+            memory.insert(image, forKey: key)
+            return ImageResponse(image: image, source: Self.source(of: response), url: url)
+        }
+    }
+
+    /// The image at `url`, decoded by `decoder`.
+    ///
+    /// - Throws: as ``image(for:priority:)``, and what `decoder` throws.
+    public func image<Decoder: ImageDecoder>(
+        for url: URL, priority: RequestPriority = .normal, decoder: Decoder
+    ) async throws -> Decoder.Output {
+        try await decoder.decode(image(for: url, priority: priority))
+    }
+
+    /// The image at `url` if memory or the disk holds it — fresh or not — without the network.
+    public func cachedImage(for url: URL) -> Image? {
+        let key = configuration.key(url)
+        if let image = memory.image(forKey: key) { return image }
+        guard let stored = diskCache?.store.response(forKey: "GET " + key), (200..<300).contains(stored.statusCode),
+            let image = try? Image(data: stored.body)
+        else { return nil }
+        memory.insert(image, forKey: key)
+        return image
+    }
+
+    /// Forgets the image at `url`, in memory and on disk.
+    public func removeImage(for url: URL) {
+        let key = configuration.key(url)
+        memory.remove(forKey: key)
+        diskCache?.store.removeResponse(forKey: "GET " + key)
+    }
+
+    /// Forgets every image, in memory and on disk.
+    public func removeAll() {
+        memory.removeAll()
+        diskCache?.removeAll()
+    }
+
+    /// Stops the download of `url`, if one is in flight: everyone waiting for it gets
+    /// `CancellationError`.
+    public func cancelDownload(for url: URL) {
+        downloads.cancel(configuration.key(url))
+    }
+
+    /// Makes `url` answer `image` from memory, without the network, for tests and previews
+    /// (Networking's `fakeImageDownload`): ``Image/blank(width:height:red:green:blue:)`` makes one.
+    /// Evicted like any other image; ``removeImage(for:)`` forgets it.
+    public func setFake(_ image: Image, for url: URL) {
+        memory.insert(image, forKey: configuration.key(url))
+    }
+
+    /// The bytes and the number of images in memory now.
+    public var memoryUsage: (cost: Int, count: Int) { memory.usage }
+
+    /// How many downloads are in flight now (each shared by all who asked for its image).
+    public var downloadsInFlight: Int { downloads.count }
+
+    /// Where an HTTP response came from, as an image source.
+    private static func source(of response: HTTPResponse) -> ImageSource {
+        switch response.source {
+        case .cache, .stale: .disk
+        case .revalidated: .revalidated
+        default: .network
+        }
+    }
+}
