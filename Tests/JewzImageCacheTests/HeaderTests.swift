@@ -84,6 +84,23 @@ import Testing
         #expect(try Image(data: relative).pixelSize == nil)
     }
 
+    @Test func aHEICSizeIsItsLargestSpatialExtent() throws {
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let size = UInt32(8 + payload.count)
+            return withUnsafeBytes(of: size.bigEndian, Array.init) + Array(type.utf8) + payload
+        }
+        func extent(_ width: UInt32, _ height: UInt32) -> [UInt8] {
+            box("ispe", [0, 0, 0, 0] + withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init))
+        }
+        let properties = box("iprp", box("ipco", extent(320, 240) + extent(4032, 3024)))
+        let heic = box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)) + box("meta", [0, 0, 0, 0] + box("hdlr", []) + properties)
+        let image = try Image(data: Data(heic))
+        #expect(image.format == .heic)
+        #expect(image.pixelSize == PixelSize(width: 4032, height: 3024))
+        let movie = box("ftyp", Array("isom".utf8) + [0, 0, 0, 0] + Array("mp41".utf8)) + box("moov", [])
+        #expect(lookalike(Data(movie))?.hasPrefix("an ISO media file") == true)
+    }
+
     @Test func dataThatIsNoImageSaysWhatItLooksLike() {
         #expect(lookalike("<!DOCTYPE html><html><body>Not found</body></html>") == "an HTML page")
         #expect(lookalike(#"{"error": "no such image"}"#) == "JSON")

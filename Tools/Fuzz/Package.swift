@@ -38,5 +38,10 @@ let package = Package(
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        .executableTarget(
+            name: "ImageFuzzer",
+            dependencies: ["FuzzDriver", .product(name: "JewzImageCache", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ]
 )

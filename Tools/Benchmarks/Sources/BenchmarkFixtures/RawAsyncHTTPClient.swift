@@ -6,6 +6,9 @@ public enum BenchPath {
     public static let hello = "/hello/"
     /// `Hello World` with `Cache-Control: max-age=3600` (the Sandbox's `/cached/KEY` does the same).
     public static let cached = "/cached/bench?cc=max-age=3600"
+    /// The Sandbox's `plain.png` (37×23) with `Cache-Control: max-age=3600`, from nginx as
+    /// from the Sandbox's `/cached/KEY?image=NAME`.
+    public static let image = "/cached/bench-image?image=plain.png&cc=max-age=3600"
     public static let items = "/items/27"
     public static let download = "/download/104857600"
     /// Takes a PUT of any body. nginx's WebDAV module reads the whole body before it answers,

@@ -26,6 +26,7 @@ import NIOPosix
 //                                  (start()) vs the calling task
 //   AUTH=1                         preemptive Digest against preemptive Basic (AuthCases.swift)
 //   CACHE=1                        fresh hits of the memory and the disk cache against the network
+//   IMAGES=1                       ImageCache: memory hit, disk hit, a burst of 100 against a network GET
 //                                  GET they spare (CacheCases.swift)
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
 //                                  cost per request, without a network, for a profiler;
@@ -308,6 +309,13 @@ if getenv("CACHE") != nil {
     allCases = cacheCases
     for cacheSession in cacheSessions { shutdowns.append { try await cacheSession.shutdown() } }
     shutdowns.append { try? FileManager.default.removeItem(at: cacheDirectory) }
+}
+if getenv("IMAGES") != nil {
+    let (imageCases, imageCaches, imageSessions, imageDirectory) = try await imageCases(image: base + BenchPath.image)
+    allCases = imageCases
+    for cache in imageCaches { shutdowns.append { try await cache.session.shutdown() } }
+    for imageSession in imageSessions { shutdowns.append { try await imageSession.shutdown() } }
+    shutdowns.append { try? FileManager.default.removeItem(at: imageDirectory) }
 }
 if getenv("CYCLE_ONLY") != nil {
     // The cycle alone, over a transport that answers at once: what our pipeline costs per
