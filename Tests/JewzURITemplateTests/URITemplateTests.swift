@@ -131,4 +131,16 @@ import Testing
         #expect(try URITemplate("{a*}").match("x") == nil)
         #expect(try URITemplate("{a:2}").match("xy") == nil)
     }
+
+    @Test func namesOutsideTheVariableCharactersAreSpelledPercentEncoded() throws {
+        #expect(URITemplate.variableName(for: "limit") == "limit")
+        #expect(URITemplate.variableName(for: "filter.name") == "filter.name")
+        #expect(URITemplate.variableName(for: "page-size") == "page%2Dsize")
+        #expect(URITemplate.variableName(for: ".a..b.") == "%2Ea.%2Eb%2E")
+        #expect(URITemplate.variableName(for: "prénom") == "pr%C3%A9nom")
+        for name in ["page-size", ".a..b.", "prénom", "$top", "a b"] {
+            let template = try URITemplate("{?\(URITemplate.variableName(for: name))}")
+            #expect(template.variableNames == [URITemplate.variableName(for: name)])
+        }
+    }
 }

@@ -1,8 +1,6 @@
 /// Byte classes and percent-encoding for templates. This module depends on nothing, so it keeps
 /// its own small encoder rather than HTTPCore's; both follow RFC 3986 §2.
 enum URIEncoding {
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
     /// Flags per byte: bit 0 unreserved, bit 1 reserved, bit 2 allowed in literals,
     /// bit 3 allowed in variable names (besides '.' and %XX).
     private static let classes: [UInt8] = {
@@ -16,7 +14,15 @@ enum URIEncoding {
         return table
     }()
 
-    static func isUnreserved(_ byte: UInt8) -> Bool { classes[Int(byte)] & 1 != 0 }
+    /// Compares rather than reads the table: expansion asks for every byte of every value, and
+    /// a global table costs an access check and a bounds check each time.
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
+
     static func isUnreservedOrReserved(_ byte: UInt8) -> Bool { classes[Int(byte)] & 3 != 0 }
     static func isLiteral(_ byte: UInt8) -> Bool { classes[Int(byte)] & 4 != 0 }
     static func isVariableCharacter(_ byte: UInt8) -> Bool { classes[Int(byte)] & 8 != 0 }
@@ -34,9 +40,10 @@ enum URIEncoding {
     }
 
     static func appendPercentEncoded(_ byte: UInt8, to output: inout [UInt8]) {
-        output.append(.percent)
-        output.append(hexDigits[Int(byte >> 4)])
-        output.append(hexDigits[Int(byte & 0x0F)])
+        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x37 + nibble }
+        output.append(UInt8(ascii: "%"))
+        output.append(hex(byte >> 4))
+        output.append(hex(byte & 0x0F))
     }
 
     /// Appends `value` encoded for an expression: unreserved bytes as they are (plus reserved
@@ -45,6 +52,11 @@ enum URIEncoding {
     static func append(_ value: String, allowsReserved: Bool, prefix: Int?, to output: inout [UInt8]) {
         var value = value
         value.withUTF8 { bytes in
+            // Most values need no encoding: copy them whole.
+            if !allowsReserved, prefix == nil, bytes.allSatisfy(isUnreserved) {
+                output.append(contentsOf: bytes)
+                return
+            }
             var end = bytes.count
             if let prefix { end = prefixEnd(of: bytes, codePoints: prefix, tripletsAsOne: allowsReserved) }
             var index = 0
