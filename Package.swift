@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "JewzAuth", targets: ["JewzAuth"]),
         .library(name: "JewzCache", targets: ["JewzCache"]),
         .library(name: "JewzImageCache", targets: ["JewzImageCache"]),
+        .library(name: "JewzService", targets: ["JewzService"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -32,6 +33,8 @@ let package = Package(
         // The Sandbox's certificates, made at run time so that none is committed.
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // YAML for OpenAPI documents read as service profiles.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -101,6 +104,11 @@ let package = Package(
             path: "Packages/Cache/Sources"
         ),
         .target(
+            name: "JewzService",
+            dependencies: ["JewzHTTPCore", "JewzURITemplate", .product(name: "Yams", package: "Yams")],
+            path: "Packages/Service/Sources"
+        ),
+        .target(
             name: "JewzImageCache",
             dependencies: ["JewzHTTPCore", "JewzCache"],
             path: "Packages/ImageCache/Sources"
@@ -109,7 +117,7 @@ let package = Package(
             name: "Jewzruxin",
             dependencies: [
                 "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzXML", "JewzMultipart", "JewzAuth",
-                "JewzCache", "JewzImageCache",
+                "JewzCache", "JewzImageCache", "JewzService",
             ],
             path: "Packages/Jewzruxin/Sources"
         ),
@@ -188,6 +196,11 @@ let package = Package(
             name: "JewzCacheTests",
             dependencies: ["JewzCache", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzCacheTests"
+        ),
+        .testTarget(
+            name: "JewzServiceTests",
+            dependencies: ["JewzService", "Jewzruxin", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzServiceTests"
         ),
         .testTarget(
             name: "JewzImageCacheTests",

@@ -34,8 +34,3 @@ extension Sandbox {
         URL(string: url("/cached/\(key)?image=\(name)&\(parameters)"))!
     }
 }
-
-/// Waits, yielding, until `condition` holds: for a state another task reaches, not a time.
-func waitUntil(_ condition: () -> Bool) async {
-    while !condition() { await Task.yield() }
-}

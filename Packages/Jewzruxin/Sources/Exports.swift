@@ -9,3 +9,4 @@
 @_exported import JewzURITemplate
 @_exported import JewzXML
 @_exported import JewzMultipart
+@_exported import JewzService

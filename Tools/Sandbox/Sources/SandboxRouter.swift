@@ -94,6 +94,8 @@ public final class SandboxRouter: Sendable {
             return document("name,language\nJewzruxin,Swift\nhttpx,Python\n", type: "text/csv; charset=utf-8")
         case ("inspect", 1):
             return inspect(request)
+        case ("openapi.yaml", 1):
+            return SandboxOpenAPI.respond(to: request)
         case ("drop", 2):
             guard let count = Int(segments[1]), (2...Self.maximumRequestBodySize).contains(count) else {
                 return .text("byte count must be 2...\(Self.maximumRequestBodySize)", status: 400)

@@ -85,8 +85,9 @@ public final class HTTPCycle: Sendable {
             requestProcessors: requestProcessors, responseProcessors: responseProcessors, authentications: authentications)
     }
 
-    /// Creates a cycle with every setting in place at once, so that building one takes no lock.
-    init(
+    /// Creates a cycle with every setting in place at once, so that building one takes no lock;
+    /// `vettedURL` is the request's URL when the caller checked it is ``Foundation/URL/isSendableHTTP``.
+    package init(
         request: HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPProcessor]?,
         responseProcessors: [any HTTPProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool = false,
         retryPolicy: RetryPolicy? = nil, vettedURL: URL? = nil

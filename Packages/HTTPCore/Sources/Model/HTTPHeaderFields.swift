@@ -25,6 +25,17 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
     /// The fields in the order they were added.
     public private(set) var fields: [Field]
 
+    /// Whether `name` can be a field name: a token (RFC 9110 §5.1), as a request checks
+    /// before it is sent. For checks made earlier, such as a service profile's.
+    public static func isValidName(_ name: String) -> Bool {
+        name.isHTTPToken
+    }
+
+    /// Whether `value` can be a field value: no CR, LF or NUL.
+    public static func isValidValue(_ value: String) -> Bool {
+        value.isValidHeaderValue
+    }
+
     /// Creates an empty list.
     public init() {
         fields = []

@@ -98,7 +98,7 @@ extension URL {
     ///
     /// Read from the URL's text, which a parsed URL has already checked: asking the URL for its
     /// scheme and host instead builds a string for each, on every request.
-    var isSendableHTTP: Bool {
+    package var isSendableHTTP: Bool {
         var text = absoluteString
         return text.withUTF8(Self.isSendableHTTP)
     }

@@ -1,0 +1,100 @@
+import Foundation
+import Jewzruxin
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// Create, Reuse and Replace with a hundred callers at once, and cycles made without starting.
+@Suite struct CycleOptionTests {
+    /// The Sandbox holds `repos` this long, so that every caller asks while the first is in flight.
+    private let delay: URITemplate.Value = "1500"
+
+    @Test func aHundredCallersReusingShareOneExchange() async throws {
+        try await withService { sandbox, service in
+            let cycles = try await withThrowingTaskGroup(of: HTTPCycle.self) { group in
+                for _ in 0..<100 {
+                    group.addTask {
+                        try await service.request(
+                            "repos", values: ["user": "reuse", "type": "json", "delay": delay], identifier: "repos", option: .reuse)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(cycles.count == 100)
+            #expect(cycles.allSatisfy { $0 === cycles[0] })
+            #expect(sandbox.router.cacheHits(forKey: "reuse-repos") == 1)
+            #expect((cycles[0].response?.object as? JSONValue)?["hit"].int == 1)
+        }
+    }
+
+    @Test func aHundredCallersReplacingLeaveExactlyOneSurvivor() async throws {
+        try await withService { _, service in
+            let outcomes = await withTaskGroup(of: Result<HTTPCycle, any Error>.self) { group in
+                for _ in 0..<100 {
+                    group.addTask {
+                        do {
+                            return .success(try await service.request(
+                                "repos", values: ["user": "replace", "type": "json", "delay": delay], identifier: "repos", option: .replace))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let survivors = outcomes.compactMap { try? $0.get() }
+            #expect(survivors.count == 1)
+            let failures = outcomes.compactMap { outcome -> (any Error)? in
+                if case .failure(let error) = outcome { error } else { nil }
+            }
+            #expect(failures.count == 99)
+            #expect(failures.allSatisfy { HTTPError.Code.cancelled ~= $0 }, "\(failures.prefix(3))")
+        }
+    }
+
+    @Test func createMakesANewExchangeForEveryCaller() async throws {
+        try await withService { sandbox, service in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<5 {
+                    group.addTask { try await service.request("user", values: ["user": "create", "type": "json"], identifier: "u") }
+                }
+                try await group.waitForAll()
+            }
+            #expect(sandbox.router.cacheHits(forKey: "create") == 5)
+        }
+    }
+
+    @Test func aCycleMadeWithoutStartingIsReusedUntilItFinishes() async throws {
+        try await withService { sandbox, service in
+            let made = try service.cycle(forResource: "user", values: ["user": "later", "type": "json"], identifier: "later", option: .reuse)
+            #expect(made.response == nil)
+            #expect(!made.isRunning)
+            let again = try service.cycle(forResource: "user", values: ["user": "later", "type": "json"], identifier: "later", option: .reuse)
+            #expect(again === made)
+            #expect(sandbox.router.cacheHits(forKey: "later") == 0)
+
+            let replaced = try service.cycle(forResource: "user", values: ["user": "later", "type": "json"], identifier: "later", option: .replace)
+            #expect(replaced !== made)
+            _ = try await replaced.start()
+            #expect(sandbox.router.cacheHits(forKey: "later") == 1)
+            // Finished, it is no longer reused.
+            let next = try service.cycle(forResource: "user", values: ["user": "later", "type": "json"], identifier: "later", option: .reuse)
+            #expect(next !== replaced)
+        }
+    }
+
+    @Test func aReusingCallerThatIsCancelledLeavesTheExchangeToTheOthers() async throws {
+        try await withService { sandbox, service in
+            let values: [String: URITemplate.Value] = ["user": "leave", "type": "json", "delay": delay]
+            let leaving = Task { try await service.request("repos", values: values, identifier: "leave", option: .reuse) }
+            let staying = Task { try await service.request("repos", values: values, identifier: "leave", option: .reuse) }
+            await waitUntil { sandbox.router.cacheHits(forKey: "leave-repos") == 1 }
+            leaving.cancel()
+            let left = await #expect(throws: HTTPError.self) { try await leaving.value }
+            #expect(left?.code == .cancelled)
+            let kept = try await staying.value
+            #expect((kept.response?.object as? JSONValue)?["key"].string == "leave-repos")
+            #expect(sandbox.router.cacheHits(forKey: "leave-repos") == 1)
+        }
+    }
+}
