@@ -12,6 +12,7 @@ struct Jewz: AsyncParsableCommand {
             jewz [METHOD] URL [ITEM ...]   send a request (items: Header:Value, name==query, name=value, name:=json)
             jewz expand TEMPLATE [VAR ...]  expand an RFC 6570 URI template (--jsonl: one per input line)
             jewz image URL [--cache DIR]    download an image through the image cache; print format, size, source (--json)
+            jewz service PROFILE RESOURCE [VAR ...]  call a resource of a service profile or OpenAPI document (--list, --verify)
             jewz bench URL -n N -c C        time N GETs at concurrency C through the full HTTPCycle path (--json)
             jewz serve [--port N]           run the Sandbox server
             jewz tour                       walk through the toolkit against an in-process Sandbox
@@ -20,7 +21,7 @@ struct Jewz: AsyncParsableCommand {
             3 when `jewz image` gets a body that is not an image.
             JEWZ_LOG_LEVEL=debug shows the library's log (requests, retries, failures) on standard error.
             """,
-        subcommands: [RequestCommand.self, ExpandCommand.self, ImageCommand.self, BenchCommand.self, ServeCommand.self, TourCommand.self],
+        subcommands: [RequestCommand.self, ExpandCommand.self, ImageCommand.self, ServiceCommand.self, BenchCommand.self, ServeCommand.self, TourCommand.self],
         defaultSubcommand: RequestCommand.self)
 
     /// Parses and runs, mapping every outcome to the documented exit status (ArgumentParser's

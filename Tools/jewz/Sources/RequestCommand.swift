@@ -13,11 +13,7 @@ struct RequestCommand: AsyncParsableCommand {
             name@path adds a file and sends the fields as multipart/form-data.
             """)
 
-    @Option(name: [.customShort("p"), .customLong("print")], help: "What to print: H request headers, B request body, h response headers, b response body (default hb on a terminal, b when piped).")
-    var printed: String?
-
-    @Flag(name: .shortAndLong, help: "Print the whole exchange (same as --print HBhb).")
-    var verbose = false
+    @OptionGroup var printing: PrintOptions
 
     @Flag(name: .shortAndLong, help: "Send name=value fields as application/x-www-form-urlencoded instead of JSON.")
     var form = false
@@ -84,10 +80,7 @@ struct RequestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (method, urlString, items) = try parseWords()
-        let parts = verbose ? "HBhb" : printed ?? (isatty(STDOUT_FILENO) == 1 ? "hb" : "b")
-        guard parts.allSatisfy({ "HBhb".contains($0) }) else {
-            throw ValidationError("--print takes the letters H, B, h and b.")
-        }
+        let parts = try printing.parts()
         var parameters: [(String, QueryValue)] = []
         var headers = HTTPHeaderFields()
         for item in items {
@@ -156,8 +149,8 @@ struct RequestCommand: AsyncParsableCommand {
             cycle.request.caching.lifetime = .milliseconds(Int(cacheFor * 1000))
         }
 
-        if parts.contains("H") { printRequestHead(cycle.request) }
-        if parts.contains("B"), let data = cycle.request.data { printBody(data, text: String(data: data, encoding: .utf8)) }
+        if parts.contains("H") { ExchangePrinter.printRequestHead(cycle.request) }
+        if parts.contains("B"), let data = cycle.request.data { ExchangePrinter.printBody(data, text: String(data: data, encoding: .utf8)) }
 
         var failure: HTTPError?
         do {
@@ -171,17 +164,13 @@ struct RequestCommand: AsyncParsableCommand {
             do { try file.save(to: path) } catch { printError("the session could not be saved to \(path): \(error.localizedDescription)") }
         }
         if let response = cycle.response {
-            if verbose, let origin = Self.origin(of: response) { printError(origin) }
-            if parts.contains("h") { printResponseHead(response) }
+            if printing.verbose, let origin = Self.origin(of: response) { printError(origin) }
+            if parts.contains("h") { ExchangePrinter.printResponseHead(response) }
             if let output, failure == nil {
                 if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\n".utf8)) }
                 printError("saved the body to \(output)")
             } else if parts.contains("b") {
-                if let json = response.json, isatty(STDOUT_FILENO) == 1 {
-                    print(json.formatted(pretty: true, highlighting: .ansi))
-                } else {
-                    printBody(response.data, text: response.text)
-                }
+                ExchangePrinter.printResponseBody(response)
             }
         }
         guard let failure else { return }
@@ -254,31 +243,5 @@ struct RequestCommand: AsyncParsableCommand {
         if url.hasPrefix(":") { return "http://localhost" + url }
         if url.contains("://") { return url }
         return "http://" + url
-    }
-
-    private func printRequestHead(_ request: HTTPRequest) {
-        var target = request.url.path(percentEncoded: true)
-        if target.isEmpty { target = "/" }
-        if let query = request.url.query(percentEncoded: true) { target += "?" + query }
-        print("\(request.method) \(target) HTTP/1.1")
-        print("Host: \(request.url.host(percentEncoded: false) ?? "")\(request.url.port.map { ":\($0)" } ?? "")")
-        for field in request.headers { print("\(field.name): \(field.value)") }
-        print()
-    }
-
-    private func printResponseHead(_ response: HTTPResponse) {
-        print("\(response.version ?? .http1_1) \(response.statusCode) \(reasonPhrase(for: response.statusCode))")
-        for field in response.headers { print("\(field.name): \(field.value)") }
-        print()
-    }
-
-    private func printBody(_ data: Data, text: String?) {
-        if let text {
-            print(text)
-        } else if isatty(STDOUT_FILENO) == 1 {
-            print("[binary data, \(data.count) bytes: not shown on a terminal]")
-        } else {
-            FileHandle.standardOutput.write(data)
-        }
     }
 }
