@@ -3,9 +3,10 @@ import Jewzruxin
 
 /// `IMAGES=1`: `ImageCache.image(for:)` answered by memory, by the disk cache (memory off, so
 /// each call goes through the shared download, the cycle and the disk store), and a burst of
-/// 100 callers of an image cached nowhere (one download for all), each against a network GET of
-/// the same image (`HTTPCycle.get` on a session without a cache). The image is the Sandbox's
-/// PNG, served by nginx with `Cache-Control: max-age=3600`.
+/// 100 callers of an image forgotten just before (no disk: one download, shared by those who
+/// ask while it runs, and memory hits for those who come after), each against a network GET
+/// of the same image (`HTTPCycle.get` on a session without a cache). The image is the
+/// Sandbox's PNG, served by nginx with `Cache-Control: max-age=3600`.
 func imageCases(image url: String) async throws -> (cases: [Case], caches: [ImageCache], sessions: [HTTPSession], directory: URL) {
     guard let imageURL = URL(string: url) else { throw HTTPError.invalidURL(url) }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-bench-images-\(getpid())")
@@ -14,8 +15,7 @@ func imageCases(image url: String) async throws -> (cases: [Case], caches: [Imag
     var onDisk = ImageCache.Configuration()
     onDisk.memoryCostLimit = 0
     onDisk.directory = directory
-    var nowhere = ImageCache.Configuration()
-    nowhere.memoryCostLimit = 0
+    let nowhere = ImageCache.Configuration()
     let memory = try ImageCache(configuration: inMemory)
     let disk = try ImageCache(configuration: onDisk)
     let burst = try ImageCache(configuration: nowhere)
@@ -33,6 +33,7 @@ func imageCases(image url: String) async throws -> (cases: [Case], caches: [Imag
         ("image memory hit vs network c=1", 1, 5_000 * blockScale, Contender(name: "ImageCache, memory", request: expecting(.memory, from: memory)), networkGET),
         ("image disk hit vs network c=1", 1, 2_000 * blockScale, Contender(name: "ImageCache, disk", request: expecting(.disk, from: disk)), networkGET),
         ("burst of 100 vs one network GET c=1", 1, 200 * blockScale, Contender(name: "ImageCache, 100 callers, one download") {
+            burst.removeImage(for: imageURL)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<100 { group.addTask { _ = try await burst.image(for: imageURL) } }
                 try await group.waitForAll()

@@ -26,8 +26,10 @@ import NIOPosix
 //                                  (start()) vs the calling task
 //   AUTH=1                         preemptive Digest against preemptive Basic (AuthCases.swift)
 //   CACHE=1                        fresh hits of the memory and the disk cache against the network
-//   IMAGES=1                       ImageCache: memory hit, disk hit, a burst of 100 against a network GET
 //                                  GET they spare (CacheCases.swift)
+//   IMAGES=1                       ImageCache: memory hit, disk hit, a burst of 100 against a network GET
+//   SERVICE=1                      HTTPService.request against HTTPCycle.get of the URL it expands
+//                                  to, over an instant transport and on the wire (ServiceCases.swift)
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
 //                                  cost per request, without a network, for a profiler;
 //                                  CONCURRENCY=N runs N at a time (contention), YIELD=1 lets
@@ -316,6 +318,11 @@ if getenv("IMAGES") != nil {
     for cache in imageCaches { shutdowns.append { try await cache.session.shutdown() } }
     for imageSession in imageSessions { shutdowns.append { try await imageSession.shutdown() } }
     shutdowns.append { try? FileManager.default.removeItem(at: imageDirectory) }
+}
+if getenv("SERVICE") != nil {
+    let (serviceCases, serviceSessions) = try serviceCases(hello: hello)
+    allCases = serviceCases
+    for serviceSession in serviceSessions { shutdowns.append { try await serviceSession.shutdown() } }
 }
 if getenv("CYCLE_ONLY") != nil {
     // The cycle alone, over a transport that answers at once: what our pipeline costs per
