@@ -14,6 +14,27 @@ import Testing
         #expect(!result.output.contains("✗"))
     }
 
+    @Test func theTourListsItsStepsAndRunsThoseAskedFor() async throws {
+        let list = try await runJewz(["tour", "--list"])
+        #expect(list.status == 0)
+        let titles = list.output.split(separator: "\n")
+        #expect(titles.count > 30)
+        #expect(titles.first == "1. Make a request: the async form returns the finished cycle")
+        let one = try await runJewz(["tour", "1"])
+        #expect(one.status == 0, "\(one.output)")
+        #expect(one.output.contains("1. Make a request"))
+        #expect(one.output.hasSuffix("The step gave the expected result.\n"))
+        let services = try await runJewz(["tour", "openapi"])
+        #expect(services.status == 0, "\(services.output)")
+        #expect(services.output.contains("An OpenAPI document is a profile"))
+        #expect(!services.output.contains("1. Make a request"))
+        let none = try await runJewz(["tour", "no such step"])
+        #expect(none.status == 1)
+        #expect(none.error.contains("jewz tour --list shows them"))
+        let outside = try await runJewz(["tour", "\(titles.count + 1)"])
+        #expect(outside.status == 1)
+    }
+
     @Test func exitStatusesFollowTheOutcome() async throws {
         let sandbox = try await Sandbox.start()
         let ok = try await runJewz([sandbox.url("/hello/")])

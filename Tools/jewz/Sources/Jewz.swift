@@ -15,7 +15,7 @@ struct Jewz: AsyncParsableCommand {
             jewz service PROFILE RESOURCE [VAR ...]  call a resource of a service profile or OpenAPI document (--list, --verify)
             jewz bench URL -n N -c C        time N GETs at concurrency C through the full HTTPCycle path (--json)
             jewz serve [--port N]           run the Sandbox server
-            jewz tour                       walk through the toolkit against an in-process Sandbox
+            jewz tour [STEP] [--list]       walk through the toolkit against an in-process Sandbox (one step, or the list)
 
             Exit status: 0 for 2xx/3xx, 4 for 4xx, 5 for 5xx, 2 for network errors and timeouts, 1 for usage errors,
             3 when `jewz image` gets a body that is not an image.

@@ -15,6 +15,11 @@ struct RequestCommand: AsyncParsableCommand {
 
     @OptionGroup var printing: PrintOptions
 
+    @OptionGroup var resilience: ResilienceOptions
+
+    @Flag(help: "Print the request that would be sent, and send nothing.")
+    var offline = false
+
     @Flag(name: .shortAndLong, help: "Send name=value fields as application/x-www-form-urlencoded instead of JSON.")
     var form = false
 
@@ -149,6 +154,19 @@ struct RequestCommand: AsyncParsableCommand {
             cycle.request.caching.lifetime = .milliseconds(Int(cacheFor * 1000))
         }
 
+        try resilience.apply(to: cycle, timeout: timeout)
+        if offline {
+            try? await session.shutdown()
+            ExchangePrinter.printRequestHead(cycle.request)
+            if let data = cycle.request.data {
+                ExchangePrinter.printBody(data, text: String(data: data, encoding: .utf8))
+            } else if let multipartBody {
+                print("[a multipart/form-data body of \(multipartBody.contentLength) bytes, sent as it streams]")
+            } else if let upload {
+                print("[the file \(upload) as the body]")
+            }
+            return
+        }
         if parts.contains("H") { ExchangePrinter.printRequestHead(cycle.request) }
         if parts.contains("B"), let data = cycle.request.data { ExchangePrinter.printBody(data, text: String(data: data, encoding: .utf8)) }
 
