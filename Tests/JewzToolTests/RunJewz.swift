@@ -58,12 +58,13 @@ func killing(_ process: Process, after timeLimit: Duration) -> (watchdog: Dispat
 /// A run longer than `timeLimit` is killed and reported as timed out, so a hang fails its
 /// test rather than the suite.
 func runJewz(
-    _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+    _ arguments: [String], input: String? = nil, environment: [String: String] = [:], in directory: URL? = nil,
     timeLimit: Duration = .seconds(120)
 ) async throws -> JewzRun {
     try await runBlocking {
         let process = Process()
         process.executableURL = jewzExecutable
+        process.currentDirectoryURL = directory
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()

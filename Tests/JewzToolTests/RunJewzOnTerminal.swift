@@ -9,14 +9,14 @@ struct TerminalRun: Sendable {
     var timedOut: Bool
 }
 
-/// Runs the built `jewz` on a pseudo-terminal that is its controlling terminal, waits until the
-/// terminal shows `prompt`, then types `answer` and Return, as a person would.
+/// Runs the built `jewz` on a pseudo-terminal that is its controlling terminal; given an
+/// `answer`, waits until the terminal shows `prompt`, then types it and Return, as a person would.
 ///
 /// util-linux's `script` (in Debian's essential `bsdutils`) makes the terminal: `getpass` reads
 /// from `/dev/tty`, which a pipe cannot stand in for. The answer is typed only once the prompt
 /// is shown because `getpass` flushes input typed before it switched echo off.
 func runJewzOnTerminal(
-    _ arguments: [String], typing answer: String, after prompt: String, timeLimit: Duration = .seconds(60)
+    _ arguments: [String], typing answer: String? = nil, after prompt: String = "", timeLimit: Duration = .seconds(60)
 ) async throws -> TerminalRun {
     try await runBlocking {
         let command = ([jewzExecutable.path] + arguments)
@@ -38,7 +38,7 @@ func runJewzOnTerminal(
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             screen.append(chunk)
-            if !typed, String(decoding: screen, as: UTF8.self).contains(prompt) {
+            if !typed, let answer, String(decoding: screen, as: UTF8.self).contains(prompt) {
                 input.fileHandleForWriting.write(Data((answer + "\n").utf8))
                 typed = true
             }

@@ -74,8 +74,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "With --cache: standard (the default), reload (ask the network, store the answer), revalidate (ask the server whether the stored copy is current), stale-ok (a stored copy even when stale) or offline (only the cache; 504 when absent).")
     var cachePolicy = "standard"
 
-    @Option(name: .shortAndLong, help: "Save the response body to this file (streamed to disk, never held in memory).")
-    var output: String?
+    @OptionGroup var downloading: DownloadOptions
 
     @Option(help: "Send this file as the request body, streamed from disk (the method then defaults to POST).")
     var upload: String?
@@ -140,9 +139,8 @@ struct RequestCommand: AsyncParsableCommand {
             cycle.request.body = .file(URL(fileURLWithPath: upload))
             headers.addMissing(from: ["Content-Type": "application/octet-stream"])
         }
-        if let output {
-            cycle.download = .moving(to: URL(fileURLWithPath: output), didWriteData: isatty(STDERR_FILENO) == 1 ? Self.showProgress : nil)
-        }
+        let saved = DownloadOptions.Saved()
+        cycle.download = try downloading.makeDownload(saved: saved)
         let given = headers
         headers.addMissing(from: remembered.map { HTTPHeaderFields($0.headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }) } ?? [:])
         headers.addMissing(from: cycle.session.configuration.additionalHeaders)
@@ -184,15 +182,17 @@ struct RequestCommand: AsyncParsableCommand {
         if let response = cycle.response {
             if printing.verbose, let origin = Self.origin(of: response) { printError(origin) }
             if parts.contains("h") { ExchangePrinter.printResponseHead(response) }
-            if let output, failure == nil {
-                if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\n".utf8)) }
-                printError("saved the body to \(output)")
+            if downloading.savesToFile, failure == nil {
+                printError("saved the body to \(saved.path.withLock { $0 } ?? "?")")
             } else if parts.contains("b") {
                 ExchangePrinter.printResponseBody(response)
             }
         }
+        let hint = downloading.savesToFile ? downloading.settle(cycle, failed: failure != nil) : nil
         guard let failure else { return }
-        throw Self.exitStatus(for: failure, response: cycle.response).code
+        let status = Self.exitStatus(for: failure, response: cycle.response)
+        if let hint { printError(hint) }
+        throw status.code
     }
 
     /// Reports a failure on one line and returns the exit status it stands for: 4 and 5 for
@@ -219,14 +219,6 @@ struct RequestCommand: AsyncParsableCommand {
             printError(failure.description)
             return .network
         }
-    }
-
-    /// A one-line progress display on the terminal.
-    private static let showProgress: HTTPCycle.DidWriteBodyDataHandler = { _, bytes, total, expected in
-        // A line per mebibyte: a write per chunk would flood a slow terminal.
-        guard (total - bytes) >> 20 != total >> 20 || total == expected else { return }
-        let percent = expected.map { $0 > 0 ? " (\(total * 100 / $0)%)" : "" } ?? ""
-        FileHandle.standardError.write(Data("\r\(total) bytes\(percent)".utf8))
     }
 
     /// Splits the words into method, URL and items.
