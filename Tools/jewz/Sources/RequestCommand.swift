@@ -15,16 +15,12 @@ struct RequestCommand: AsyncParsableCommand {
 
     @OptionGroup var printing: PrintOptions
 
+    @OptionGroup var sending: BodyOptions
+
     @OptionGroup var resilience: ResilienceOptions
 
     @Flag(help: "Print the request that would be sent, and send nothing.")
     var offline = false
-
-    @Flag(name: .shortAndLong, help: "Send name=value fields as application/x-www-form-urlencoded instead of JSON.")
-    var form = false
-
-    @Flag(help: "Send the fields as multipart/form-data (implied by a name@path item).")
-    var multipart = false
 
     @Option(help: "Seconds the whole exchange may take.")
     var timeout: Double?
@@ -76,8 +72,6 @@ struct RequestCommand: AsyncParsableCommand {
 
     @OptionGroup var downloading: DownloadOptions
 
-    @Option(help: "Send this file as the request body, streamed from disk (the method then defaults to POST).")
-    var upload: String?
 
     @Argument(help: "[METHOD] URL [ITEM ...]")
     var words: [String] = []
@@ -91,54 +85,30 @@ struct RequestCommand: AsyncParsableCommand {
             switch item {
             case .header(let name, let value): headers.add(value, for: name)
             case .query(let name, let value): parameters.append((name, QueryValue(value)))
-            case .field, .jsonField, .file: break
+            default: break
             }
         }
-        let sendsMultipart = multipart || items.contains { if case .file = $0 { true } else { false } }
-        let body: (data: Data, contentType: String)?
-        var multipartBody: MultipartFormData?
+        let body: OutgoingBody?
         do {
-            if sendsMultipart {
-                multipartBody = try RequestItem.multipartBody(items)
-                body = nil
-            } else if form {
-                body = try RequestItem.formBody(items).map { (Data($0.encoded().utf8), "application/x-www-form-urlencoded; charset=utf-8") }
-            } else {
-                body = RequestItem.jsonBody(items).map { (Data($0.encoded()), "application/json") }
-                if body != nil { headers.addMissing(from: ["Accept": "application/json, */*;q=0.5"]) }
-            }
-        } catch .unreadableFile(let path) {
+            body = try sending.body(for: items, headers: &headers)
+        } catch RequestItemError.unreadableFile(let path) {
             // The arguments are fine; the file is not: a runtime failure, without usage text.
             printError(RequestItemError.unreadableFile(path: path).description)
             throw JewzExit.usage.code
-        } catch {
+        } catch let error as RequestItemError {
             throw ValidationError(error.description)
-        }
-        if upload != nil, body != nil || multipartBody != nil {
-            throw ValidationError("--upload sends a file as the body: give no field items with it.")
         }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects takes 0 or more.") }
         let (session, remembered) = try makeSession()
         let cycle: HTTPCycle
         do {
             cycle = try HTTPCycle(
-                urlString, method: method ?? (body == nil && upload == nil && multipartBody == nil ? .get : .post),
+                urlString, method: method ?? (body == nil ? .get : .post),
                 parameters: QueryParameters(parameters), session: session)
         } catch let error as HTTPError {
             throw ValidationError(error.description)
         }
-        if let body {
-            headers.addMissing(from: ["Content-Type": body.contentType])
-            cycle.request.data = body.data
-        }
-        if let multipartBody {
-            cycle.request.body = multipartBody.body
-            headers.addMissing(from: ["Content-Type": multipartBody.contentType])
-        }
-        if let upload {
-            cycle.request.body = .file(URL(fileURLWithPath: upload))
-            headers.addMissing(from: ["Content-Type": "application/octet-stream"])
-        }
+        body?.install(on: cycle, headers: &headers)
         let saved = DownloadOptions.Saved()
         cycle.download = try downloading.makeDownload(saved: saved)
         let given = headers
@@ -158,10 +128,8 @@ struct RequestCommand: AsyncParsableCommand {
             ExchangePrinter.printRequestHead(cycle.request)
             if let data = cycle.request.data {
                 ExchangePrinter.printBody(data, text: String(data: data, encoding: .utf8))
-            } else if let multipartBody {
-                print("[a multipart/form-data body of \(multipartBody.contentLength) bytes, sent as it streams]")
-            } else if let upload {
-                print("[the file \(upload) as the body]")
+            } else if let placeholder = body?.placeholder {
+                print(placeholder)
             }
             return
         }

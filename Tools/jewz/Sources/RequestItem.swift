@@ -2,13 +2,18 @@ import Foundation
 import Jewzruxin
 
 /// One httpie-style request item: `Header:Value`, `name==query`, `name=value` (a string
-/// field), `name:=json` (a raw JSON field), `name@path` (a file, sent as multipart).
+/// field), `name:=json` (a raw JSON field), `name@path` (a file, sent as multipart),
+/// `name=@path` and `name:=@path` (a field's text or JSON read from a file), `@path` (the file
+/// as the whole body).
 enum RequestItem: Equatable {
     case header(name: String, value: String)
     case query(name: String, value: String)
     case field(name: String, value: String)
     case jsonField(name: String, value: JSONValue)
     case file(name: String, path: String)
+    case fieldFromFile(name: String, path: String)
+    case jsonFieldFromFile(name: String, path: String)
+    case bodyFile(path: String)
 
     /// The separators, longest first so that `==` and `:=` win over `=` and `:` at one place.
     private static let separators = ["==", ":=", "=", ":", "@"]
@@ -18,6 +23,10 @@ enum RequestItem: Equatable {
     /// - Throws: `RequestItemError` when there is no separator, the name is empty, or a
     ///   `:=` value is not JSON.
     init(_ text: String) throws {
+        if text.hasPrefix("@"), text.count > 1 {
+            self = .bodyFile(path: String(text.dropFirst()))
+            return
+        }
         var best: (range: Range<String.Index>, separator: String)?
         for separator in Self.separators {
             guard let range = text.range(of: separator) else { continue }
@@ -30,6 +39,8 @@ enum RequestItem: Equatable {
         guard !name.isEmpty else { throw RequestItemError.emptyName(text) }
         switch best.separator {
         case "==": self = .query(name: name, value: value)
+        case ":=" where value.hasPrefix("@"): self = .jsonFieldFromFile(name: name, path: String(value.dropFirst()))
+        case "=" where value.hasPrefix("@"): self = .fieldFromFile(name: name, path: String(value.dropFirst()))
         case ":=":
             do {
                 self = .jsonField(name: name, value: try JSONValue(parsing: value))
@@ -40,6 +51,32 @@ enum RequestItem: Equatable {
         case "@": self = .file(name: name, path: value)
         default: self = .header(name: name, value: value.trimmingCharacters(in: .whitespaces))
         }
+    }
+
+    /// The items with `name=@path` and `name:=@path` read: a field's text, a field's JSON.
+    ///
+    /// - Throws: `RequestItemError.unreadableFile`, or `.invalidJSON` for a file that is not JSON.
+    static func readingFieldFiles(_ items: [RequestItem]) throws(RequestItemError) -> [RequestItem] {
+        var result: [RequestItem] = []
+        for item in items {
+            switch item {
+            case .fieldFromFile(let name, let path):
+                guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                    throw .unreadableFile(path: path)
+                }
+                result.append(.field(name: name, value: text))
+            case .jsonFieldFromFile(let name, let path):
+                guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableFile(path: path) }
+                do {
+                    result.append(.jsonField(name: name, value: try JSONValue(parsing: data)))
+                } catch {
+                    throw .invalidJSON(name: name, value: "@" + path, reason: error.description)
+                }
+            default:
+                result.append(item)
+            }
+        }
+        return result
     }
 
     /// The items' fields as one JSON object, in the order given; `nil` without fields.
@@ -102,7 +139,7 @@ enum RequestItemError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .noSeparator(let text):
-            "'\(text)' is not a request item: use Header:Value, name==query, name=value, name:=json or name@file."
+            "'\(text)' is not a request item: use Header:Value, name==query, name=value, name:=json, name@file or @file."
         case .emptyName(let text):
             "'\(text)' has no name before its separator."
         case .invalidJSON(let name, let value, let reason):
