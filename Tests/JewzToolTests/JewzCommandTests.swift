@@ -35,6 +35,19 @@ import Testing
         #expect(outside.status == 1)
     }
 
+    /// Generating a completion script validates every subcommand's options: two options of one
+    /// name fail it.
+    @Test func completionScriptsCoverEverySubcommand() async throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let run = try await runJewz(["--generate-completion-script", shell])
+            #expect(run.status == 0, "\(shell): \(run.output.prefix(500))")
+            for command in ["service", "image", "expand", "tour", "serve", "bench"] {
+                #expect(run.output.contains(command), "\(shell) lacks \(command)")
+            }
+            #expect(!run.output.contains("Validation failed"))
+        }
+    }
+
     @Test func exitStatusesFollowTheOutcome() async throws {
         let sandbox = try await Sandbox.start()
         let ok = try await runJewz([sandbox.url("/hello/")])

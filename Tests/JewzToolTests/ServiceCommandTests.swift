@@ -34,9 +34,9 @@ import Testing
         #expect(headers.contains(["X-Extra", "1"]))
         #expect(headers.contains(["Accept", "application/json"]))
 
-        let upload = try await runJewz(["service", profile, "upload", "--base-url", sandbox.baseURL, "--body", "raw bytes"])
+        let upload = try await runJewz(["service", profile, "upload", "--base-url", sandbox.baseURL, "--raw", "raw bytes"])
         #expect(upload.output == "raw bytes\n", "\(upload.error)")
-        let created = try await runJewz(["service", profile, "create", "--env", "local", "--body", #"{"name":"Ada"}"#, "--print", "hb"])
+        let created = try await runJewz(["service", profile, "create", "--env", "local", "--raw", #"{"name":"Ada"}"#, "--print", "hb"])
         #expect(created.output.contains("Content-Type: application/json"), "\(created.output)")
         #expect(created.output.contains(#"{"name":"Ada"}"#))
         try await sandbox.shutdown()

@@ -5,9 +5,12 @@ import Jewzruxin
 /// How `jewz` prints an exchange, for the commands that send one (`jewz URL`, `jewz service`):
 /// `--print` letters H (request head), B (request body), h (response head), b (response body).
 enum ExchangePrinter {
-    /// The body as the response's JSON, highlighted, on a terminal; else as it came.
-    static func printResponseBody(_ response: HTTPResponse) {
-        if let json = response.json, isatty(STDOUT_FILENO) == 1 {
+    /// The body as the response's JSON, highlighted, on a terminal; else as it came; as the
+    /// registry parsed it when `parsed`.
+    static func printResponseBody(_ response: HTTPResponse, parsed: Bool = false) {
+        if parsed {
+            print(ParsedPrinter.text(for: response, highlighting: isatty(STDOUT_FILENO) == 1))
+        } else if let json = response.json, isatty(STDOUT_FILENO) == 1 {
             print(json.formatted(pretty: true, highlighting: .ansi))
         } else {
             printBody(response.data, text: response.text)
@@ -41,23 +44,55 @@ enum ExchangePrinter {
     }
 }
 
-/// `--print` and `--verbose`, for the commands that print an exchange.
+/// `--print`, `--headers`, `--body`, `--verbose` and `--parsed`, for the commands that print
+/// an exchange.
 struct PrintOptions: ParsableArguments {
-    @Option(name: [.customShort("p"), .customLong("print")], help: "What to print: H request headers, B request body, h response headers, b response body (default hb on a terminal, b when piped).")
+    @Option(name: [.customShort("p"), .customLong("print")], help: "What to print: H request headers, B request body, h response headers, b response body, m metadata (time, sizes, version, source); default hb on a terminal, b when piped.")
     var printed: String?
+
+    @Flag(help: "Print the response's headers only (same as --print h).")
+    var headers = false
+
+    @Flag(help: "Print the response's body only (same as --print b).")
+    var body = false
 
     @Flag(name: .shortAndLong, help: "Print the whole exchange (same as --print HBhb).")
     var verbose = false
 
-    /// The parts to print: `HBhb` when verbose, else `--print`'s, else `hb` on a terminal and
-    /// `b` when piped.
+    @Flag(help: "Print the body as the processor registry parsed it (JSON, form fields, an XML outline, multipart parts) instead of as it came.")
+    var parsed = false
+
+    /// The parts to print: `HBhb` when verbose, else what `--print`, `--headers` or `--body`
+    /// say, else `hb` on a terminal and `b` when piped.
     ///
-    /// - Throws: `ValidationError` for letters other than H, B, h and b.
+    /// - Throws: `ValidationError` for letters other than H, B, h, b and m, or two of the
+    ///   options at once.
     func parts() throws -> String {
-        let parts = verbose ? "HBhb" : printed ?? (isatty(STDOUT_FILENO) == 1 ? "hb" : "b")
-        guard parts.allSatisfy({ "HBhb".contains($0) }) else {
-            throw ValidationError("--print takes the letters H, B, h and b.")
+        let chosen = [printed, headers ? "h" : nil, body ? "b" : nil, verbose ? "HBhb" : nil].compactMap { $0 }
+        guard chosen.count <= 1 else { throw ValidationError("Give one of --print, --headers, --body and --verbose.") }
+        let parts = chosen.first ?? (isatty(STDOUT_FILENO) == 1 ? "hb" : "b")
+        guard !parts.isEmpty, parts.allSatisfy({ "HBhbm".contains($0) }) else {
+            throw ValidationError("--print takes the letters H, B, h, b and m.")
         }
         return parts
+    }
+}
+
+extension ExchangePrinter {
+    /// `--print m`: how long the exchange took, its sizes, the HTTP version and where the
+    /// response came from.
+    static func printMetadata(_ response: HTTPResponse, request: HTTPRequest, elapsed: Duration) {
+        print(String(format: "Elapsed time: %.3f s", elapsed.inSeconds))
+        print("HTTP version: \(response.version ?? .http1_1)")
+        if let sent = request.data?.count { print("Request body: \(sent) bytes") }
+        print("Response body: \(response.data.count) bytes")
+        let source = switch response.source {
+        case .network: "the network"
+        case .cache: "the cache, fresh"
+        case .revalidated: "the cache, confirmed by the server (304)"
+        case .stale: "the cache, stale"
+        }
+        print("From: \(source)")
+        print()
     }
 }

@@ -137,11 +137,13 @@ struct RequestCommand: AsyncParsableCommand {
         if parts.contains("B"), let data = cycle.request.data { ExchangePrinter.printBody(data, text: String(data: data, encoding: .utf8)) }
 
         var failure: HTTPError?
+        let started = ContinuousClock.now
         do {
             try await cycle.start()
         } catch let error as HTTPError {
             failure = error
         }
+        let elapsed = ContinuousClock.now - started
         try? await session.shutdown()
         if let remembered, let path = self.session {
             let file = SessionFile(headers: remembered.merging(given), cookies: session.configuration.cookieJar?.all ?? [])
@@ -150,10 +152,11 @@ struct RequestCommand: AsyncParsableCommand {
         if let response = cycle.response {
             if printing.verbose, let origin = Self.origin(of: response) { printError(origin) }
             if parts.contains("h") { ExchangePrinter.printResponseHead(response) }
+            if parts.contains("m") { ExchangePrinter.printMetadata(response, request: cycle.request, elapsed: elapsed) }
             if downloading.savesToFile, failure == nil {
                 printError("saved the body to \(saved.path.withLock { $0 } ?? "?")")
             } else if parts.contains("b") {
-                ExchangePrinter.printResponseBody(response)
+                ExchangePrinter.printResponseBody(response, parsed: printing.parsed)
             }
         }
         let hint = downloading.savesToFile ? downloading.settle(cycle, failed: failure != nil) : nil

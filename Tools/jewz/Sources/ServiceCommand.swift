@@ -36,7 +36,7 @@ struct ServiceCommand: AsyncParsableCommand {
     var env: String?
 
     @Option(help: "The request body: JSON for a resource whose request processor is not data, else sent as it is; @PATH reads a file.")
-    var body: String?
+    var raw: String?
 
     @OptionGroup var printing: PrintOptions
 
@@ -92,12 +92,12 @@ struct ServiceCommand: AsyncParsableCommand {
         cycle.request = request
 
         if parts.contains("H") { ExchangePrinter.printRequestHead(cycle.request) }
-        if parts.contains("B"), let body { print(body) }
+        if parts.contains("B"), let raw { print(raw) }
         var failure: HTTPError?
         do { try await cycle.start() } catch let error as HTTPError { failure = error }
         if let response = cycle.response {
             if parts.contains("h") { ExchangePrinter.printResponseHead(response) }
-            if parts.contains("b") { ExchangePrinter.printResponseBody(response) }
+            if parts.contains("b") { ExchangePrinter.printResponseBody(response, parsed: printing.parsed) }
         }
         guard let failure else { return }
         throw RequestCommand.exitStatus(for: failure, response: cycle.response).code
@@ -171,20 +171,20 @@ struct ServiceCommand: AsyncParsableCommand {
         return (values, headers)
     }
 
-    /// `--body` as the resource's request object: JSON unless the resource sends bytes as they are.
+    /// `--raw` as the resource's request object: JSON unless the resource sends bytes as they are.
     private func requestObject(for resource: ServiceProfile.Resource?, in profile: ServiceProfile) throws -> (any Sendable)? {
-        guard let body else { return nil }
+        guard let raw else { return nil }
         let bytes: Data
-        if body.hasPrefix("@") {
-            do { bytes = try Data(contentsOf: URL(fileURLWithPath: String(body.dropFirst()))) } catch {
-                throw ValidationError("--body \(body): the file cannot be read (\(error.localizedDescription)).")
+        if raw.hasPrefix("@") {
+            do { bytes = try Data(contentsOf: URL(fileURLWithPath: String(raw.dropFirst()))) } catch {
+                throw ValidationError("--raw \(raw): the file cannot be read (\(error.localizedDescription)).")
             }
         } else {
-            bytes = Data(body.utf8)
+            bytes = Data(raw.utf8)
         }
         guard let processor = resource?.requestProcessor ?? profile.requestProcessor, processor != .data else { return bytes }
         do { return try JSONValue(parsing: bytes) } catch {
-            throw ValidationError("--body is not JSON, which resource \(resource?.name ?? "") sends (\(error)).")
+            throw ValidationError("--raw is not JSON, which resource \(resource?.name ?? "") sends (\(error)).")
         }
     }
 }

@@ -1,0 +1,51 @@
+import Foundation
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// `--headers`, `--body`, `--print m` and `--parsed`, run as a user runs them (piped: no colour).
+@Suite struct PrintOptionTests {
+    @Test func headersBodyAndMetadata() async throws {
+        let sandbox = try await Sandbox.start()
+        let headers = try await runJewz(["--headers", sandbox.url("/hello/")])
+        #expect(headers.output.hasPrefix("HTTP/1.1 200 OK\n"), "\(headers.output)")
+        #expect(!headers.output.contains("Hello World"))
+        let body = try await runJewz(["--body", sandbox.url("/hello/")])
+        #expect(body.output == "Hello World\n")
+        let meta = try await runJewz(["--print", "m", "POST", sandbox.url("/dumpupload/"), "a=1"])
+        let lines = meta.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("Elapsed time: ") == true, "\(meta.output)")
+        #expect(lines.contains("HTTP version: HTTP/1.1"))
+        #expect(lines.contains("Request body: 9 bytes"))
+        #expect(lines.contains("Response body: 9 bytes"))
+        #expect(lines.contains("From: the network"))
+        let both = try await runJewz(["--headers", "--body", sandbox.url("/hello/")])
+        #expect(both.status == 1)
+        #expect(both.error.contains("Give one of --print, --headers, --body and --verbose"))
+        try await sandbox.shutdown()
+    }
+
+    @Test func parsedPrintsWhatTheRegistryMade() async throws {
+        let sandbox = try await Sandbox.start()
+        let json = try await runJewz(["--parsed", sandbox.url("/json")])
+        #expect(json.output.contains(#""name": "Jewzruxin""#), "\(json.output)")
+        #expect(json.output.split(separator: "\n").count > 5)
+        let xml = try await runJewz(["--parsed", sandbox.url("/xml")])
+        #expect(xml.output == "catalog\n  j:item id=1: \"Hello\"\n  j:item id=2: \"World & more\"\n", "\(xml.output)")
+        let formType = try #require("Content-Type:application/x-www-form-urlencoded".addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let form = try await runJewz(["--parsed", sandbox.url("/echo/?content=a%3D1%26b%3Dtwo%2Bwords&header=\(formType)")])
+        #expect(form.output == "a = 1\nb = two words\n", "\(form.output)")
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let note = directory.appendingPathComponent("note.txt")
+        try Data("hello".utf8).write(to: note)
+        let multipart = try await runJewz(["--parsed", sandbox.url("/dumpupload/"), "author=Ada", "file@\(note.path)"])
+        let parts = multipart.output.split(separator: "\n").map(String.init)
+        #expect(parts.first == #"part 1: "author", 3 bytes"#, "\(multipart.output)")
+        #expect(parts.last?.hasPrefix(#"part 2: "file", file "note.txt""#) == true)
+        #expect(parts.last?.hasSuffix(", 5 bytes") == true)
+        let bytes = try await runJewz(["--parsed", sandbox.url("/bytes/10")])
+        #expect(bytes.output == "(no processor parsed this body: its Content-Type is application/octet-stream)\n")
+        try await sandbox.shutdown()
+    }
+}
