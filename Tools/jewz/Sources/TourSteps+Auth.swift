@@ -9,6 +9,21 @@ extension TourStep {
         let url = sandbox.url
         return [
             TourStep(
+                title: "Basic authentication answers the server's 401 challenge with the credentials",
+                code: """
+                    let session = HTTPSession()
+                    session.authentications = [BasicAuthentication(username: "test", password: "12345")]
+                    let cycle = try await HTTPCycle.get(url("/hello_with_basic_auth"), session: session)
+                    """
+            ) {
+                let session = HTTPSession()
+                session.authentications = [BasicAuthentication(username: "test", password: "12345")]
+                let cycle = try await HTTPCycle.get(url("/hello_with_basic_auth"), session: session)
+                try await session.shutdown()
+                return Outcome(
+                    "\(cycle.response?.statusCode ?? 0) \"\(cycle.response?.text ?? "")\"", expected: "200 \"Hello World\"")
+            },
+            TourStep(
                 title: "Digest authentication (RFC 7616) answers the server's challenge, then goes preemptively",
                 code: """
                     let session = HTTPSession()
