@@ -70,6 +70,38 @@ import Testing
         try await sandbox.shutdown()
     }
 
+    @Test func certKeyGivesTheClientKeyFromAFileOfItsOwn() async throws {
+        var tls = SandboxTLS(certificates: certificates)
+        tls.requiresClientCertificate = true
+        let sandbox = try await Sandbox.start(tls: tls)
+        let (directory, authority, _) = try writePEMFiles()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificate = directory.appendingPathComponent("client-cert.pem")
+        let key = directory.appendingPathComponent("client-key.pem")
+        try Data(certificates.clientCertificatePEM.utf8).write(to: certificate)
+        try Data(certificates.clientKeyPEM.utf8).write(to: key)
+        let run = try await runJewz(["--verify", authority, "--cert", certificate.path, "--cert-key", key.path, sandbox.url("/hello/")])
+        #expect(run.output == "Hello World\n", "\(run.error)")
+        let keyless = try await runJewz(["--verify", authority, "--cert", certificate.path, sandbox.url("/hello/")])
+        #expect(keyless.status == 1, "\(keyless.error)")
+        try await sandbox.shutdown()
+    }
+
+    @Test func aRedirectFromHTTPSToHTTPIsFollowedOnlyWhenAllowed() async throws {
+        let secure = try await Sandbox.start(tls: SandboxTLS(certificates: certificates))
+        let plain = try await Sandbox.start()
+        let target = try #require(plain.url("/hello/").addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let url = secure.url("/redirect-to?url=\(target)")
+        let refused = try await runJewz(["--verify", "no", "--follow", url])
+        #expect(refused.status == 2)
+        #expect(refused.messages.count == 1)
+        #expect(refused.error.contains("--allow-insecure-redirects"), "\(refused.error)")
+        let allowed = try await runJewz(["--verify", "no", "--follow", "--allow-insecure-redirects", url])
+        #expect(allowed.output == "Hello World\n", "\(allowed.error)")
+        try await secure.shutdown()
+        try await plain.shutdown()
+    }
+
     @Test func http1KeepsToHTTP1WhereHTTP2IsOffered() async throws {
         let sandbox = try await Sandbox.start(tls: SandboxTLS(certificates: certificates))
         let negotiated = try await runJewz(["--verify", "no", "--print", "b", sandbox.url("/inspect")])

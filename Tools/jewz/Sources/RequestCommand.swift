@@ -176,6 +176,10 @@ struct RequestCommand: AsyncParsableCommand {
             let code = failure.statusCode ?? 0
             printError("the server answered \(code) \(reasonPhrase(for: code))")
             return code >= 500 ? .serverError : .clientError
+        case .insecureRedirect:
+            // The library's message names its configuration; the command's option is what to change here.
+            printError("the server redirected from https to http, which jewz does not follow unless --allow-insecure-redirects is given")
+            return .network
         case .responseTooLarge:
             printError("the response body is larger than jewz holds in memory; save it to a file with --output FILE")
             return .network
