@@ -48,4 +48,17 @@ import Testing
         #expect(bytes.output == "(no processor parsed this body: its Content-Type is application/octet-stream)\n")
         try await sandbox.shutdown()
     }
+
+    @Test func aTerminalGetsColouredJSONAndNoBinaryDump() async throws {
+        let sandbox = try await Sandbox.start()
+        let json = try await runJewzOnTerminal(["--body", sandbox.url("/json")])
+        #expect(json.status == 0)
+        #expect(json.screen.contains("\u{1B}["), "no colour: \(json.screen.debugDescription)")
+        #expect(json.screen.contains("Jewzruxin"))
+        let binary = try await runJewzOnTerminal(["--body", sandbox.url("/bytes/64")])
+        #expect(binary.screen.contains("[binary data, 64 bytes: not shown on a terminal]"), "\(binary.screen.debugDescription)")
+        let piped = try await runJewz(["--body", sandbox.url("/json")])
+        #expect(!piped.output.contains("\u{1B}["))
+        try await sandbox.shutdown()
+    }
 }

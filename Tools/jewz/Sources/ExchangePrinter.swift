@@ -33,10 +33,13 @@ enum ExchangePrinter {
         print()
     }
 
+    /// The body as text; on a terminal, a notice instead of bytes that are not text (they do
+    /// not decode, or hold a NUL, as httpie judges) — they would garble it; piped, the bytes.
     static func printBody(_ data: Data, text: String?) {
-        if let text {
+        let terminal = isatty(STDOUT_FILENO) == 1
+        if let text, !(terminal && data.contains(0)) {
             print(text)
-        } else if isatty(STDOUT_FILENO) == 1 {
+        } else if terminal {
             print("[binary data, \(data.count) bytes: not shown on a terminal]")
         } else {
             FileHandle.standardOutput.write(data)
