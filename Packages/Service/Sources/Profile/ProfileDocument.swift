@@ -3,8 +3,17 @@ import Yams
 
 /// Parses a profile file's bytes into a tree of dictionaries, arrays and scalars, whatever its
 /// syntax: a property list (XML or binary), JSON, or YAML (OpenAPI documents mostly are).
+/// A profile may come from a server (``ServiceProfile/fetch(from:session:)``), so the tree is
+/// bounded: YAML aliases count as the copies they stand for, and nesting is limited.
 enum ProfileDocument {
-    /// - Throws: ``ServiceError/Code/unreadableProfile`` for bytes in none of those syntaxes.
+    /// The most values a document may expand to: a few lines of YAML can alias their way to a
+    /// billion (the "billion laughs"); a real API description has thousands.
+    static let maximumValues = 1_000_000
+    /// The deepest nesting a document may have.
+    static let maximumDepth = 256
+
+    /// - Throws: ``ServiceError/Code/unreadableProfile`` for bytes in none of those syntaxes,
+    ///   or a YAML document past the limits.
     static func tree(of data: Data) throws(ServiceError) -> Any {
         let head = data.prefix(512)
         if head.starts(with: Array("bplist".utf8)) || head.range(of: Data("<plist".utf8)) != nil
@@ -18,13 +27,44 @@ enum ProfileDocument {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ServiceError.unreadableProfile("document", "neither UTF-8 text nor a binary property list")
         }
-        do {
-            guard let tree = try Yams.load(yaml: text) else { throw ServiceError.unreadableProfile("document", "it is empty") }
-            return tree
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            throw ServiceError.unreadableProfile("document", "neither JSON, YAML nor a property list: \(error)")
+        let node: Node?
+        do { node = try Yams.compose(yaml: text) } catch {
+            throw ServiceError.unreadableProfile("document", "neither JSON, YAML nor a property list: \(brief(error))")
         }
+        guard let node else { throw ServiceError.unreadableProfile("document", "it is empty") }
+        var budget = maximumValues
+        return try value(of: node, budget: &budget, depth: 0)
+    }
+
+    /// `node` as dictionaries, arrays and scalars, each value (an alias's too) taken from `budget`.
+    private static func value(of node: Node, budget: inout Int, depth: Int) throws(ServiceError) -> Any {
+        budget -= 1
+        guard budget >= 0 else {
+            throw ServiceError.unreadableProfile("document", "it expands to more than \(maximumValues) values (YAML aliases?)")
+        }
+        guard depth < maximumDepth else {
+            throw ServiceError.unreadableProfile("document", "it nests deeper than \(maximumDepth) levels")
+        }
+        switch node {
+        case .mapping(let mapping):
+            var dictionary: [String: Any] = [:]
+            for (key, item) in mapping {
+                dictionary[key.string ?? "\(Constructor.default.any(from: key))"] = try value(of: item, budget: &budget, depth: depth + 1)
+            }
+            return dictionary
+        case .sequence(let sequence):
+            var array: [Any] = []
+            for item in sequence { array.append(try value(of: item, budget: &budget, depth: depth + 1)) }
+            return array
+        case .scalar, .alias:
+            // A scalar has no children to walk; Yams resolves aliases while composing.
+            return Constructor.default.any(from: node)
+        }
+    }
+
+    /// A YAML error's first two lines, without the document it quotes (which may be huge).
+    private static func brief(_ error: any Error) -> String {
+        let text = "\(error)".split(separator: "\n").prefix(2).joined(separator: ": ")
+        return text.count > 300 ? text.prefix(300) + "…" : text
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+import JewzService
+import JewzTestSupport
+import Testing
+
+/// Profiles are fetched from servers: a document built to exhaust the reader fails fast with a
+/// short, typed error.
+@Suite struct HostileProfileTests {
+    @Test func aliasesThatExpandToABillionValuesAreRefused() async throws {
+        var lines = ["openapi: 3.0.0", "l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
+        for level in 1..<9 { lines.append("l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ", ") + "]") }
+        let document = Data(lines.joined(separator: "\n").utf8)
+        let error = try await withTimeLimit(.seconds(20)) {
+            #expect(throws: ServiceError.self) { try ServiceProfile(data: document) }
+        }
+        #expect(error?.code == .unreadableProfile)
+        #expect(error?.description.contains("more than 1000000 values") == true, "\(String(describing: error))")
+    }
+
+    @Test func deepNestingIsRefusedWithAShortMessage() throws {
+        for document in [String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
+                         "openapi: 3.0.0\npaths: " + String(repeating: "{a: ", count: 300) + "1" + String(repeating: "}", count: 300)] {
+            let error = #expect(throws: ServiceError.self) { try ServiceProfile(data: Data(document.utf8)) }
+            #expect(error?.code == .unreadableProfile)
+            #expect((error?.description.count ?? .max) < 600, "\(error?.description.prefix(700) ?? "")")
+        }
+    }
+
+    @Test func aliasesWithinTheBudgetStillWork() throws {
+        let document = """
+            openapi: 3.0.3
+            servers: [{url: "https://api.example"}]
+            components:
+              parameters:
+                Limit: &limit {name: limit, in: query, schema: {type: integer}}
+            paths:
+              /a: {get: {operationId: a, parameters: [*limit]}}
+              /b: {get: {operationId: b, parameters: [*limit]}}
+            """
+        let profile = try ServiceProfile(data: Data(document.utf8))
+        #expect(profile.resource(named: "a")?.template.template == "/a{?limit}")
+        #expect(profile.resource(named: "b")?.template.template == "/b{?limit}")
+    }
+}
