@@ -41,4 +41,14 @@ import Testing
         #expect(profile.resource(named: "a")?.template.template == "/a{?limit}")
         #expect(profile.resource(named: "b")?.template.template == "/b{?limit}")
     }
+
+    /// ProfileFuzzer's finding: Yams's constructor trapped on a mapping key that is itself a
+    /// mapping (`{ [{…}]: … }`), which a profile's bytes from a server could hold.
+    @Test func aKeyThatIsAListOrAMappingIsAnErrorNotATrap() {
+        for document in [#"{"Environments": { [{"Name": "search"}]: 1 }}"#, "? [a, b]\n: c\n", "? {a: b}\n: c\n"] {
+            let error = #expect(throws: ServiceError.self) { try ServiceProfile(data: Data(document.utf8)) }
+            #expect(error?.code == .unreadableProfile)
+            #expect(error?.description.contains("is a list or a mapping") == true, "\(String(describing: error))")
+        }
+    }
 }

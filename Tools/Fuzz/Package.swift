@@ -39,6 +39,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
+            name: "ProfileFuzzer",
+            dependencies: ["FuzzDriver", .product(name: "JewzService", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
             name: "ImageFuzzer",
             dependencies: ["FuzzDriver", .product(name: "JewzImageCache", package: rootIdentity)],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

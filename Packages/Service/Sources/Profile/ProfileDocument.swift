@@ -49,16 +49,23 @@ enum ProfileDocument {
         case .mapping(let mapping):
             var dictionary: [String: Any] = [:]
             for (key, item) in mapping {
-                dictionary[key.string ?? "\(Constructor.default.any(from: key))"] = try value(of: item, budget: &budget, depth: depth + 1)
+                // Only scalar keys: Yams's constructor traps on a key that is a list or a mapping.
+                guard let name = key.string else {
+                    let line = key.mark.map { " at line \($0.line)" } ?? ""
+                    throw ServiceError.unreadableProfile("document", "a mapping key\(line) is a list or a mapping; profiles take names")
+                }
+                dictionary[name] = try value(of: item, budget: &budget, depth: depth + 1)
             }
             return dictionary
         case .sequence(let sequence):
             var array: [Any] = []
             for item in sequence { array.append(try value(of: item, budget: &budget, depth: depth + 1)) }
             return array
-        case .scalar, .alias:
-            // A scalar has no children to walk; Yams resolves aliases while composing.
+        case .scalar:
             return Constructor.default.any(from: node)
+        case .alias:
+            // Yams resolves aliases while composing; one left over names no anchor.
+            throw ServiceError.unreadableProfile("document", "an alias names no anchor")
         }
     }
 

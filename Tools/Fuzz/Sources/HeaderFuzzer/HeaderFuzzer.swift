@@ -4,10 +4,11 @@ import JewzCache
 import JewzHTTPCore
 
 /// Feeds arbitrary bytes, split at 0x00 into fields, to the header parsers a server's bytes
-/// reach: media types, HTTP dates (Date, Expires, Retry-After), Set-Cookie, and a cache's
-/// reading of Cache-Control, Expires, Age, Date, Last-Modified and Vary. A trap anywhere is a
-/// finding; so is a date that does not survive writing and reading back, and a cookie jar that
-/// keeps a cookie with a control character other than a tab.
+/// reach: media types, HTTP dates (Date, Expires), Retry-After, Content-Disposition, Set-Cookie,
+/// and a cache's reading of Cache-Control, Expires, Age, Date, Last-Modified and Vary. A trap
+/// anywhere is a finding; so is a date that does not survive writing and reading back, a
+/// negative Retry-After, a suggested file name that could leave its directory or hide, and a
+/// cookie jar that keeps a cookie with a control character other than a tab.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: count)
@@ -20,6 +21,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             let written = HTTPDate.string(from: date)
             guard let again = HTTPDate.parse(written), Int(again.timeIntervalSince1970) == Int(date.timeIntervalSince1970.rounded(.down))
             else { fatalError("\(field.debugDescription) → \(written) does not read back") }
+        }
+    }
+    for field in fields {
+        if let disposition = ContentDisposition(field), let name = disposition.safeFilename {
+            let unsafe = name.contains("/") || name.contains("\\") || name.hasPrefix(".") || name.utf8.count > 255
+                || name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            if unsafe { fatalError("unsafe file name \(name.debugDescription) from \(field.debugDescription)") }
+        }
+        if let delay = RetryPolicy.retryAfter(field, now: Date(timeIntervalSince1970: 1_700_000_000)), delay < .zero {
+            fatalError("negative Retry-After \(delay) from \(field.debugDescription)")
         }
     }
     let jar = HTTPCookieJar(restoring: [])
