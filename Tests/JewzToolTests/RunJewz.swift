@@ -63,9 +63,16 @@ func runJewz(
 ) async throws -> JewzRun {
     try await runBlocking {
         let process = Process()
-        process.executableURL = jewzExecutable
-        process.currentDirectoryURL = directory
-        process.arguments = arguments
+        if let directory {
+            // `env --chdir` changes the child's directory: Foundation's `currentDirectoryURL`
+            // changes the whole test process's around the launch, which races every other
+            // launch on the suite's threads (it crashed one).
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["--chdir=\(directory.path)", jewzExecutable.path] + arguments
+        } else {
+            process.executableURL = jewzExecutable
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
