@@ -11,10 +11,13 @@ import Synchronization
 /// response look older than it is (a response dated after its arrival has no apparent age;
 /// one dated before has, as RFC 9111 §4.2.3 counts clock skew).
 final class TestClock: Sendable {
+    /// Stands still between `advance` calls: a test the loaded suite keeps waiting for seconds
+    /// must not see its entries age by themselves.
+    private let start = Date()
     private let offset = Mutex<TimeInterval>(-3600)
 
     var now: @Sendable () -> Date {
-        { [self] in Date().addingTimeInterval(offset.withLock { $0 }) }
+        { [self] in start.addingTimeInterval(offset.withLock { $0 }) }
     }
 
     func advance(by seconds: TimeInterval) {
