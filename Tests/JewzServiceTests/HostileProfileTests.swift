@@ -6,22 +6,13 @@ import Testing
 /// Profiles are fetched from servers: a document built to exhaust the reader fails fast with a
 /// short, typed error.
 @Suite struct HostileProfileTests {
-    @Test func aliasesThatExpandToABillionValuesAreRefused() async throws {
+    @Test func aliasesThatExpandToABillionValuesAreRefused() throws {
         var lines = ["openapi: 3.0.0", "l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
         for level in 1..<9 { lines.append("l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ", ") + "]") }
         let document = Data(lines.joined(separator: "\n").utf8)
-        // A million values walked: off the test pool's two threads, which the timing tests need.
-        let outcome = try await withTimeLimit(.seconds(60)) {
-            try await runBlocking { () -> String? in
-                do {
-                    _ = try ServiceProfile(data: document)
-                    return nil
-                } catch let error as ServiceError {
-                    return error.code == .unreadableProfile ? error.description : "\(error.code)"
-                }
-            }
-        }
-        #expect(outcome?.contains("more than 1000000 values") == true, "\(String(describing: outcome))")
+        let error = #expect(throws: ServiceError.self) { try ServiceProfile(data: document) }
+        let outcome = error?.description
+        #expect(outcome?.contains("its aliases expand it past") == true, "\(String(describing: outcome))")
     }
 
     @Test func deepNestingIsRefusedWithAShortMessage() throws {

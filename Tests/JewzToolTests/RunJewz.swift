@@ -80,7 +80,7 @@ func runJewz(
         process.standardOutput = output
         process.standardError = error
         process.standardInput = inputPipe
-        try process.run()
+        try launch(process)
         let (watchdog, record) = killing(process, after: timeLimit)
         inputPipe.fileHandleForWriting.write(Data((input ?? "").utf8))
         try inputPipe.fileHandleForWriting.close()
@@ -123,7 +123,7 @@ final class ServingJewz: Sendable {
             process.arguments = ["serve"] + arguments
             let output = Pipe()
             process.standardOutput = output
-            try process.run()
+            try launch(process)
             // The announcement is one unbuffered line: "Sandbox listening on URL (try …)".
             var line = Data()
             while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {

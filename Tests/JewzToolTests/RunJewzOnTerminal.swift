@@ -30,7 +30,7 @@ func runJewzOnTerminal(
         process.standardOutput = output
         process.standardError = output
         process.standardInput = input
-        try process.run()
+        try launch(process)
         let (watchdog, record) = killing(process, after: timeLimit)
         var screen = Data()
         var typed = false

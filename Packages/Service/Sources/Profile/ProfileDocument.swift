@@ -6,9 +6,6 @@ import Yams
 /// A profile may come from a server (``ServiceProfile/fetch(from:session:)``), so the tree is
 /// bounded: YAML aliases count as the copies they stand for, and nesting is limited.
 enum ProfileDocument {
-    /// The most values a document may expand to: a few lines of YAML can alias their way to a
-    /// billion (the "billion laughs"); a real API description has thousands.
-    static let maximumValues = 1_000_000
     /// The deepest nesting a document may have.
     static let maximumDepth = 256
 
@@ -32,15 +29,19 @@ enum ProfileDocument {
             throw ServiceError.unreadableProfile("document", "neither JSON, YAML nor a property list: \(brief(error))")
         }
         guard let node else { throw ServiceError.unreadableProfile("document", "it is empty") }
-        var budget = maximumValues
-        return try value(of: node, budget: &budget, depth: 0)
+        // Every value takes a byte of the text at least, unless aliases repeat it: a document
+        // of a few lines can alias its way to a billion values (the "billion laughs"), so the
+        // walk may visit as many values as the text has bytes, which no document without such
+        // aliases reaches, and stays linear in the input.
+        var budget = max(text.utf8.count, 64)
+        return try value(of: node, budget: &budget, depth: 0, limit: budget)
     }
 
     /// `node` as dictionaries, arrays and scalars, each value (an alias's too) taken from `budget`.
-    private static func value(of node: Node, budget: inout Int, depth: Int) throws(ServiceError) -> Any {
+    private static func value(of node: Node, budget: inout Int, depth: Int, limit: Int) throws(ServiceError) -> Any {
         budget -= 1
         guard budget >= 0 else {
-            throw ServiceError.unreadableProfile("document", "it expands to more than \(maximumValues) values (YAML aliases?)")
+            throw ServiceError.unreadableProfile("document", "its aliases expand it past \(limit) values, more than its \(limit) bytes could hold")
         }
         guard depth < maximumDepth else {
             throw ServiceError.unreadableProfile("document", "it nests deeper than \(maximumDepth) levels")
@@ -54,12 +55,12 @@ enum ProfileDocument {
                     let line = key.mark.map { " at line \($0.line)" } ?? ""
                     throw ServiceError.unreadableProfile("document", "a mapping key\(line) is a list or a mapping; profiles take names")
                 }
-                dictionary[name] = try value(of: item, budget: &budget, depth: depth + 1)
+                dictionary[name] = try value(of: item, budget: &budget, depth: depth + 1, limit: limit)
             }
             return dictionary
         case .sequence(let sequence):
             var array: [Any] = []
-            for item in sequence { array.append(try value(of: item, budget: &budget, depth: depth + 1)) }
+            for item in sequence { array.append(try value(of: item, budget: &budget, depth: depth + 1, limit: limit)) }
             return array
         case .scalar:
             return Constructor.default.any(from: node)
