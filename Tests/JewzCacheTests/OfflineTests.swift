@@ -64,7 +64,7 @@ import Testing
             }
             #expect(responses.allSatisfy { $0.source == .stale })
             // One background revalidation, however many asked; its 304 refreshed what is stored.
-            try await withTimeLimit(.seconds(20)) {
+            try await withTimeLimit(.seconds(60)) {
                 while cache.statistics.revalidations < 1 { try await Task.sleep(for: .milliseconds(5)) }
             }
             #expect(try await fetch(url, session: session).source == .cache)

@@ -83,7 +83,7 @@ func withGzipSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async 
             #expect(error.underlying as? GzipError == .expansionRatioExceeded(limit: 200))
             // The ratio error proves decoding stopped early; the bound only catches a pathological
             // slowdown, with room for a loaded CI machine.
-            #expect(clock.now - started < .seconds(10))
+            #expect(clock.now - started < .seconds(60))
         }
     }
 

@@ -58,10 +58,10 @@ final class RecordingMonitor: HTTPEventMonitor {
             session.eventMonitors = [monitor]
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 5], session: session)
             let task = Task { try await cycle.start() }
-            while !monitor.names(of: cycle).contains("requestSent#1") { await Task.yield() }
+            await waitUntil { monitor.names(of: cycle).contains("requestSent#1") }
             cycle.cancel(explicitly: true)
             _ = await httpError { _ = try await task.value }
-            while cycle.isRunning { await Task.yield() }
+            await waitUntil { !cycle.isRunning }
             #expect(monitor.names(of: cycle).suffix(2) == ["cancelled", "finished"])
             #expect(!monitor.names(of: cycle).contains("failed"))
         }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct RequestQueueTests {
     /// Waits until the session holds `count` cycles back.
     private func waitForPending(_ session: HTTPSession, _ count: Int) async {
-        while session.pendingCycles.count != count { await Task.yield() }
+        await waitUntil { session.pendingCycles.count == count }
     }
 
     @Test func atMostTheMaximumIsOnTheWire() async throws {

@@ -142,7 +142,7 @@ func quickPolicy() -> RetryPolicy {
         session.retryPolicy = quickPolicy()
         let cycle = try HTTPCycle(url, method: .get, solicited: true, session: session)
         let task = Task { try await cycle.start() }
-        while cycle.retryCount < 3 { await Task.yield() }
+        await waitUntil { cycle.retryCount >= 3 }
         task.cancel()
         guard let error = await httpError({ _ = try await task.value }), error.code == .cancelled, !error.isExplicitCancellation else {
             Issue.record("expected a cancellation")

@@ -58,8 +58,9 @@ import Testing
             Issue.record("expected a timeout", sourceLocation: sourceLocation)
             return
         }
-        // The margin is for a loaded machine.
-        #expect(ContinuousClock.now - started < .seconds(20), sourceLocation: sourceLocation)
+        // The error proves the timeout ended it; the bound only catches a hang, with room for a
+        // starved machine.
+        #expect(ContinuousClock.now - started < .seconds(120), sourceLocation: sourceLocation)
     }
 
     @Test func aReaderSlowerThanTheIdleTimeoutIsNotIdle() async throws {

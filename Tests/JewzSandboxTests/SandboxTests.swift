@@ -78,7 +78,7 @@ import Glibc
 
     @Test(arguments: [
         "/status/99", "/status/abc", "/bytes/-1", "/bytes/999999999999", "/echo/?code=x", "/echo/?code=700",
-        "/echo/?encoding=klingon", "/echo/?delay=-1", "/echo/?delay=31", "/echo/?header=nocolon",
+        "/echo/?encoding=klingon", "/echo/?delay=-1", "/echo/?delay=301", "/echo/?header=nocolon",
         "/echo/?content=%E2%82%AC&encoding=iso-8859-1", "/counter?fail=1", "/counter?key=k&status=200",
         "/drop/1", "/redirect/99", "/echo/?code=",
     ])

@@ -97,7 +97,7 @@ let catalog = """
         let started = clock.now
         #expect(throws: XMLError.entityDeclarationsNotAllowed) { try XMLTree(string: payload) }
         // Expanding the entities would take minutes; the margin is for a loaded machine.
-        #expect(clock.now - started < .seconds(5))
+        #expect(clock.now - started < .seconds(30))
     }
 
     @Test func depthIsBounded() {

@@ -26,8 +26,10 @@ import Synchronization
 public final class SandboxRouter: Sendable {
     /// The largest request body accepted; larger ones get 413.
     public static let maximumRequestBodySize = 256 << 20
-    /// The longest `/echo/?delay=` may wait.
-    public static let maximumDelay: Duration = .seconds(30)
+    /// The longest `/echo/?delay=` and `/counter?delay=&hold=` may wait: long enough that a
+    /// test proving a request ended early never confuses a starved machine with the answer.
+    public static let maximumDelay: Duration = .seconds(300)
+    private static let maximumDelaySeconds = Double(maximumDelay.components.seconds)
 
     private let counters = Mutex<[String: Int]>([:])
     private let digest = SandboxDigest()
@@ -218,8 +220,8 @@ public final class SandboxRouter: Sendable {
         }
         var response = SandboxResponse(status: code, headers: headers, body: body)
         if let delay = value("delay") {
-            guard let seconds = Double(delay), seconds >= 0, seconds <= 30 else {
-                return .text("delay must be 0...30 seconds", status: 400)
+            guard let seconds = Double(delay), seconds >= 0, seconds <= Self.maximumDelaySeconds else {
+                return .text("delay must be 0...\(Int(Self.maximumDelaySeconds)) seconds", status: 400)
             }
             response.delay = .milliseconds(Int(seconds * 1000))
         }
@@ -256,13 +258,13 @@ public final class SandboxRouter: Sendable {
             if let retryAfter = value("retry-after") {
                 response.headers.append(("Retry-After", retryAfter))
             }
-            if let delay = value("delay").flatMap(Double.init), delay > 0, delay <= 30 {
+            if let delay = value("delay").flatMap(Double.init), delay > 0, delay <= Self.maximumDelaySeconds {
                 response.delay = .milliseconds(Int(delay * 1000))
             }
             return response
         }
         var success = SandboxResponse.text("attempt \(attempt) succeeds")
-        if let hold = value("hold").flatMap(Double.init), hold > 0, hold <= 30 {
+        if let hold = value("hold").flatMap(Double.init), hold > 0, hold <= Self.maximumDelaySeconds {
             success.delay = .milliseconds(Int(hold * 1000))
         }
         return success
