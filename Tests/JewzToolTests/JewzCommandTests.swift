@@ -41,7 +41,7 @@ import Testing
         for shell in ["bash", "zsh", "fish"] {
             let run = try await runJewz(["--generate-completion-script", shell])
             #expect(run.status == 0, "\(shell): \(run.output.prefix(500))")
-            for command in ["service", "image", "expand", "tour", "serve", "bench"] {
+            for command in ["service", "pins", "image", "expand", "tour", "serve", "bench"] {
                 #expect(run.output.contains(command), "\(shell) lacks \(command)")
             }
             #expect(!run.output.contains("Validation failed"))

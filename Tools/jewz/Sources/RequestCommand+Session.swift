@@ -72,7 +72,7 @@ extension RequestCommand {
         return (auth, String(cString: typed))
     }
 
-    /// `--verify`, `--cert`/`--cert-key`, `--http1` and `--proxy`.
+    /// `--verify`, `--pin`, `--cert`/`--cert-key`, `--http1` and `--proxy`.
     ///
     /// - Throws: ``HTTPError/Code/invalidConfiguration`` for a file or URL that cannot be used.
     private func configureTransport(_ transport: inout AsyncHTTPClientTransport.Configuration) throws {
@@ -80,6 +80,16 @@ extension RequestCommand {
         case "yes", "true": break
         case "no", "false": transport.tls.verification = .none
         default: transport.tls.additionalTrustRoots = [try .init(contentsOfFile: verify)]
+        }
+        if !pin.isEmpty {
+            var pins: [String: [String]] = [:]
+            for word in pin {
+                guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                    throw HTTPError.invalidConfiguration("--pin takes HOST=sha256/…[,sha256/…], not '\(word)'")
+                }
+                pins[String(word[..<equals]), default: []] += word[word.index(after: equals)...].split(separator: ",").map(String.init)
+            }
+            transport.tls.pinning = try .init(pins, anchors: transport.tls.additionalTrustRoots)
         }
         if let cert {
             transport.tls.clientIdentity = try .init(certificateFile: cert, privateKeyFile: certKey ?? cert)

@@ -46,6 +46,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Check the server's TLS certificate: yes (the default), no (for test servers only), or the path of a CA bundle (PEM) to trust as well.")
     var verify = "yes"
 
+    @Option(help: "Pin a host to its root's key: HOST=sha256/…[,sha256/…] (HOST may be *.example.com or **.example.com); the chain must end at a root with one of them, the system's or --verify's. jewz pins prints pins.")
+    var pin: [String] = []
+
     @Option(help: "A client certificate (PEM) for servers that ask for one (mutual TLS); its key is in the same file unless --cert-key is given.")
     var cert: String?
 

@@ -2,7 +2,7 @@ import Foundation
 import Jewzruxin
 import JewzSandbox
 
-/// The tour's steps about reaching servers: TLS, HTTP/2, proxies, per-request idle timeouts
+/// The tour's steps about reaching servers: TLS, pinning, HTTP/2, proxies, per-request idle timeouts
 /// and cancelling a session's cycles. The TLS steps start a second Sandbox with a certificate
 /// authority made for the run.
 extension TourStep {
@@ -42,6 +42,28 @@ extension TourStep {
                 try await secure.shutdown()
                 let version = cycle.response?.json?["version"].string ?? "nothing"
                 return Outcome(version, expected: "HTTP/2.0")
+            },
+            TourStep(
+                title: "Pin a host to its root's key: a chain ending at another root, even a trusted one, is refused",
+                code: """
+                    let root = try AsyncHTTPClientTransport.Configuration.PEMCertificates(pem: other.authorityPEM)
+                    configuration.transport.tls.additionalTrustRoots = [trusted, root]
+                    configuration.transport.tls.pinning = try .init(["127.0.0.1": [try root.pins()[0].pin]], anchors: [root])
+                    try await HTTPCycle.get(secure.url("/hello/"), session: session)
+                    // throws .pinMismatch, listing the pins the server presented (jewz pins URL prints them too)
+                    """
+            ) {
+                let certificates = try SandboxCertificates.generate()
+                let secure = try await Sandbox.start(tls: SandboxTLS(certificates: certificates))
+                defer { Task { try? await secure.shutdown() } }
+                let trusted = try AsyncHTTPClientTransport.Configuration.PEMCertificates(pem: certificates.authorityPEM)
+                let root = try AsyncHTTPClientTransport.Configuration.PEMCertificates(pem: try SandboxCertificates.generate().authorityPEM)
+                var configuration = HTTPSession.Configuration()
+                configuration.transport.tls.additionalTrustRoots = [trusted, root]
+                configuration.transport.tls.pinning = try .init(["127.0.0.1": [try root.pins()[0].pin]], anchors: [root])
+                let session = HTTPSession(configuration: configuration)
+                defer { Task { try? await session.shutdown() } }
+                return try await failing(with: .pinMismatch) { _ = try await HTTPCycle.get(secure.url("/hello/"), session: session) }
             },
             TourStep(
                 title: "A proxy carries requests through CONNECT tunnels (SOCKS5 too; HTTP_PROXY only when asked)",

@@ -30,6 +30,7 @@ public struct HTTPError: Error, CustomStringConvertible {
             case bodyNotReplayable, unreadableBody, downloadFile, downloadNotResumable, streamAbandoned
             case sessionShutDown, tooManyRedirects, redirectLoop, insecureRedirect, invalidResponse
             case certificateRejected, tlsHandshakeFailed, proxyAuthenticationRequired, invalidConfiguration
+            case pinMismatch
         }
 
         private let value: Value
@@ -86,6 +87,9 @@ public struct HTTPError: Error, CustomStringConvertible {
         /// The server's TLS certificate was refused: not signed by a trusted root, or not for
         /// the host. Nothing was sent.
         public static let certificateRejected = Code(.certificateRejected)
+        /// A pinned host's chain did not end at a root with a pinned key
+        /// (``AsyncHTTPClientTransport/Configuration/CertificatePinning``). Nothing was sent.
+        public static let pinMismatch = Code(.pinMismatch)
         /// The TLS handshake failed for another reason (no common version or cipher, the
         /// server wanted a client certificate). Nothing was sent.
         public static let tlsHandshakeFailed = Code(.tlsHandshakeFailed)
@@ -242,6 +246,12 @@ public struct HTTPError: Error, CustomStringConvertible {
     public static func certificateRejected(reason: String) -> HTTPError { HTTPError(.certificateRejected, .text(reason)) }
     /// The TLS handshake failed, for `reason`.
     public static func tlsHandshakeFailed(reason: String) -> HTTPError { HTTPError(.tlsHandshakeFailed, .text(reason)) }
+    /// ``Code/pinMismatch``: `host`'s chain ended at no root with one of `pins`; `served` is
+    /// what the server presented, as far as it could be read.
+    public static func pinMismatch(host: String, served: [AsyncHTTPClientTransport.CertificatePin], pins: [String]) -> HTTPError {
+        let presented = served.isEmpty ? "its certificates could not be read" : "it presented " + served.map(\.description).joined(separator: ", ")
+        return HTTPError(.pinMismatch, .pair(host, presented + "; the pins are " + pins.joined(separator: ", ")))
+    }
     /// The proxy wants credentials.
     public static let proxyAuthenticationRequired = HTTPError(.proxyAuthenticationRequired)
     /// A setting cannot be used, for `reason`.
@@ -308,6 +318,8 @@ public struct HTTPError: Error, CustomStringConvertible {
             return "The server's TLS certificate was refused: \(text). Trust its authority with the transport's tls.additionalTrustRoots (jewz --verify CA.pem), or, for a test server only, turn verification off (--verify no)."
         case .tlsHandshakeFailed:
             return "The TLS handshake failed (\(text)); check the TLS versions both sides accept and whether the server wants a client certificate (tls.clientIdentity, jewz --cert/--cert-key)."
+        case .pinMismatch:
+            return "The certificate chain of \(text) ends at no root with a pinned key (\(second)). If the server changed its authority on purpose, pin the new root's key (jewz pins shows a server's)."
         case .proxyAuthenticationRequired:
             return "The proxy answered 407 Proxy Authentication Required; give its user and password in the proxy URL (http://user:password@host:port)."
         case .invalidConfiguration:

@@ -24,6 +24,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The lanes through each proxy in use; empty without proxies.
     private let proxiedLanes: [Configuration.Proxy: [ClientLane]]
     private let proxies: Configuration.Proxies?
+    /// Pinned hosts' TLS; `nil` without pins, which costs other requests one check.
+    private let pinnedTLS: PinnedTLS?
     private let ownsClients: Bool
     /// Read by every request: an atomic load, where a lock would bounce its line between cores.
     private let isShutDown = Atomic(false)
@@ -51,6 +53,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let inUse = Set([configuration.proxies?.http, configuration.proxies?.https].compactMap { $0 })
         proxiedLanes = Dictionary(uniqueKeysWithValues: inUse.map { ($0, Self.makeLanes(configuration, proxy: $0, tracer: tracer)) })
         proxies = configuration.proxies
+        pinnedTLS = configuration.tls.pinning.map {
+            PinnedTLS(pinning: $0, base: configuration.tls.nioConfiguration(allowsHTTP2: configuration.httpVersion.allowsHTTP2))
+        }
         ownsClients = true
     }
 
@@ -107,6 +112,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         lanes = [ClientLane(client: client, watchdog: nil, wakes: nil)]
         proxiedLanes = [:]
         proxies = nil
+        pinnedTLS = nil
         ownsClients = false
     }
 
@@ -147,7 +153,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             } catch {
                 // The receiver may have refused the response: the connection must not wait for it.
                 exchange.cancel()
-                throw HTTPError(transportError: error)
+                let error = HTTPError(transportError: error)
+                if error.code == .certificateRejected, let pinnedTLS {
+                    throw await Self.pinningFailure(error, url: request.url, pinnedTLS: pinnedTLS)
+                }
+                throw error
             }
         } onCancel: {
             exchange.cancel()
@@ -172,13 +182,25 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             }
             let outgoing = try HTTPClient.Request(
                 url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
-                body: try body(of: request, reportingProgress: onBodySent != nil, eventLoop: lane.client.eventLoopGroup.next()))
+                body: try body(of: request, reportingProgress: onBodySent != nil, eventLoop: lane.client.eventLoopGroup.next()),
+                tlsConfiguration: pinnedTLS.flatMap { pinned in request.url.host.flatMap(pinned.configuration(forHost:)) })
             let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) }
             exchange.attach(lane.client.execute(request: outgoing, delegate: exchange, eventLoop: .indifferent, deadline: deadline))
         } catch {
             throw HTTPError(transportError: error)
         }
         return exchange
+    }
+
+    /// `error` for a pinned host, told as a pin mismatch listing what the server presented.
+    @inline(never)
+    private static func pinningFailure(_ error: HTTPError, url: URL, pinnedTLS: PinnedTLS) async -> HTTPError {
+        guard let host = url.host else { return error }
+        let pinned = pinnedTLS.pins(forHost: host)
+        guard !pinned.isEmpty else { return error }
+        let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
+        let served = (try? await Self.pins(servedBy: host, port: port, timeout: .seconds(5))) ?? []
+        return .pinMismatch(host: host, served: served, pins: pinned)
     }
 
     /// Hands the receiver a response head. Not inlined, like ``deliver(_:to:)``: the receiver's

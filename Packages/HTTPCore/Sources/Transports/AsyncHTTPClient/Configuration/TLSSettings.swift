@@ -22,6 +22,9 @@ extension AsyncHTTPClientTransport.Configuration {
         public var clientIdentity: ClientIdentity?
         /// The oldest TLS version the transport accepts.
         public var minimumVersion = Version.tls12
+        /// Hosts whose chains must end at a root with a pinned key; `nil` (the default) for
+        /// none. A pinned host's chain is always verified, whatever ``verification`` says.
+        public var pinning: CertificatePinning?
 
         public init() {}
 
