@@ -38,12 +38,17 @@ let package = Package(
     ],
     targets: [
         .target(
+            name: "JewzLocking",
+            path: "Packages/Locking/Sources"
+        ),
+        .target(
             name: "JewzURITemplate",
             path: "Packages/URITemplate/Sources"
         ),
         .target(
             name: "JewzHTTPCore",
             dependencies: [
+                "JewzLocking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -87,7 +92,7 @@ let package = Package(
         ),
         .target(
             name: "JewzXML",
-            dependencies: ["JewzHTTPCore", "CLibXML2"],
+            dependencies: ["JewzLocking", "JewzHTTPCore", "CLibXML2"],
             path: "Packages/Processors/XML/Sources"
         ),
         .target(
@@ -97,22 +102,22 @@ let package = Package(
         ),
         .target(
             name: "JewzAuth",
-            dependencies: ["JewzHTTPCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["JewzLocking", "JewzHTTPCore", .product(name: "Crypto", package: "swift-crypto")],
             path: "Packages/Auth/Sources"
         ),
         .target(
             name: "JewzCache",
-            dependencies: ["JewzHTTPCore"],
+            dependencies: ["JewzLocking", "JewzHTTPCore"],
             path: "Packages/Cache/Sources"
         ),
         .target(
             name: "JewzService",
-            dependencies: ["JewzHTTPCore", "JewzURITemplate", .product(name: "Yams", package: "Yams")],
+            dependencies: ["JewzLocking", "JewzHTTPCore", "JewzURITemplate", .product(name: "Yams", package: "Yams")],
             path: "Packages/Service/Sources"
         ),
         .target(
             name: "JewzImageCache",
-            dependencies: ["JewzHTTPCore", "JewzCache"],
+            dependencies: ["JewzLocking", "JewzHTTPCore", "JewzCache"],
             path: "Packages/ImageCache/Sources"
         ),
         .target(
@@ -126,6 +131,7 @@ let package = Package(
         .target(
             name: "JewzSandbox",
             dependencies: [
+                "JewzLocking",
                 "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -142,6 +148,7 @@ let package = Package(
         .executableTarget(
             name: "jewz",
             dependencies: [
+                "JewzLocking",
                 "Jewzruxin",
                 "JewzSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -152,13 +159,13 @@ let package = Package(
         ),
         .target(
             name: "JewzTestSupport",
-            dependencies: ["JewzHTTPCore", "JewzSandbox", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["JewzLocking", "JewzHTTPCore", "JewzSandbox", .product(name: "Logging", package: "swift-log")],
             path: "Tests/JewzTestSupport"
         ),
         .testTarget(
             name: "JewzHTTPCoreTests",
             dependencies: [
-                "JewzHTTPCore", "JewzSandbox", "JewzTestSupport",
+                "JewzLocking", "JewzHTTPCore", "JewzSandbox", "JewzTestSupport",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
@@ -196,12 +203,12 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzCacheTests",
-            dependencies: ["JewzCache", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["JewzLocking", "JewzCache", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzCacheTests"
         ),
         .testTarget(
             name: "JewzServiceTests",
-            dependencies: ["JewzService", "Jewzruxin", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["JewzLocking", "JewzService", "Jewzruxin", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzServiceTests"
         ),
         .testTarget(
@@ -227,7 +234,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzToolTests",
-            dependencies: ["jewz", "JewzCache", "JewzImageCache", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["JewzLocking", "jewz", "JewzCache", "JewzImageCache", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzToolTests"
         ),
     ]

@@ -1,9 +1,9 @@
 import Foundation
 import JewzCache
 import JewzHTTPCore
+import JewzLocking
 import JewzSandbox
 import JewzTestSupport
-import Synchronization
 
 /// A clock tests move on instead of sleeping: freshness is measured by it.
 ///

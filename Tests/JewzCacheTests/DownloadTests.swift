@@ -1,8 +1,8 @@
 import Foundation
 import JewzCache
 import JewzHTTPCore
+import JewzLocking
 import JewzTestSupport
-import Synchronization
 import Testing
 
 /// Downloads through the cache: bodies go from the download's file to the store and back.

@@ -1,9 +1,9 @@
 import Foundation
 import JewzCache
 import JewzHTTPCore
+import JewzLocking
 import JewzSandbox
 import JewzTestSupport
-import Synchronization
 import Testing
 
 /// stale-if-error, stale-while-revalidate and "cached now, then fresh" (RFC 5861's directives).

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzSandbox
 import JewzTestSupport
-import Synchronization
+import struct Synchronization.Atomic
 import Testing
 
 @Suite struct CancellationTests {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 @testable import JewzHTTPCore
 import JewzSandbox
 import JewzTestSupport

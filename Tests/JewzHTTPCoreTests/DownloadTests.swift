@@ -1,8 +1,8 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzSandbox
 import JewzTestSupport
-import Synchronization
 import Testing
 
 /// A download that copies the finished file to `kept` (in the scratch directory, so the

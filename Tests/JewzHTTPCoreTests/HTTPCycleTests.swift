@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzSandbox
 import JewzTestSupport
-import Synchronization
 import Testing
 
 /// An authentication that answers a Basic challenge, as the Auth module's will.

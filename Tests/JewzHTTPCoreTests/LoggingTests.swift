@@ -1,9 +1,9 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzSandbox
 import JewzTestSupport
 import Logging
-import Synchronization
 import Testing
 
 /// Keeps every message and its metadata, as text.

@@ -1,7 +1,7 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzTestSupport
-import Synchronization
 import Testing
 
 @Suite struct MockTransportTests {

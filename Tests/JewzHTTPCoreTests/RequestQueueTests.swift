@@ -1,8 +1,8 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzSandbox
 import JewzTestSupport
-import Synchronization
 import Testing
 
 @Suite struct RequestQueueTests {

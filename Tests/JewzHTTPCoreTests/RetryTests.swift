@@ -1,8 +1,8 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzSandbox
 import JewzTestSupport
-import Synchronization
 import Testing
 
 /// The default decisions with delays short enough for tests.

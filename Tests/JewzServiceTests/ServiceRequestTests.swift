@@ -1,8 +1,8 @@
 import Foundation
+import JewzLocking
 import Jewzruxin
 import JewzSandbox
 import JewzTestSupport
-import Synchronization
 import Testing
 
 /// The GitHub-style profile end to end against the Sandbox: routes, headers, processors,

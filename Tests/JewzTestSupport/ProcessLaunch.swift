@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// One launch at a time for the whole suite: Foundation's `Process.run()` on Linux crashed in
 /// its own memcpy (SIGSEGV) when several tests' threads launched at once. Only the launch is

@@ -1,4 +1,4 @@
-import Synchronization
+import JewzLocking
 
 /// Collects progress callbacks as (bytes, total, expected) triples.
 public final class ProgressLog: Sendable {

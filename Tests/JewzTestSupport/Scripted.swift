@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import JewzHTTPCore
+import JewzLocking
 import JewzSandbox
 import Testing
 

@@ -6,7 +6,7 @@ import Testing
 /// `jewz` against servers that misbehave on purpose (#27): each ends with a typed, one-line
 /// message, the right exit status, in bounded time and memory.
 @Suite struct HostileServerCommandTests {
-    static let peakLimit = 300 << 20
+    static let peakLimit = (300 << 20) * SanitizerBuild.memoryFactor
     static let reportPeak = ["JEWZ_REPORT_PEAK_MEMORY": "1"]
     /// 64 KiB of a chunked body.
     static let chunk: [UInt8] = Array("10000\r\n".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 16) + Array("\r\n".utf8)

@@ -9,7 +9,7 @@ import Testing
 /// runs the full gibibyte.
 @Suite struct LargeTransferTests {
     static let size = ProcessInfo.processInfo.environment["JEWZ_LARGE_TRANSFER_BYTES"].flatMap { Int64($0) } ?? 256 << 20
-    static let memoryLimit = 100 << 20
+    static let memoryLimit = (100 << 20) * SanitizerBuild.memoryFactor
 
     /// The peak `jewz` reported for itself.
     static func peak(in standardError: String) -> Int? {

@@ -1,6 +1,7 @@
 import Foundation
+import JewzLocking
 import JewzTestSupport
-import Synchronization
+import struct Synchronization.Atomic
 import Testing
 
 /// How a run of the `jewz` binary ended.

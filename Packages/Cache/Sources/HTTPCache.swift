@@ -1,6 +1,7 @@
 import Foundation
 import JewzHTTPCore
-import Synchronization
+import JewzLocking
+import struct Synchronization.Atomic
 
 /// An HTTP cache for a session, by RFC 9111's rules for a private cache, in memory or on disk:
 /// set it as the session's ``HTTPSession/Configuration/cache``.

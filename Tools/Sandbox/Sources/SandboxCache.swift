@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// Responses with the caching headers a test asks for, counted per key, and a switch that
 /// takes a key down (503) to prove `stale-if-error`:

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// `/digest-auth/QOP/USER/PASSWORD/ALGORITHM`: an RFC 7616 server, strict where clients go
 /// wrong. QOP is `auth`, `auth-int` or `none`; ALGORITHM `MD5`, `MD5-sess`, `SHA-256` or

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// The playground endpoints of the seed, plus the ones tests need. Every route validates its
 /// input and answers 400 on anything malformed; nothing a client sends can crash it.

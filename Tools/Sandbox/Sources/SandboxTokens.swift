@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// Bearer tokens for refresh tests: `/token/issue` hands out a new one, `/token/protected`
 /// answers 200 to a valid one and 401 (`WWW-Authenticate: Bearer error="invalid_token"`) to

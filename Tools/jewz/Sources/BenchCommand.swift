@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import JewzLocking
 import Jewzruxin
-import Synchronization
 
 /// `jewz bench URL -n N -c C`: N GETs at concurrency C through the full HTTPCycle path, with the
 /// session defaults a user gets, reporting throughput, latency percentiles and errors.

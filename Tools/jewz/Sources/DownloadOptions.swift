@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import JewzLocking
 import Jewzruxin
-import Synchronization
 
 /// `--download`, `--output` and `--continue`: the body streamed to a file, never to memory.
 struct DownloadOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import Foundation
+import JewzLocking
 import Jewzruxin
-import Synchronization
 
 /// A one-line progress display on standard error for a download: bytes, rate and time left,
 /// redrawn at most ten times a second, finished with a newline. For terminals only: a log file

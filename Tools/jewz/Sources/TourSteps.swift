@@ -1,7 +1,7 @@
 import Foundation
+import JewzLocking
 import Jewzruxin
 import JewzSandbox
-import Synchronization
 
 /// The tour's steps, in the order the seed's README introduces the ideas. Each `code` is the
 /// code its `run` executes, with `url(…)` standing for the Sandbox's address.

@@ -1,6 +1,6 @@
 import Foundation
 import JewzHTTPCore
-import Synchronization
+import JewzLocking
 
 /// Answers a `Basic` challenge (RFC 7617) from a server (401) or a proxy (407) with a user and
 /// password, then sends them without being asked to the same origin at or below the challenged

@@ -1,6 +1,7 @@
 import Foundation
 import JewzHTTPCore
-import Synchronization
+import JewzLocking
+import struct Synchronization.Atomic
 
 /// Answers a `Digest` challenge (RFC 7616) from a server (401) or a proxy (407): MD5, SHA-256
 /// and their `-sess` variants, qop `auth` and `auth-int`, `userhash`, `stale=true` answered

@@ -1,6 +1,6 @@
 import Foundation
 import JewzHTTPCore
-import Synchronization
+import JewzLocking
 
 /// A bearer token that refreshes itself: before a send when it has expired, and on a 401 (then
 /// the request is sent again with the new token).

@@ -1,6 +1,6 @@
 import Foundation
 import JewzHTTPCore
-import Synchronization
+import JewzLocking
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import Foundation
 import JewzHTTPCore
-import Synchronization
+import JewzLocking
 
 /// A body writer that gathers the body in memory up to a limit and hands the whole response
 /// on when finished: how a store in memory takes a streamed body. Past the limit it keeps

@@ -1,4 +1,4 @@
-import Synchronization
+import JewzLocking
 
 /// Responses in memory, least recently used evicted first once they pass a cost (bytes) or a
 /// count limit.

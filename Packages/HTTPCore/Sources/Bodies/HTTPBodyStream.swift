@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// A body produced as it is sent, such as a pipe or a generator: it can be sent once.
 ///

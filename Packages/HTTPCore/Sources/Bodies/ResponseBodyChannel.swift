@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// Hands a streamed response from the cycle's run (the producer) to the caller of
 /// ``HTTPCycle/startStreaming()`` (the consumer): the head once, then body chunks through a

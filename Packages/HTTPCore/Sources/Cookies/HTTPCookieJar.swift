@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// The cookies of a session (RFC 6265): stored from every response's `Set-Cookie`, redirects
 /// included, and sent with every request they match, on any transport.

@@ -1,5 +1,6 @@
 import Foundation
-import Synchronization
+import JewzLocking
+import struct Synchronization.Atomic
 
 /// One request and its response: create, configure and start a cycle, then read the response
 /// from the same object. A cycle can be started again (``restart()``); each run replaces the

@@ -1,4 +1,4 @@
-import Synchronization
+import JewzLocking
 
 /// Shares one network exchange between identical requests in flight (same method, URL and
 /// headers). Every waiter gets the response; a waiter that is cancelled leaves alone, and

@@ -1,4 +1,5 @@
-import Synchronization
+import JewzLocking
+import struct Synchronization.Atomic
 
 /// Admits a session's requests to the network: at most `maximumActive` at once, none while
 /// paused, waiting ones by priority. A cycle holds a place only while its request is on the

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// Decodes one `Content-Encoding` (gzip, deflate…). The Gzip module provides gzip and deflate.
 public protocol HTTPContentDecoder: Sendable {

@@ -1,4 +1,4 @@
-import Synchronization
+import JewzLocking
 
 /// Maps media-type patterns to the processors that digest responses of those types.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+import JewzLocking
 
 extension HTTPSession {
     /// ``HTTPSession/configureDefault(_:transport:)`` came after the default session was made.

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
+import JewzLocking
 import Logging
-import Synchronization
+import struct Synchronization.Atomic
 
 /// Owns a transport and the policies its cycles share: processors, authentications, the
 /// processor and content-coding registries, the status-code policy and the queue completion

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import JewzLocking
 
 /// The running cycles of a session (queued ones included), their number reported to a handler
 /// on every change.

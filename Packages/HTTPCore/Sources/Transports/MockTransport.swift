@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// A transport that answers from stubs instead of the network, so tests and previews run
 /// without a server. Mocked cycles go through the same processors, retry and status logic as

@@ -1,5 +1,5 @@
 import JewzHTTPCore
-import Synchronization
+import JewzLocking
 
 /// The downloads in flight, one per key, each shared by every caller asking for that key
 /// meanwhile: a waiter that is cancelled leaves alone, the last one to leave cancels the

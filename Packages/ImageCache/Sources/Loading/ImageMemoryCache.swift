@@ -1,5 +1,5 @@
 import JewzCache
-import Synchronization
+import JewzLocking
 
 /// Images in memory, least recently used evicted first once they pass a cost (bytes) or a
 /// count limit; safe to use from any thread.

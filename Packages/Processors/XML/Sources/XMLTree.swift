@@ -1,6 +1,6 @@
 import CLibXML2
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// A parsed XML document: an immutable tree of ``Element`` and ``Node`` values, and XPath
 /// queries over it.

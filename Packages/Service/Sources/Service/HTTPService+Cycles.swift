@@ -1,7 +1,7 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzURITemplate
-import Synchronization
 
 // Making cycles for resources, and starting them: the seed's cycleForResource and
 // requestResource, with Create, Reuse and Replace.

@@ -1,7 +1,7 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzURITemplate
-import Synchronization
 
 /// Calls an HTTP API by resource name, as its ``ServiceProfile`` describes it: the seed's
 /// `HTTPService`, with PMHTTP's environments.

@@ -1,7 +1,7 @@
 import Foundation
+import JewzLocking
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// A forward proxy on loopback, for the tests and the tour: HTTP `CONNECT` tunnels (with Basic
 /// credentials when given, a 407 without them) or SOCKS5 (no authentication), both relaying

@@ -1,11 +1,12 @@
 import AsyncHTTPClient
 import Foundation
+import JewzLocking
 import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
-import Synchronization
+import struct Synchronization.Atomic
 import Tracing
 
 /// The default transport: AsyncHTTPClient's pooled clients (HTTP/1.1, and HTTP/2 by ALPN;

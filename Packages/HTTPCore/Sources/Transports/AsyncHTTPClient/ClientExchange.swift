@@ -1,8 +1,9 @@
 import AsyncHTTPClient
 import Foundation
+import JewzLocking
 import NIOCore
 import NIOHTTP1
-import Synchronization
+import struct Synchronization.Atomic
 
 /// One exchange on AsyncHTTPClient's delegate API, handed over to the task that awaits it.
 ///

@@ -1,5 +1,5 @@
+import JewzLocking
 import NIOCore
-import Synchronization
 
 /// Ends exchanges that have sent and received nothing for longer than the idle timeout: the
 /// transport's, or the request's own (an exchange waiting for its reader does not count as idle).

@@ -1,5 +1,5 @@
+import JewzLocking
 import NIOCore
-import Synchronization
 
 /// Resumes the tasks an event loop wakes during one pass over its ready connections together,
 /// once the pass is over, instead of one by one as each response arrives.

@@ -2,7 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// One task's events, from the delegate queue to the sending task.
 ///

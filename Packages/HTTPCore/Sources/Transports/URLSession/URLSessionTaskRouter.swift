@@ -2,7 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// The session's delegate: hands each task's callbacks to its exchange.
 final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {

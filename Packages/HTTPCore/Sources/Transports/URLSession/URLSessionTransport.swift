@@ -2,7 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
+import JewzLocking
 
 /// The alternative transport: Foundation's `URLSession` (FoundationNetworking, libcurl, on
 /// Linux), for apps that already configure one or need its proxy and cookie handling.
