@@ -6,13 +6,10 @@ free loopback port by werkzeug in this process.
 Usage: auth_interop.py PATH_TO_JEWZ
 """
 import json
-import logging
 import subprocess
 import sys
-import threading
 
-from httpbin import app
-from werkzeug.serving import make_server
+from httpbin_server import start_httpbin
 
 CASES = [
     # (auth type, path, expected status)
@@ -26,10 +23,7 @@ CASES = [
 
 def main():
     jewz = sys.argv[1]
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = "http://127.0.0.1:%d" % server.server_port
+    server, base = start_httpbin()
     failures = 0
     for auth_type, path, expected in CASES:
         for password, want in (("s3cret", expected), ("wrong", 4)):

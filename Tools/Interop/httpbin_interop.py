@@ -6,15 +6,12 @@ deflate, XML, redirects, status codes, text encodings and a PNG download.
 Usage: httpbin_interop.py PATH_TO_JEWZ
 """
 import json
-import logging
 import os
 import subprocess
 import sys
 import tempfile
-import threading
 
-from httpbin import app
-from werkzeug.serving import make_server
+from httpbin_server import start_httpbin
 
 
 def body_json(run):
@@ -23,10 +20,7 @@ def body_json(run):
 
 def main():
     jewz = sys.argv[1]
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = "http://127.0.0.1:%d" % server.server_port
+    server, base = start_httpbin()
     scratch = tempfile.mkdtemp(prefix="jewz-httpbin-")
     upload = os.path.join(scratch, "note.txt")
     with open(upload, "w") as handle:
