@@ -157,9 +157,10 @@ let package = Package(
             ],
             path: "Tools/jewz/Sources"
         ),
+        .target(name: "CJewzSpawn", path: "Tests/CJewzSpawn"),
         .target(
             name: "JewzTestSupport",
-            dependencies: ["JewzLocking", "JewzHTTPCore", "JewzSandbox", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CJewzSpawn", "JewzLocking", "JewzHTTPCore", "JewzSandbox", .product(name: "Logging", package: "swift-log")],
             path: "Tests/JewzTestSupport"
         ),
         .testTarget(

@@ -31,6 +31,14 @@ var jewzExecutable: URL {
     URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("jewz")
 }
 
+/// The test process's environment without Swift's crash backtracer: a crashing `jewz` would
+/// start `swift-backtrace`, which keeps the output pipes open for seconds while it symbolicates,
+/// and forever under ASan (which aborts the runtime's memory server it reads from). The runtime
+/// still prints the crash's message, and the test sees the signal.
+var childEnvironment: [String: String] {
+    ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+}
+
 /// Whether a watchdog of ``killing(_:after:)`` killed its process.
 final class KillRecord: Sendable {
     private let fired = Atomic(false)
@@ -42,11 +50,11 @@ final class KillRecord: Sendable {
 
 /// Kills `process` once `timeLimit` has passed, unless the returned work item is cancelled
 /// first; the record says whether it came to that.
-func killing(_ process: Process, after timeLimit: Duration) -> (watchdog: DispatchWorkItem, record: KillRecord) {
+func killing(_ process: ChildProcess, after timeLimit: Duration) -> (watchdog: DispatchWorkItem, record: KillRecord) {
     let record = KillRecord()
     let watchdog = DispatchWorkItem {
         record.record()
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
     }
     let (seconds, attoseconds) = timeLimit.components
     DispatchQueue.global().asyncAfter(
@@ -63,54 +71,31 @@ func runJewz(
     timeLimit: Duration = .seconds(120)
 ) async throws -> JewzRun {
     try await runBlocking {
-        let process = Process()
-        if let directory {
-            // `env --chdir` changes the child's directory: Foundation's `currentDirectoryURL`
-            // changes the whole test process's around the launch, which races every other
-            // launch on the suite's threads (it crashed one).
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["--chdir=\(directory.path)", jewzExecutable.path] + arguments
-        } else {
-            process.executableURL = jewzExecutable
-            process.arguments = arguments
-        }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        let inputPipe = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = inputPipe
-        try launch(process)
+        let process = try ChildProcess.spawn(
+            jewzExecutable.path, arguments: arguments, environment: childEnvironment.merging(environment) { $1 },
+            directory: directory?.path, input: Data((input ?? "").utf8))
         let (watchdog, record) = killing(process, after: timeLimit)
-        inputPipe.fileHandleForWriting.write(Data((input ?? "").utf8))
-        try inputPipe.fileHandleForWriting.close()
         // Drain stderr on another thread while stdout is read here, so neither pipe can fill
         // up and stall the child.
         let errorData = Mutex(Data())
-        let drained = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let data = error.fileHandleForReading.readDataToEndOfFile()
+        let drained = DispatchGroup()
+        DispatchQueue.global().async(group: drained) {
+            let data = process.standardError?.readDataToEndOfFile() ?? Data()
             errorData.withLock { $0 = data }
-            drained.signal()
         }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let out = process.standardOutput.readDataToEndOfFile()
         drained.wait()
-        process.waitUntilExit()
+        let termination = process.waitForExit()
         watchdog.cancel()
-        let signalled = process.terminationReason == .uncaughtSignal
         return JewzRun(
-            status: signalled ? -1 : process.terminationStatus,
-            signal: signalled ? process.terminationStatus : nil,
-            output: String(decoding: out, as: UTF8.self),
-            error: String(decoding: errorData.withLock { $0 }, as: UTF8.self),
-            timedOut: record.killed)
+            status: termination.exitStatus ?? -1, signal: termination.signal, output: String(decoding: out, as: UTF8.self),
+            error: String(decoding: errorData.withLock { $0 }, as: UTF8.self), timedOut: record.killed)
     }
 }
 
 /// A `jewz serve` running in the background, for tests that need the binary as a server.
 final class ServingJewz: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     /// The URL its first line announced (`https://127.0.0.1:PORT`).
     let baseURL: String
 
@@ -119,32 +104,36 @@ final class ServingJewz: Sendable {
     /// - Throws: when the process cannot start or ends before announcing itself.
     static func start(_ arguments: [String]) async throws -> ServingJewz {
         try await runBlocking {
-            let process = Process()
-            process.executableURL = jewzExecutable
-            process.arguments = ["serve"] + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            try launch(process)
+            let process = try ChildProcess.spawn(
+                jewzExecutable.path, arguments: ["serve"] + arguments, environment: childEnvironment)
+            try process.standardInput?.close()
+            // Whatever the server writes is read and dropped, so a full pipe never stalls it.
+            DispatchQueue.global().async { _ = process.standardError?.readDataToEndOfFile() }
+            let output = process.standardOutput
             // The announcement is one unbuffered line: "Sandbox listening on URL (try …)".
             var line = Data()
-            while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
+            while let byte = try output.read(upToCount: 1), let first = byte.first, first != 0x0A {
                 line.append(first)
             }
             let words = String(decoding: line, as: UTF8.self).split(separator: " ")
             guard words.count > 3, words[0] == "Sandbox" else {
-                process.terminate()
+                process.send(SIGTERM)
+                _ = process.waitForExit()
                 throw CocoaError(.fileReadCorruptFile)
             }
+            DispatchQueue.global().async { _ = output.readDataToEndOfFile() }
             return ServingJewz(process: process, baseURL: String(words[3]))
         }
     }
 
-    private init(process: Process, baseURL: String) {
+    private init(process: ChildProcess, baseURL: String) {
         self.process = process
         self.baseURL = baseURL
     }
 
+    /// Ends the server; it is reaped on a Dispatch thread, off the test's.
     func stop() {
-        process.terminate()
+        process.send(SIGTERM)
+        DispatchQueue.global().async { [process] in _ = process.waitForExit() }
     }
 }

@@ -22,32 +22,26 @@ func runJewzOnTerminal(
         let command = ([jewzExecutable.path] + arguments)
             .map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
             .joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["--quiet", "--return", "--command", command, "/dev/null"]
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = input
-        try launch(process)
+        let process = try ChildProcess.spawn(
+            "/usr/bin/script", arguments: ["--quiet", "--return", "--command", command, "/dev/null"],
+            environment: childEnvironment, errorStream: .mergedIntoOutput)
         let (watchdog, record) = killing(process, after: timeLimit)
         var screen = Data()
         var typed = false
         while true {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.standardOutput.availableData
             if chunk.isEmpty { break }
             screen.append(chunk)
             if !typed, let answer, String(decoding: screen, as: UTF8.self).contains(prompt) {
-                input.fileHandleForWriting.write(Data((answer + "\n").utf8))
+                try? process.standardInput?.write(contentsOf: Data((answer + "\n").utf8))
                 typed = true
             }
         }
-        process.waitUntilExit()
+        let termination = process.waitForExit()
         watchdog.cancel()
-        try input.fileHandleForWriting.close()
+        try? process.standardInput?.close()
         return TerminalRun(
-            status: process.terminationStatus, screen: String(decoding: screen, as: UTF8.self),
+            status: termination.exitStatus ?? -1, screen: String(decoding: screen, as: UTF8.self),
             timedOut: record.killed)
     }
 }
