@@ -24,4 +24,13 @@ import Testing
             #expect(HTTPDate.parse(text) == nil, "\(text.debugDescription)")
         }
     }
+
+    /// Found by HeaderFuzzer (seeded, 2026-11-25): a fixdate before year 1000 was written with a
+    /// three-digit year, which no parser read back.
+    @Test func aYearBefore1000IsWrittenWithFourDigits() throws {
+        let date = try #require(HTTPDate.parse("Tue, 15 Nov 0994 12:45:26 GMT"))
+        let written = HTTPDate.string(from: date)
+        #expect(written == "Sat, 15 Nov 0994 12:45:26 GMT")
+        #expect(HTTPDate.parse(written) == date)
+    }
 }

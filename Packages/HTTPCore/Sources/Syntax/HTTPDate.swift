@@ -23,7 +23,9 @@ public enum HTTPDate {
         let (year, month, day) = civilDate(fromDays: days)
         let weekday = weekdays[((days % 7) + 7) % 7]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+        // IMF-fixdate's year is four digits: year 994 is "0994", or it would not read back.
+        let fourDigitYear = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(fourDigitYear) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
     }
 
     /// The common form read without a formatter: every response of a cache carries one or
