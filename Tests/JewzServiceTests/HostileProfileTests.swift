@@ -49,4 +49,18 @@ import Testing
             #expect(error?.description.contains("is a list or a mapping") == true, "\(String(describing: error))")
         }
     }
+
+    /// ProfileFuzzer's finding (2026-11-25, LeakSanitizer): `PropertyListSerialization` leaked
+    /// the error of every property list it rejected. Property lists are read by
+    /// `PropertyListDecoder` now, whose parser also says where the list went wrong.
+    @Test func aBrokenPropertyListSaysWhereAndNestingIsBounded() throws {
+        let broken = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>BaseURL</key></dict></plist>"#
+        let error = #expect(throws: ServiceError.self) { try ServiceProfile(data: Data(broken.utf8)) }
+        #expect(error?.code == .unreadableProfile)
+        #expect(error?.description.contains("at line 1") == true, "\(String(describing: error))")
+
+        let deep = "<plist version=\"1.0\">" + String(repeating: "<array>", count: 300) + String(repeating: "</array>", count: 300) + "</plist>"
+        let nested = #expect(throws: ServiceError.self) { try ServiceProfile(data: Data(deep.utf8)) }
+        #expect(nested?.description.contains("nests deeper than") == true, "\(String(describing: nested))")
+    }
 }

@@ -16,8 +16,8 @@ enum ProfileDocument {
         if head.starts(with: Array("bplist".utf8)) || head.range(of: Data("<plist".utf8)) != nil
             || head.range(of: Data("<!DOCTYPE plist".utf8)) != nil
         {
-            do { return try PropertyListSerialization.propertyList(from: data, format: nil) } catch {
-                throw ServiceError.unreadableProfile("property list", error.localizedDescription)
+            do { return try PropertyListTree.parse(data) } catch {
+                throw ServiceError.unreadableProfile("property list", reason(error))
             }
         }
         if let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) { return json }
@@ -68,6 +68,14 @@ enum ProfileDocument {
             // Yams resolves aliases while composing; one left over names no anchor.
             throw ServiceError.unreadableProfile("document", "an alias names no anchor")
         }
+    }
+
+    /// What a decoder's error says of the bytes: its own description and its parser's (which
+    /// names the line), not the generic "isn't in the correct format".
+    private static func reason(_ error: any Error) -> String {
+        guard case DecodingError.dataCorrupted(let context) = error else { return brief(error) }
+        let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+        return [context.debugDescription, underlying].compactMap { $0 }.joined(separator: ": ")
     }
 
     /// A YAML error's first two lines, without the document it quotes (which may be huge).
