@@ -56,7 +56,7 @@ import Testing
         }
     }
 
-    @Test func processorErrorsNameTheProcessor() async throws {
+    @Test func processorErrorsNameTheProcessorAndCarryTheResponse() async throws {
         struct Failing: HTTPProcessor {
             struct Broken: Error {}
             func process(_ response: inout HTTPResponse) throws { throw Broken() }
@@ -71,6 +71,9 @@ import Testing
             }
             #expect(error.description.hasPrefix("Failing failed"))
             #expect(error.underlying is Failing.Broken)
+            // A one-call form's caller has no cycle: the body it could not read comes with the error.
+            #expect(error.response?.statusCode == 200)
+            #expect(error.response?.text == "Hello World")
         }
     }
 }

@@ -216,7 +216,7 @@ final class CycleRun {
     /// file; a failing status is processed when it can be, and its error wins.
     ///
     /// - Throws: ``HTTPError/Code/statusCode`` with the processed response, a processor's
-    ///   failure, or the download handler's.
+    ///   failure with the response it could not read, or the download handler's.
     @inline(never)
     private func complete(_ response: consuming HTTPResponse, statusFailed: Bool) throws -> HTTPResponse {
         try cycle.checkCancellation(of: generation)
@@ -236,7 +236,13 @@ final class CycleRun {
         cycle.emit(.processed(copy response, elapsed: .now - started), to: snapshot.eventMonitors)
         cycle.record(copy response, of: generation)
         if statusFailed { throw HTTPError.statusCode(response) }
-        if let processingError { throw processingError }
+        if let processingError {
+            // The body as it came goes with the error: a one-call form's caller has no cycle to ask.
+            guard let failure = processingError as? HTTPError, failure.code == .processor, failure.response == nil else {
+                throw processingError
+            }
+            throw failure.about(response)
+        }
         if let target = transfer.download, let location = target.completedFile() {
             defer { target.removeFile() }
             do {

@@ -142,7 +142,9 @@ public struct HTTPError: Error, CustomStringConvertible {
     private var detail: Detail { payload?.detail ?? .none }
 
     /// The response that came back, when the failure is about it: always for ``Code/statusCode``
-    /// (status, headers and body, processed when its processor could read it).
+    /// (status, headers and body, processed when its processor could read it), and for a
+    /// ``Code/processor`` that could not read a response (its body as it came), so that a
+    /// one-call form's caller can see what the server sent.
     public var response: HTTPResponse? { payload?.response }
 
     /// The error of the part that failed: a processor's, a decoder's, the transport's.
@@ -195,6 +197,11 @@ public struct HTTPError: Error, CustomStringConvertible {
     /// The part called `name` (a processor, an authentication, a handler) failed.
     public static func processor(name: String, underlying: any Error) -> HTTPError {
         HTTPError(.processor, .text(name), underlying: underlying)
+    }
+
+    /// This failure with the response it is about.
+    func about(_ response: HTTPResponse) -> HTTPError {
+        HTTPError(code, detail, response: response, underlying: underlying)
     }
 
     /// The `processor` cannot turn a request object of `type` into a body.
