@@ -25,6 +25,35 @@ import Testing
         try await sandbox.shutdown()
     }
 
+    @Test func verbosePrintsTheRequestAsItWentOut() async throws {
+        let sandbox = try await Sandbox.start()
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("session.json").path
+        _ = try await runJewz(["--session", file, sandbox.url("/echo/"), "header==Set-Cookie:token=t1"])
+        let run = try await runJewz(["-v", "--session", file, "-a", "ada:pw", "POST", sandbox.url("/dumpupload/"), "a=1"])
+        #expect(run.status == 0, "\(run.error)")
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "POST /dumpupload/ HTTP/1.1", "\(run.output)")
+        // What the processors, the session and the cookie jar added, not only what was typed.
+        for field in [
+            "Authorization: Basic YWRhOnB3", "Accept-Encoding: gzip, x-gzip, deflate", "Content-Type: application/json",
+            "Content-Length: 9", "Cookie: token=t1",
+        ] {
+            #expect(lines.contains(field), "\(field) missing from \(run.output)")
+        }
+        let request = try #require(lines.firstIndex(of: #"{"a":"1"}"#))
+        let response = try #require(lines.firstIndex(of: "HTTP/1.1 200 OK"))
+        #expect(request < response)
+        #expect(lines.last(where: { !$0.isEmpty }) == #"{"a":"1"}"#)
+        let head = try await runJewz(["--print", "H", sandbox.url("/hello/")])
+        #expect(head.output.hasPrefix("GET /hello/ HTTP/1.1\n"), "\(head.output)")
+        #expect(!head.output.contains("Hello World"))
+        let body = try await runJewz(["--print", "B", "PUT", sandbox.url("/dumpupload/"), "n:=2"])
+        #expect(body.output == #"{"n":2}"# + "\n", "\(body.output)")
+        try await sandbox.shutdown()
+    }
+
     @Test func parsedPrintsWhatTheRegistryMade() async throws {
         let sandbox = try await Sandbox.start()
         let json = try await runJewz(["--parsed", sandbox.url("/json")])

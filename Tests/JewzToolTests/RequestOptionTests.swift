@@ -39,6 +39,11 @@ import Testing
         #expect(lines.contains("X-Api: 1"))
         #expect(lines.contains("Content-Type: application/json"))
         #expect(lines.contains(#"{"name":"Ada"}"#))
+        // As it would go out: with what the session adds, and the credentials.
+        #expect(lines.contains("Accept-Encoding: gzip, x-gzip, deflate"), "\(run.output)")
+        #expect(sandbox.router.requestCount(forKey: "offline") == 0)
+        let authorized = try await runJewz(["--offline", "-a", "ada:pw", sandbox.url("/counter?key=offline")])
+        #expect(authorized.output.contains("\nAuthorization: Basic YWRhOnB3\n"), "\(authorized.output)")
         #expect(sandbox.router.requestCount(forKey: "offline") == 0)
         let directory = try makeScratchDirectory()
         let file = directory.appendingPathComponent("note.txt")

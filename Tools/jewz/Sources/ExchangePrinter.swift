@@ -24,6 +24,12 @@ enum ExchangePrinter {
         print("\(request.method) \(target) HTTP/1.1")
         print("Host: \(request.url.host(percentEncoded: false) ?? "")\(request.url.port.map { ":\($0)" } ?? "")")
         for field in request.headers { print("\(field.name): \(field.value)") }
+        // The transport frames the body; the length it sends is part of what goes out.
+        if let length = request.body?.knownLength, !request.headers.contains("Content-Length"),
+            !request.headers.contains("Transfer-Encoding")
+        {
+            print("Content-Length: \(length)")
+        }
         print()
     }
 

@@ -6,7 +6,9 @@ extension RequestCommand {
     /// A session of the command's own, with the remembered `--session` file when one is given.
     /// It follows redirects only when asked (as httpie and curl do), so that a redirect is
     /// shown rather than silently taken; TLS, HTTP version and proxy are as the options say.
-    func makeSession() throws -> (HTTPSession, SessionFile?) {
+    /// When `parts` prints the request (H, B) or nothing is to be sent (`--offline`), the
+    /// session's transport is an ``EchoingTransport``, returned too.
+    func makeSession(printing parts: String, placeholder: String?) throws -> (HTTPSession, SessionFile?, EchoingTransport?) {
         var configuration = HTTPSession.Configuration()
         var remembered: SessionFile?
         if let session {
@@ -37,9 +39,14 @@ extension RequestCommand {
             printError(error.description)
             throw JewzExit.usage.code
         }
-        let session = HTTPSession(configuration: configuration)
+        let echo = offline || parts.contains("H") || parts.contains("B")
+            ? EchoingTransport(
+                base: AsyncHTTPClientTransport(configuration: configuration.transport), parts: offline ? "HB" : parts,
+                placeholder: placeholder, sends: !offline)
+            : nil
+        let session = HTTPSession(configuration: configuration, transport: echo)
         try configureAuthentication(session)
-        return (session, remembered)
+        return (session, remembered, echo)
     }
 
     /// `--auth` and `--auth-type`, as httpie reads them.

@@ -102,7 +102,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects takes 0 or more.") }
-        let (session, remembered) = try makeSession()
+        let (session, remembered, echo) = try makeSession(printing: parts, placeholder: body?.placeholder)
         let cycle: HTTPCycle
         do {
             cycle = try HTTPCycle(
@@ -116,7 +116,6 @@ struct RequestCommand: AsyncParsableCommand {
         cycle.download = try downloading.makeDownload(saved: saved)
         let given = headers
         headers.addMissing(from: remembered.map { HTTPHeaderFields($0.headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }) } ?? [:])
-        headers.addMissing(from: cycle.session.configuration.additionalHeaders)
         cycle.request.headers = headers
         cycle.request.timeout = timeout.map { .milliseconds(Int($0 * 1000)) }
         cycle.request.caching.policy = try Self.cachePolicy(cachePolicy)
@@ -126,18 +125,6 @@ struct RequestCommand: AsyncParsableCommand {
         }
 
         try resilience.apply(to: cycle, timeout: timeout)
-        if offline {
-            try? await session.shutdown()
-            ExchangePrinter.printRequestHead(cycle.request)
-            if let data = cycle.request.data {
-                ExchangePrinter.printBody(data, text: String(data: data, encoding: .utf8))
-            } else if let placeholder = body?.placeholder {
-                print(placeholder)
-            }
-            return
-        }
-        if parts.contains("H") { ExchangePrinter.printRequestHead(cycle.request) }
-        if parts.contains("B"), let data = cycle.request.data { ExchangePrinter.printBody(data, text: String(data: data, encoding: .utf8)) }
 
         var failure: HTTPError?
         let started = ContinuousClock.now
@@ -148,6 +135,13 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let elapsed = ContinuousClock.now - started
         try? await session.shutdown()
+        // The cache answered, so nothing went out: the request as the command built it is
+        // what there is to show.
+        if let echo, !echo.hasEchoed, failure == nil { echo.echo(cycle.request) }
+        if offline {
+            guard let failure, failure.code != .cancelled else { return }
+            throw Self.exitStatus(for: failure, response: nil).code
+        }
         if let remembered, let path = self.session {
             let file = SessionFile(headers: remembered.merging(given), cookies: session.configuration.cookieJar?.all ?? [])
             do { try file.save(to: path) } catch { printError("the session could not be saved to \(path): \(error.localizedDescription)") }

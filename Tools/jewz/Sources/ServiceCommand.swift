@@ -45,9 +45,13 @@ struct ServiceCommand: AsyncParsableCommand {
 
     func run() async throws {
         if baseURL != nil, env != nil { throw ValidationError("Give --base-url or --env, not both.") }
-        let session = HTTPSession()
+        let parts = try printing.parts()
+        let echo = parts.contains("H") || parts.contains("B")
+            ? EchoingTransport(base: AsyncHTTPClientTransport(configuration: .init()), parts: parts, placeholder: nil, sends: true)
+            : nil
+        let session = HTTPSession(transport: echo)
         do {
-            try await run(session: session)
+            try await run(session: session, printing: parts)
         } catch {
             try? await session.shutdown()
             throw error
@@ -55,9 +59,8 @@ struct ServiceCommand: AsyncParsableCommand {
         try? await session.shutdown()
     }
 
-    private func run(session: HTTPSession) async throws {
-        let parts = try printing.parts()
-        let data = try await profileData(session: session)
+    private func run(session: HTTPSession, printing parts: String) async throws {
+        let data = try await profileData()
         if verify {
             try report(problemsIn: data)
             return
@@ -91,8 +94,6 @@ struct ServiceCommand: AsyncParsableCommand {
         if let timeout { request.timeout = .milliseconds(Int(timeout * 1000)) }
         cycle.request = request
 
-        if parts.contains("H") { ExchangePrinter.printRequestHead(cycle.request) }
-        if parts.contains("B"), let raw { print(raw) }
         var failure: HTTPError?
         do { try await cycle.start() } catch let error as HTTPError { failure = error }
         if let response = cycle.response {
@@ -103,8 +104,9 @@ struct ServiceCommand: AsyncParsableCommand {
         throw RequestCommand.exitStatus(for: failure, response: cycle.response).code
     }
 
-    /// The profile's bytes, from the file or fetched from the URL.
-    private func profileData(session: HTTPSession) async throws -> Data {
+    /// The profile's bytes, from the file or fetched from the URL (by a session of its own,
+    /// whose request `--print H` does not show).
+    private func profileData() async throws -> Data {
         // A URL as `jewz URL` takes one (`:8000/openapi.yaml` is localhost); anything else is a file.
         guard profile.hasPrefix(":") || profile.contains("://") else {
             do { return try Data(contentsOf: URL(fileURLWithPath: profile)) } catch {
@@ -113,14 +115,19 @@ struct ServiceCommand: AsyncParsableCommand {
             }
         }
         guard let url = URL(string: RequestCommand.normalizedURL(profile)) else { throw ValidationError("'\(profile)' is not a URL.") }
+        let session = HTTPSession()
         let cycle = HTTPCycle(requestURL: url, session: session)
         cycle.request.appliesContentTypeProcessing = false
+        let response: HTTPResponse
         do {
-            return try await cycle.start().data
+            response = try await cycle.start()
         } catch let error as HTTPError {
+            try? await session.shutdown()
             printError("the profile could not be fetched from \(profile)")
             throw RequestCommand.exitStatus(for: error, response: cycle.response).code
         }
+        try? await session.shutdown()
+        return response.data
     }
 
     /// `--verify`: each problem on a line of standard output, exit status 1 when any.
