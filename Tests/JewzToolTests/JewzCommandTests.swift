@@ -48,6 +48,20 @@ import Testing
         }
     }
 
+    @Test func everySubcommandIsListedWithAnExampleAndShowsExamplesOfItsOwn() async throws {
+        let subcommands = ["request", "expand", "image", "service", "pins", "bench", "serve", "tour"]
+        let overview = try await runJewz(["--help"])
+        for command in subcommands {
+            #expect(overview.output.contains("\n  \(command)"), "jewz --help does not list \(command)")
+        }
+        for command in subcommands {
+            let help = try await runJewz(["help", command])
+            #expect(help.status == 0)
+            let examples = help.output.split(separator: "\n").filter { $0.hasPrefix("jewz ") }
+            #expect(!examples.isEmpty, "jewz help \(command) shows no example")
+        }
+    }
+
     @Test func exitStatusesFollowTheOutcome() async throws {
         let sandbox = try await Sandbox.start()
         let ok = try await runJewz([sandbox.url("/hello/")])

@@ -7,7 +7,12 @@ import Jewzruxin
 /// session defaults a user gets, reporting throughput, latency percentiles and errors.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Time N GET requests at concurrency C through the full HTTPCycle path.")
+        commandName: "bench", abstract: "Time N GET requests at concurrency C through the full HTTPCycle path.",
+        discussion: """
+            jewz bench :8000/hello/ -n 10000 -c 64      requests/s, latency p50/p90/p99
+            jewz bench :8000/hello/ -n 1000 -c 8 --json  the same as JSON
+            Measure a release build: swift run -c release jewz bench URL -n N -c C.
+            """)
 
     @Argument(help: "The URL to GET.")
     var url: String

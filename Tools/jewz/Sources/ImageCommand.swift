@@ -10,9 +10,9 @@ struct ImageCommand: AsyncParsableCommand {
         abstract: "Download an image through the image cache and describe it.",
         discussion: """
             jewz image https://example.com/logo.png --cache ~/.cache/jewz-images
-            prints "png 640×480, 12345 bytes, from the network"; a second run finds it on disk.
-            --json prints {"format", "bytes", "width", "height", "source"}. Exit status 3 when the
-            body is not an image (the message says what it looks like).
+                png 640×480, 12345 bytes, from the network (a second run: from disk)
+            --json prints {"format", "bytes", "width", "height", "source"}.
+            Exit status 3 when the body is not an image; the message says what it is.
             """)
 
     @Argument(help: "The image's URL (http:// is added when no scheme is given).")

@@ -11,6 +11,13 @@ struct RequestCommand: AsyncParsableCommand {
             Items: Header:Value sets a header, name==value adds a query parameter, name=value adds a \
             string field and name:=json a JSON field to a JSON body (the method then defaults to POST); \
             name@path adds a file and sends the fields as multipart/form-data.
+
+            jewz :8000/hello/                             GET localhost:8000/hello/
+            jewz -v POST :8000/dumpupload/ name=Ada age:=36   JSON; -v shows both sides
+            jewz --form :8000/dumpupload/ q="swift nio"   urlencoded
+            jewz :8000/dumpupload/ file@photo.png         multipart, streamed
+            jewz -d :8000/download/1000000                to a file, with progress
+            jewz -a ada:pw --auth-type digest :8000/digest-auth/auth/ada/pw/MD5
             """)
 
     @OptionGroup var printing: PrintOptions

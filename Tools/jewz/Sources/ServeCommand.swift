@@ -6,7 +6,13 @@ import JewzSandbox
 /// with a certificate authority made for the run.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Run the Sandbox server (the seed's playground endpoints).")
+        commandName: "serve", abstract: "Run the Sandbox server (the seed's playground endpoints).",
+        discussion: """
+            jewz serve --port 8000                   then: jewz :8000/hello/
+            jewz serve --port 0                      a free port, printed on start
+            jewz serve --tls --port 8443 --ca-file ca.pem
+                then: jewz --verify ca.pem https://127.0.0.1:8443/inspect
+            """)
 
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port: Int = 8000
