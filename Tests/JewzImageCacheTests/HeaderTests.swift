@@ -84,6 +84,17 @@ import Testing
         #expect(try Image(data: relative).pixelSize == nil)
     }
 
+    /// ImageFuzzer found a trap: a side of -1e70 passed the `< 1e9` check and trapped the
+    /// conversion to `Int`. Sizes no `Int` can hold, or not above zero, are no size.
+    @Test(arguments: [
+        #"<svg height="-01111111111111111111111111111111111111111111111111111111111111111111111" viewBox="0 0 2 -0" width="48">"#,
+        #"<svg width="-1e300" height="2">"#, #"<svg width="nan" height="2">"#, #"<svg width="2" height="-inf">"#,
+        #"<svg viewBox="0 0 -1e300 5">"#, #"<svg viewBox="0 0 5 1e300">"#, #"<svg viewBox="0 0 0 5">"#,
+    ])
+    func anSVGSizeNoIntCanHoldIsNoSize(_ text: String) throws {
+        #expect(try Image(data: Data(text.utf8)).pixelSize == nil)
+    }
+
     @Test func aHEICSizeIsItsLargestSpatialExtent() throws {
         func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
             let size = UInt32(8 + payload.count)

@@ -33,15 +33,22 @@ enum SVGHeader {
 
     /// The size the root tag states, or `nil`.
     static func pixelSize(rootTag tag: Substring) -> PixelSize? {
-        if let width = attribute("width", in: tag).flatMap(userUnits), let height = attribute("height", in: tag).flatMap(userUnits),
-            let size = try? PixelSize.stated(width: Int(width.rounded(.up)), height: Int(height.rounded(.up)), by: .svg)
+        if let width = attribute("width", in: tag).flatMap(userUnits).flatMap(pixels),
+            let height = attribute("height", in: tag).flatMap(userUnits).flatMap(pixels)
         {
-            return size
+            return PixelSize(width: width, height: height)
         }
         guard let box = attribute("viewBox", in: tag) else { return nil }
         let numbers = box.split { $0 == " " || $0 == "," }.compactMap { Double($0) }
-        guard numbers.count == 4, numbers[2].isFinite, numbers[3].isFinite, numbers[2] < 1e9, numbers[3] < 1e9 else { return nil }
-        return try? PixelSize.stated(width: Int(numbers[2].rounded(.up)), height: Int(numbers[3].rounded(.up)), by: .svg)
+        guard numbers.count == 4, let width = pixels(numbers[2]), let height = pixels(numbers[3]) else { return nil }
+        return PixelSize(width: width, height: height)
+    }
+
+    /// A side in whole pixels, rounded up; `nil` unless it is above zero and below a billion,
+    /// so that no number an SVG states can trap the conversion to `Int`.
+    private static func pixels(_ length: Double) -> Int? {
+        guard length > 0, length < 1e9 else { return nil }
+        return Int(length.rounded(.up))
     }
 
     /// An attribute's value in a start tag, single- or double-quoted.
@@ -61,7 +68,6 @@ enum SVGHeader {
     /// A length in user units: a plain number or pixels; `nil` for relative units.
     private static func userUnits(_ value: Substring) -> Double? {
         let number = value.hasSuffix("px") ? value.dropLast(2) : value
-        guard let parsed = Double(number.trimmingCharacters(in: .whitespaces)), parsed.isFinite, parsed < 1e9 else { return nil }
-        return parsed
+        return Double(number.trimmingCharacters(in: .whitespaces))
     }
 }
