@@ -40,6 +40,22 @@ import Testing
         #expect(profile.resource(named: "b")?.template.template == "/b{?limit}")
     }
 
+    /// ProfileFuzzer's finding (2026-11-25): Yams read `+333333:3:33:3:33:3:3:3:3` as a base-60
+    /// integer (YAML 1.1) and trapped when it overflowed. Such values are text now, as YAML 1.2
+    /// (OpenAPI 3.1's) reads them.
+    @Test func aBase60IntegerIsTextNotATrap() throws {
+        let error = #expect(throws: ServiceError.self) { try ServiceProfile(data: Data("+333333:3:33:3:33:3:3:3:3".utf8)) }
+        #expect(error?.code == .unreadableProfile || error?.code == .invalidProfile, "\(String(describing: error))")
+        let document = """
+            BaseURL: "https://api.example"
+            Headers: {X-Window: 1:30, X-Huge: 99999999:59:59:59:59:59:59}
+            Resources: [{Name: a, URITemplate: /a}]
+            """
+        let profile = try ServiceProfile(data: Data(document.utf8))
+        #expect(profile.headers["X-Window"] == "1:30")
+        #expect(profile.headers["X-Huge"] == "99999999:59:59:59:59:59:59")
+    }
+
     /// ProfileFuzzer's finding: Yams's constructor trapped on a mapping key that is itself a
     /// mapping (`{ [{…}]: … }`), which a profile's bytes from a server could hold.
     @Test func aKeyThatIsAListOrAMappingIsAnErrorNotATrap() {

@@ -34,11 +34,13 @@ enum ProfileDocument {
         // walk may visit as many values as the text has bytes, which no document without such
         // aliases reaches, and stays linear in the input.
         var budget = max(text.utf8.count, 64)
-        return try value(of: node, budget: &budget, depth: 0, limit: budget)
+        return try value(of: node, budget: &budget, depth: 0, limit: budget, scalars: scalarConstructor())
     }
 
     /// `node` as dictionaries, arrays and scalars, each value (an alias's too) taken from `budget`.
-    private static func value(of node: Node, budget: inout Int, depth: Int, limit: Int) throws(ServiceError) -> Any {
+    private static func value(
+        of node: Node, budget: inout Int, depth: Int, limit: Int, scalars: Constructor
+    ) throws(ServiceError) -> Any {
         budget -= 1
         guard budget >= 0 else {
             throw ServiceError.unreadableProfile("document", "its aliases expand it past \(limit) values, more than its \(limit) bytes could hold")
@@ -55,19 +57,31 @@ enum ProfileDocument {
                     let line = key.mark.map { " at line \($0.line)" } ?? ""
                     throw ServiceError.unreadableProfile("document", "a mapping key\(line) is a list or a mapping; profiles take names")
                 }
-                dictionary[name] = try value(of: item, budget: &budget, depth: depth + 1, limit: limit)
+                dictionary[name] = try value(of: item, budget: &budget, depth: depth + 1, limit: limit, scalars: scalars)
             }
             return dictionary
         case .sequence(let sequence):
             var array: [Any] = []
-            for item in sequence { array.append(try value(of: item, budget: &budget, depth: depth + 1, limit: limit)) }
+            for item in sequence {
+                array.append(try value(of: item, budget: &budget, depth: depth + 1, limit: limit, scalars: scalars))
+            }
             return array
         case .scalar:
-            return Constructor.default.any(from: node)
+            return scalars.any(from: node)
         case .alias:
             // Yams resolves aliases while composing; one left over names no anchor.
             throw ServiceError.unreadableProfile("document", "an alias names no anchor")
         }
+    }
+
+    /// Yams's constructor, but for integers written in YAML 1.1's base 60 (`1:30:00`): Yams
+    /// multiplies those without checking for overflow, so `+333333:3:33:3:33:3:3:3:3` trapped
+    /// (found by ProfileFuzzer). YAML 1.2, which OpenAPI 3.1 names, has no base 60: such a
+    /// value stays text.
+    private static func scalarConstructor() -> Constructor {
+        var map = Constructor.defaultScalarMap
+        map[.int] = { scalar in scalar.string.contains(":") ? nil : Int.construct(from: scalar) }
+        return Constructor(map)
     }
 
     /// What a decoder's error says of the bytes: its own description and its parser's (which
