@@ -64,6 +64,7 @@ struct Upload: ServiceEndpoint {
             let error = await #expect(throws: HTTPError.self) { try await service.send(Mistyped()) }
             #expect(error?.code == .processor)
             #expect(error?.description.contains("JSONDecoder(Entry)") == true, "\(String(describing: error))")
+            #expect(error?.response?.statusCode == 200)
         }
     }
 }

@@ -194,9 +194,10 @@ public struct HTTPError: Error, CustomStringConvertible {
         HTTPError(.contentDecoding, .text(coding), underlying: underlying)
     }
 
-    /// The part called `name` (a processor, an authentication, a handler) failed.
-    public static func processor(name: String, underlying: any Error) -> HTTPError {
-        HTTPError(.processor, .text(name), underlying: underlying)
+    /// The part called `name` (a processor, an authentication, a handler) failed; when it was
+    /// reading a `response`, the error carries it.
+    public static func processor(name: String, underlying: any Error, response: HTTPResponse? = nil) -> HTTPError {
+        HTTPError(.processor, .text(name), response: response, underlying: underlying)
     }
 
     /// This failure with the response it is about.

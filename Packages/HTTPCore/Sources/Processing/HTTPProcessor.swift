@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Both requirements have default implementations that do nothing, so a processor implements
 /// only the direction it handles. Processors run on the cycle's task, never on the caller's
-/// thread, and a thrown error fails the cycle with ``HTTPError/processor(name:underlying:)``.
+/// thread, and a thrown error fails the cycle with ``HTTPError/processor(name:underlying:response:)``.
 ///
 /// ```swift
 /// struct CSVProcessor: HTTPProcessor {

@@ -20,8 +20,8 @@ extension HTTPCycle {
     ///
     /// - Returns: the decoded body.
     /// - Throws: ``HTTPError`` as ``HTTPCycle/start()`` does, and
-    ///   ``HTTPError/processor(name:underlying:)`` with the decoder's `DecodingError` when the
-    ///   body is not a `type`.
+    ///   ``HTTPError/processor(name:underlying:response:)`` with the decoder's `DecodingError`
+    ///   and the response when the body is not a `type`.
     public func start<T: Decodable>(decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder()) async throws -> T {
         request.appliesContentTypeProcessing = false
         return try Self.decode(try await start(), as: type, using: decoder)
@@ -31,7 +31,7 @@ extension HTTPCycle {
         do {
             return try decoder.decode(type, from: response.data)
         } catch {
-            throw HTTPError.processor(name: "JSONDecoder(\(type))", underlying: error)
+            throw HTTPError.processor(name: "JSONDecoder(\(type))", underlying: error, response: response)
         }
     }
 

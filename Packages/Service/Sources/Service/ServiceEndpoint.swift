@@ -51,7 +51,7 @@ extension HTTPService {
         do {
             return try decoder.decode(Endpoint.Response.self, from: data)
         } catch {
-            throw HTTPError.processor(name: "JSONDecoder(\(Endpoint.Response.self))", underlying: error)
+            throw HTTPError.processor(name: "JSONDecoder(\(Endpoint.Response.self))", underlying: error, response: cycle.response)
         }
     }
 
