@@ -129,9 +129,10 @@ import Testing
             [.send(responseHead("HTTP/1.1 503 Service Unavailable", ["Retry-After: 100", "Content-Length: 4"]) + "busy")]
         }) { server, session in
             let cycle = try HTTPCycle(server.url("/busy"), method: .get, session: session)
-            cycle.request.timeout = .seconds(2)
-            // Waiting for the Retry-After would take 100 s: the time limit alone tells, however
-            // loaded the machine; the attempt count is exact.
+            // Long enough for the first answer on a loaded machine (a sanitizer's build), shorter
+            // than the Retry-After. Waiting for that would take 100 s: the time limit alone
+            // tells, however loaded the machine; the attempt count is exact.
+            cycle.request.timeout = .seconds(30)
             let error = try await withTimeLimit(.seconds(60)) { await httpError { try await cycle.start() } }
             #expect(error?.statusCode == 503)
             #expect(error?.response?.text == "busy")

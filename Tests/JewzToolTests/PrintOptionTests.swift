@@ -84,6 +84,9 @@ import Testing
         #expect(json.status == 0)
         #expect(json.screen.contains("\u{1B}["), "no colour: \(json.screen.debugDescription)")
         #expect(json.screen.contains("Jewzruxin"))
+        // Pretty, in the server's order of keys (name, version, tags, items), not sorted.
+        let keys = ["\"name\"", "\"version\"", "\"tags\"", "\"items\""].map { json.screen.range(of: $0)?.lowerBound }
+        #expect(keys.allSatisfy { $0 != nil } && keys.compactMap { $0 } == keys.compactMap { $0 }.sorted(), "\(json.screen.debugDescription)")
         let binary = try await runJewzOnTerminal(["--body", sandbox.url("/bytes/64")])
         #expect(binary.screen.contains("[binary data, 64 bytes: not shown on a terminal]"), "\(binary.screen.debugDescription)")
         let piped = try await runJewz(["--body", sandbox.url("/json")])
