@@ -17,11 +17,23 @@ final class EchoingTransport: HTTPTransport {
     ///   - parts: the `--print` letters; H prints the head, B the body.
     ///   - placeholder: what B prints for a body that is not in memory (a file, a form).
     ///   - sends: `false` for `--offline`: the exchange then fails as cancelled.
-    init(base: any HTTPTransport, parts: String, placeholder: String?, sends: Bool) {
+    private init(base: any HTTPTransport, parts: String, placeholder: String?, sends: Bool) {
         self.base = base
         self.parts = parts
         self.placeholder = placeholder
         self.sends = sends
+    }
+
+    /// The transport a command's session needs to print what `parts` asks of the request, or
+    /// to send nothing (`offline`, which prints head and body); `nil` when the default will do.
+    static func forPrinting(
+        _ parts: String, offline: Bool = false, placeholder: String? = nil,
+        transport configuration: AsyncHTTPClientTransport.Configuration
+    ) -> EchoingTransport? {
+        guard offline || parts.contains("H") || parts.contains("B") else { return nil }
+        return EchoingTransport(
+            base: AsyncHTTPClientTransport(configuration: configuration), parts: offline ? "HB" : parts,
+            placeholder: placeholder, sends: !offline)
     }
 
     /// Whether a request reached the wire (or would have, offline) and was printed.

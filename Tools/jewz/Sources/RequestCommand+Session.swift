@@ -39,11 +39,7 @@ extension RequestCommand {
             printError(error.description)
             throw JewzExit.usage.code
         }
-        let echo = offline || parts.contains("H") || parts.contains("B")
-            ? EchoingTransport(
-                base: AsyncHTTPClientTransport(configuration: configuration.transport), parts: offline ? "HB" : parts,
-                placeholder: placeholder, sends: !offline)
-            : nil
+        let echo = EchoingTransport.forPrinting(parts, offline: offline, placeholder: placeholder, transport: configuration.transport)
         let session = HTTPSession(configuration: configuration, transport: echo)
         try configureAuthentication(session)
         return (session, remembered, echo)

@@ -46,10 +46,7 @@ struct ServiceCommand: AsyncParsableCommand {
     func run() async throws {
         if baseURL != nil, env != nil { throw ValidationError("Give --base-url or --env, not both.") }
         let parts = try printing.parts()
-        let echo = parts.contains("H") || parts.contains("B")
-            ? EchoingTransport(base: AsyncHTTPClientTransport(configuration: .init()), parts: parts, placeholder: nil, sends: true)
-            : nil
-        let session = HTTPSession(transport: echo)
+        let session = HTTPSession(transport: EchoingTransport.forPrinting(parts, transport: .init()))
         do {
             try await run(session: session, printing: parts)
         } catch {
