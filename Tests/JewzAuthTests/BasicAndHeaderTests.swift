@@ -9,7 +9,7 @@ import Testing
 @Suite struct BasicAndHeaderTests {
     @Test func basicAnswersAChallengeThenSendsPreemptively() async throws {
         try await withSandbox { sandbox, session in
-            session.authentications = [BasicAuthentication(username: "test", password: "12345")]
+            try session.update { $0.authentications = [BasicAuthentication(username: "test", password: "12345")] }
             let cycle = try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session)
             #expect(cycle.response?.text == "Hello World")
             // Same origin, same directory ("/"): sent without a challenge.
@@ -20,7 +20,7 @@ import Testing
 
     @Test func aWrongBasicPasswordEndsWithThe401() async throws {
         try await withSandbox { sandbox, session in
-            session.authentications = [BasicAuthentication(username: "test", password: "nope")]
+            try session.update { $0.authentications = [BasicAuthentication(username: "test", password: "nope")] }
             let error = await httpError { try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session) }
             #expect(error?.statusCode == 401)
         }
@@ -30,7 +30,7 @@ import Testing
         let other = try await Sandbox.start()
         defer { Task { try? await other.shutdown() } }
         try await withSandbox { sandbox, session in
-            session.authentications = [BasicAuthentication(username: "test", password: "12345")]
+            try session.update { $0.authentications = [BasicAuthentication(username: "test", password: "12345")] }
             _ = try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session)
             // A redirect to another origin carries neither the preemptive credentials…
             let away = try await HTTPCycle.get(
@@ -47,13 +47,13 @@ import Testing
 
     @Test func headerProcessorsSetTheirFieldUnlessTheRequestDid() async throws {
         try await withSandbox { sandbox, session in
-            session.requestProcessors = [
+            try session.update { $0.requestProcessors = [
                 BearerTokenProcessor(token: "t0k3n"), AuthorizationHeaderProcessor(scheme: "", credentials: "k3y", field: "X-Api-Key"),
-            ]
+            ] }
             let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
             #expect(inspection.values("Authorization") == ["Bearer t0k3n"])
             #expect(inspection.values("X-Api-Key") == ["k3y"])
-            session.requestProcessors = [BasicAuthProcessor(username: "test", password: "12345")]
+            try session.update { $0.requestProcessors = [BasicAuthProcessor(username: "test", password: "12345")] }
             let answered = try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session)
             #expect(answered.response?.text == "Hello World")
         }

@@ -18,7 +18,7 @@ import Testing
     @Test(arguments: combinations)
     func everyAlgorithmAndQOPIsAnswered(algorithm: String, qop: String) async throws {
         try await withSandbox { sandbox, session in
-            session.authentications = [DigestAuthentication(username: Self.user, password: Self.password)]
+            try session.update { $0.authentications = [DigestAuthentication(username: Self.user, password: Self.password)] }
             let cycle = try HTTPCycle(
                 sandbox.url("/digest-auth/\(qop)/\(Self.user)/Circle%20of%20Life/\(algorithm)"), method: .post, session: session)
             cycle.request.data = Data("the body auth-int covers".utf8)
@@ -29,7 +29,7 @@ import Testing
 
     @Test func aWrongPasswordEndsWithThe401WithoutLooping() async throws {
         try await withSandbox { sandbox, session in
-            session.authentications = [DigestAuthentication(username: Self.user, password: "wrong")]
+            try session.update { $0.authentications = [DigestAuthentication(username: Self.user, password: "wrong")] }
             let error = await httpError { try await HTTPCycle.get(sandbox.url("/digest-auth/auth/Mufasa/right/MD5"), session: session) }
             #expect(error?.statusCode == 401)
         }
@@ -37,7 +37,7 @@ import Testing
 
     @Test func laterRequestsArePreemptiveAndAStaleNonceIsRenewedWithoutAsking() async throws {
         try await withSandbox { sandbox, session in
-            session.authentications = [DigestAuthentication(username: Self.user, password: "pw")]
+            try session.update { $0.authentications = [DigestAuthentication(username: Self.user, password: "pw")] }
             let url = sandbox.url("/digest-auth/auth/Mufasa/pw/SHA-256?stale-after=2")
             for _ in 0..<5 {
                 let answered = try await HTTPCycle.get(url, session: session)
@@ -52,7 +52,7 @@ import Testing
 
     @Test func concurrentRequestsNeverShareANonceCount() async throws {
         try await withSandbox { sandbox, session in
-            session.authentications = [DigestAuthentication(username: Self.user, password: "pw")]
+            try session.update { $0.authentications = [DigestAuthentication(username: Self.user, password: "pw")] }
             let url = sandbox.url("/digest-auth/auth/Mufasa/pw/MD5")
             let answered = try await HTTPCycle.get(url, session: session)
             #expect(answered.response?.statusCode == 200)
@@ -69,7 +69,7 @@ import Testing
 
     @Test func nextNonceIsUsedAndRspauthIsChecked() async throws {
         try await withSandbox { sandbox, session in
-            session.authentications = [DigestAuthentication(username: Self.user, password: "pw")]
+            try session.update { $0.authentications = [DigestAuthentication(username: Self.user, password: "pw")] }
             let url = sandbox.url("/digest-auth/auth/Mufasa/pw/SHA-256?next-nonce=1")
             for _ in 0..<3 {
                 let answered = try await HTTPCycle.get(url, session: session)
@@ -83,7 +83,7 @@ import Testing
 
     @Test func userhashSendsTheHashedName() async throws {
         try await withSandbox { sandbox, session in
-            session.authentications = [DigestAuthentication(username: Self.user, password: "pw")]
+            try session.update { $0.authentications = [DigestAuthentication(username: Self.user, password: "pw")] }
             let cycle = try await HTTPCycle.get(sandbox.url("/digest-auth/auth/Mufasa/pw/SHA-256?userhash=1"), session: session)
             #expect(cycle.response?.statusCode == 200)
         }
@@ -91,7 +91,7 @@ import Testing
 
     @Test func authIntCannotHashAOneShotStream() async throws {
         try await withSandbox { sandbox, session in
-            session.authentications = [DigestAuthentication(username: Self.user, password: "pw")]
+            try session.update { $0.authentications = [DigestAuthentication(username: Self.user, password: "pw")] }
             let url = sandbox.url("/digest-auth/auth-int/Mufasa/pw/MD5")
             _ = try? await HTTPCycle.get(url, session: session)  // learns the space
             let cycle = try HTTPCycle(url, method: .post, session: session)

@@ -20,8 +20,10 @@ import Testing
             return [.send(responseHead("HTTP/1.1 407 Proxy Authentication Required", ["Proxy-Authenticate: \(challenge)", "Content-Length: 0", "Connection: close"])), .close]
         }
         let session = HTTPSession(logger: quietLogger)
-        session.authentications = scheme == "basic"
-            ? [BasicAuthentication(username: "ada", password: "pw")] : [DigestAuthentication(username: "ada", password: "pw")]
+        try session.update {
+            $0.authentications = scheme == "basic"
+                ? [BasicAuthentication(username: "ada", password: "pw")] : [DigestAuthentication(username: "ada", password: "pw")]
+        }
         let cycle = try await HTTPCycle.get(server.url("/via-proxy"), session: session)
         #expect(cycle.response?.text == "through")
         try await session.shutdown()
@@ -44,7 +46,7 @@ import Testing
             ]) + "ok"), .close]
         }
         let session = HTTPSession(logger: quietLogger)
-        session.authentications = [DigestAuthentication(username: "ada", password: "pw")]
+        try session.update { $0.authentications = [DigestAuthentication(username: "ada", password: "pw")] }
         let error = await httpError { _ = try await HTTPCycle.get(server.url("/private"), session: session) }
         #expect((error?.underlying as? AuthError)?.code == .serverNotAuthenticated)
         #expect(error?.description.contains("rspauth") == true)

@@ -27,7 +27,7 @@ import Testing
     @Test func a401RefreshesOnceAndReplays() async throws {
         try await withSandbox { sandbox, session in
             let refresher = Refresher(sandbox)
-            session.authentications = [TokenAuthenticator(credential: .init(token: "stale")) { try await refresher.refresh() }]
+            try session.update { $0.authentications = [TokenAuthenticator(credential: .init(token: "stale")) { try await refresher.refresh() }] }
             let cycle = try await HTTPCycle.get(sandbox.url("/token/protected"), session: session)
             #expect(cycle.response?.text == "welcome")
             #expect(refresher.calls.load(ordering: .relaxed) == 1)
@@ -38,7 +38,7 @@ import Testing
         try await withSandbox { sandbox, session in
             let refresher = Refresher(sandbox)
             let tokens = TokenAuthenticator { try await refresher.refresh() }
-            session.authentications = [tokens]
+            try session.update { $0.authentications = [tokens] }
             _ = try await HTTPCycle.get(sandbox.url("/token/protected"), session: session)
             _ = try await HTTPCycle.get(sandbox.url("/token/expire"), session: session)
             try await withThrowingTaskGroup(of: String?.self) { group in
@@ -57,7 +57,7 @@ import Testing
         try await withSandbox { sandbox, session in
             let refresher = Refresher(sandbox)
             let expired = TokenAuthenticator.Credential(token: "old", expiresAt: Date(timeIntervalSinceNow: -1))
-            session.authentications = [TokenAuthenticator(credential: expired) { try await refresher.refresh() }]
+            try session.update { $0.authentications = [TokenAuthenticator(credential: expired) { try await refresher.refresh() }] }
             let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
             #expect(inspection.values("Authorization").first?.hasPrefix("Bearer token-1-") == true)
             #expect(refresher.calls.load(ordering: .relaxed) == 1)
@@ -67,7 +67,7 @@ import Testing
     @Test func aFailedRefreshFailsEveryWaitingRequest() async throws {
         struct LoginDown: Error {}
         try await withSandbox { sandbox, session in
-            session.authentications = [TokenAuthenticator { throw LoginDown() }]
+            try session.update { $0.authentications = [TokenAuthenticator { throw LoginDown() }] }
             try await withThrowingTaskGroup(of: HTTPError?.self) { group in
                 for _ in 0..<8 {
                     group.addTask { await httpError { _ = try await HTTPCycle.get(sandbox.url("/token/protected"), session: session) } }
@@ -84,7 +84,7 @@ import Testing
                 calls.add(1, ordering: .relaxed)
                 return .init(token: "never-valid")
             }
-            session.authentications = [tokens]
+            try session.update { $0.authentications = [tokens] }
             for _ in 0..<2 {
                 _ = await httpError { _ = try await HTTPCycle.get(sandbox.url("/token/protected"), session: session) }
             }

@@ -41,7 +41,7 @@ import Testing
         try await withSandbox(registry: registry) { sandbox, session in
             let sent: FormFields = ["name": "Zoë O'Brien", "tag": ["x", "x"], "blank": ""]
             let cycle = try await HTTPCycle.post(
-                sandbox.url("/dumpupload/"), requestObject: sent, requestProcessors: [HTTPFormProcessor()], session: session)
+                sandbox.url("/dumpupload/"), requestObject: sent, options: .init(requestProcessors: [HTTPFormProcessor()]), session: session)
             #expect(cycle.response?.headers["Content-Type"] == "application/x-www-form-urlencoded")
             #expect(cycle.response?.form == sent)
 

@@ -77,7 +77,7 @@ import Testing
     @Test func cancellingTheTaskOfAOneCallFormCancelsItsRequest() async throws {
         try await withSandbox { sandbox, session in
             let running = AsyncStream<Void>.makeStream()
-            session.activityHandler = { count in if count == 1 { running.continuation.finish() } }
+            try session.update { $0.activityHandler = { count in if count == 1 { running.continuation.finish() } } }
             // The request runs in `task` itself, which nothing but its own cancellation can stop.
             let task = Task { try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["delay": 300], session: session) }
             for await _ in running.stream {}
@@ -107,7 +107,7 @@ import Testing
             }
         }
         try await withSandbox { sandbox, session in
-            session.eventMonitors = [Canceller(sandbox)]
+            try session.update { $0.eventMonitors = [Canceller(sandbox)] }
             let started = ContinuousClock.now
             let error = await httpError {
                 _ = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "held", "fail": 0, "hold": 300], session: session)
@@ -164,7 +164,7 @@ import Testing
 }
 
 /// A response processor that holds the cycle until the test lets it go.
-final class GateProcessor: HTTPProcessor {
+final class GateProcessor: HTTPResponseProcessor {
     let entered = Mutex(false)
     let released = Mutex(false)
 

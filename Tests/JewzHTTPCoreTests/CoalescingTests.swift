@@ -10,7 +10,7 @@ import Testing
 
     @Test func identicalGETsInFlightShareOneExchange() async throws {
         try await withSandbox { sandbox, session in
-            session.coalescesIdenticalGETs = true
+            try session.update { $0.coalescesIdenticalGETs = true }
             let texts = try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<10 {
                     group.addTask { try await HTTPCycle.get(sandbox.url("/counter"), parameters: held, session: session).response?.text }
@@ -26,7 +26,7 @@ import Testing
 
     @Test func differentHeadersOrCoalescingOffMeanSeparateExchanges() async throws {
         try await withSandbox { sandbox, session in
-            session.coalescesIdenticalGETs = true
+            try session.update { $0.coalescesIdenticalGETs = true }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for token in ["a", "b"] {
                     group.addTask {
@@ -37,7 +37,7 @@ import Testing
                 }
                 try await group.waitForAll()
             }
-            session.coalescesIdenticalGETs = false
+            try session.update { $0.coalescesIdenticalGETs = false }
             let probe = try await HTTPCycle.get(sandbox.url("/counter"), parameters: held, session: session)
             #expect(probe.response?.text == "attempt 3 succeeds")
         }
@@ -45,9 +45,9 @@ import Testing
 
     @Test func oneWaiterCancellingLeavesTheOthersTheirResponse() async throws {
         try await withSandbox { sandbox, session in
-            session.coalescesIdenticalGETs = true
+            try session.update { $0.coalescesIdenticalGETs = true }
             let joined = JoinCounter()
-            session.eventMonitors = [joined]
+            try session.update { $0.eventMonitors = [joined] }
             let cycles = try (0..<3).map { _ in try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: held, session: session) }
             let tasks = cycles.map { cycle in Task { try await cycle.start() } }
             // Wait until all three share the one flight: one started it, two joined.

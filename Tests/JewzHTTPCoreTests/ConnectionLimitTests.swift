@@ -9,13 +9,13 @@ import Testing
 @Suite struct ConnectionLimitTests {
     /// Holds a connection: a body the server stops sending, read as a stream and never finished.
     private func holdAConnection(of session: HTTPSession, on sandbox: Sandbox) async throws -> HTTPResponseBody {
-        try await HTTPCycle(sandbox.url(TimeoutTests.stalledDownload), method: .get, retryPolicy: .never, session: session)
+        try await HTTPCycle(sandbox.url(TimeoutTests.stalledDownload), method: .get, options: .init(retryPolicy: .never), session: session)
             .startStreaming().body
     }
 
     /// A GET of /hello that gives up after `timeout`, waiting for a connection included.
     private func hello(on sandbox: Sandbox, session: HTTPSession, timeout: Duration) throws -> HTTPCycle {
-        let cycle = try HTTPCycle(sandbox.url("/hello"), method: .get, retryPolicy: .never, session: session)
+        let cycle = try HTTPCycle(sandbox.url("/hello"), method: .get, options: .init(retryPolicy: .never), session: session)
         cycle.request.timeout = timeout
         return cycle
     }

@@ -14,6 +14,7 @@ final class RecordingMonitor: HTTPEventMonitor {
         switch event {
         case .requestSent(_, let attempt, _), .responseReceived(_, let attempt, _): name += "#\(attempt)"
         case .retrying(let reason, _, _, _): name += "(\(reason))"
+        case .stageEntered(let stage, _): name = "→\(stage)"
         default: break
         }
         events.withLock { $0[ObjectIdentifier(cycle), default: []].append(name) }
@@ -28,10 +29,11 @@ final class RecordingMonitor: HTTPEventMonitor {
     @Test func aSuccessfulRunReportsEveryStageInOrder() async throws {
         try await withSandbox { sandbox, session in
             let monitor = RecordingMonitor()
-            session.eventMonitors = [monitor]
+            try session.update { $0.eventMonitors = [monitor] }
             let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
             #expect(monitor.names(of: cycle) == [
-                "created", "requestPrepared", "requestSent#1", "responseReceived#1", "processed", "finished",
+                "created", "requestPrepared", "→retry", "requestSent#1", "→redirects", "→queue", "→transport", "responseReceived#1",
+                "processed", "finished",
             ])
         }
     }
@@ -39,13 +41,12 @@ final class RecordingMonitor: HTTPEventMonitor {
     @Test func retriesAndFailuresAreReportedWithTheirReason() async throws {
         try await withSandbox { sandbox, session in
             let monitor = RecordingMonitor()
-            session.eventMonitors = [monitor]
-            session.retryPolicy = quickPolicy()
+            try session.update { $0.eventMonitors = [monitor] }
+            try session.update { $0.retryPolicy = quickPolicy() }
             let retried = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "events", "fail": 1], session: session)
-            #expect(monitor.names(of: retried) == [
-                "created", "requestPrepared", "requestSent#1", "responseReceived#1",
-                "retrying(\(HTTPError.statusCode(HTTPResponse(statusCode: 503))))", "requestSent#2", "responseReceived#2", "processed", "finished",
-            ])
+            let attempt = { (number: Int) in ["requestSent#\(number)", "→redirects", "→queue", "→transport", "responseReceived#\(number)"] }
+            #expect(monitor.names(of: retried) == ["created", "requestPrepared", "→retry"] + attempt(1)
+                + ["retrying(\(HTTPError.statusCode(HTTPResponse(statusCode: 503))))"] + attempt(2) + ["processed", "finished"])
             let failing = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)
             _ = await httpError { try await failing.start() }
             #expect(monitor.names(of: failing).suffix(3) == ["processed", "failed", "finished"])
@@ -55,7 +56,7 @@ final class RecordingMonitor: HTTPEventMonitor {
     @Test func cancellationIsReportedAsSuch() async throws {
         try await withSandbox { sandbox, session in
             let monitor = RecordingMonitor()
-            session.eventMonitors = [monitor]
+            try session.update { $0.eventMonitors = [monitor] }
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 5], session: session)
             let task = Task { try await cycle.start() }
             await waitUntil { monitor.names(of: cycle).contains("requestSent#1") }

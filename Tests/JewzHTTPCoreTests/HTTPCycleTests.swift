@@ -18,7 +18,7 @@ struct ChallengeAnsweringBasic: HTTPAuthentication {
 }
 
 /// Counts its runs and marks the requests it prepared.
-final class CountingProcessor: HTTPProcessor, Sendable {
+final class CountingProcessor: HTTPRequestProcessor, Sendable {
     private let count = Counter()
     var runs: Int { count.value }
     func prepare(_ request: inout HTTPRequest) throws {
@@ -68,7 +68,7 @@ final class Counter: Sendable {
 
     @Test func aURLChangedAfterTheStringWasCheckedIsCheckedAgain() async throws {
         // The string initializer's check covers its own URL only.
-        let cycle = try HTTPCycle("http://127.0.0.1:1/hello", method: .get, retryPolicy: .never)
+        let cycle = try HTTPCycle("http://127.0.0.1:1/hello", method: .get, options: .init(retryPolicy: .never))
         cycle.request.url = try #require(URL(string: "ftp://example.com/file"))
         guard let error = await httpError({ try await cycle.start() }), error.code == .invalidURL else {
             Issue.record("a non-http URL was sent")
@@ -117,8 +117,7 @@ final class Counter: Sendable {
     @Test(arguments: TransportKind.allCases) func postRawDataThroughTheDataProcessor(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.post(
-                sandbox.url("/dumpupload/"), requestObject: "Hello World", requestProcessors: [HTTPDataProcessor()],
-                responseProcessors: [HTTPDataProcessor()], session: session)
+                sandbox.url("/dumpupload/"), requestObject: "Hello World", options: .init(requestProcessors: [HTTPDataProcessor()], responseProcessors: [HTTPDataProcessor()]), session: session)
             #expect(cycle.response?.text == "Hello World")
             #expect(cycle.response?.object as? Data == Data("Hello World".utf8))
 
@@ -133,7 +132,7 @@ final class Counter: Sendable {
         try await withSandbox { sandbox, session in
             let error = await httpError {
                 _ = try await HTTPCycle.post(
-                    sandbox.url("/dumpupload/"), requestObject: 42, requestProcessors: [HTTPDataProcessor()], session: session)
+                    sandbox.url("/dumpupload/"), requestObject: 42, options: .init(requestProcessors: [HTTPDataProcessor()]), session: session)
             }
             guard let error, error.code == .unsupportedRequestObject else {
                 Issue.record("got \(String(describing: error))")
@@ -198,10 +197,10 @@ final class Counter: Sendable {
 
     @Test func theSessionPolicyCanAcceptFailureStatuses() async throws {
         try await withSandbox { sandbox, session in
-            session.shouldTreatStatusCodeAsFailure = { _ in false }
+            try session.update { $0.shouldTreatStatusCodeAsFailure = { _ in false } }
             let cycle = try await HTTPCycle.get(sandbox.url("/status/500"), session: session)
             #expect(cycle.response?.statusCode == 500)
-            session.shouldTreatStatusCodeAsFailure = { $0 >= 500 }
+            try session.update { $0.shouldTreatStatusCodeAsFailure = { $0 >= 500 } }
             let notFound = try await HTTPCycle.get(sandbox.url("/status/404"), session: session)
             #expect(notFound.response?.statusCode == 404)
         }
@@ -269,13 +268,12 @@ final class Counter: Sendable {
     @Test(arguments: TransportKind.allCases) func authenticationsAnswerChallengesOnce(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try await HTTPCycle.get(
-                sandbox.url("/hello_with_basic_auth"), authentications: [ChallengeAnsweringBasic(user: "test", password: "12345")],
+                sandbox.url("/hello_with_basic_auth"), options: .init(authentications: [ChallengeAnsweringBasic(user: "test", password: "12345")]),
                 session: session)
             #expect(cycle.response?.text == "Hello World")
 
             let wrong = try HTTPCycle(
-                sandbox.url("/hello_with_basic_auth"), method: .get,
-                authentications: [ChallengeAnsweringBasic(user: "test", password: "nope")], session: session)
+                sandbox.url("/hello_with_basic_auth"), method: .get, options: .init(authentications: [ChallengeAnsweringBasic(user: "test", password: "nope")]), session: session)
             let error = await httpError { try await wrong.start() }
             guard let error = error, error.code == .statusCode, error.statusCode == 401 else {
                 Issue.record("got \(String(describing: error))")

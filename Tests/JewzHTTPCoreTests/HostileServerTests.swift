@@ -43,7 +43,7 @@ import Testing
         try await withScriptedServer(transport: .urlSession, { _ in
             [.send(responseHead("HTTP/1.1 \(status) X", ["Content-Length: 2"]) + "hi"), .close]
         }) { server, session in
-            session.retryPolicy = .never
+            try session.update { $0.retryPolicy = .never }
             let error = try await withTimeLimit(.seconds(60)) {
                 await httpError { try await HTTPCycle.get(server.url("/"), session: session) }
             }
@@ -89,7 +89,7 @@ import Testing
         try await withScriptedServer(transport: transport, { _ in
             [.send(responseHead("HTTP/1.1 500 Internal Server Error", ["Transfer-Encoding: chunked"])), body]
         }) { server, session in
-            session.retryPolicy = .never
+            try session.update { $0.retryPolicy = .never }
             let directory = try makeScratchDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let error = try await withTimeLimit(.seconds(60)) {

@@ -34,7 +34,7 @@ struct RecordingLogHandler: LogHandler {
         let recorded = RecordingLogHandler.Recorded()
         let logger = Logger(label: "test") { _ in RecordingLogHandler(lines: recorded) }
         let session = HTTPSession(logger: logger)
-        session.retryPolicy = .never
+        try session.update { $0.retryPolicy = .never }
         let port = sandbox.url("/").split(separator: ":")[2].prefix { $0.isNumber }
         let target = "http://127.0.0.1:\(port)/status/500"
         for url in ["http://user:hunter2@127.0.0.1:\(port)/redirect-to?url=\(target)", "http://user:hunter2@[::1/x"] {

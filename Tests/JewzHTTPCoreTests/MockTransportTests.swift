@@ -14,7 +14,7 @@ import Testing
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
         mock.stub(.delete, path: "/users/42", status: 204)
-        let session = HTTPSession(transport: mock, processorRegistry: ProcessorRegistry(), logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.processorRegistry = ProcessorRegistry() }, transport: mock, logger: quietLogger)
         let cycle = try await HTTPCycle.get("https://api.example.com/users/42", session: session)
         #expect(try JSONDecoder().decode(User.self, from: cycle.response?.data ?? Data()) == User(id: 42, name: "Ada"))
         let deleted = try await HTTPCycle.delete("https://api.example.com/users/42", session: session)
@@ -34,7 +34,7 @@ import Testing
         }
         mock.stub(.get, path: "/gone", status: 410, body: Data("gone".utf8))
         let session = HTTPSession(transport: mock, logger: quietLogger)
-        session.retryPolicy = quickPolicy()
+        try session.update { $0.retryPolicy = quickPolicy() }
         let flaky = try await HTTPCycle.get("https://h.example/flaky", session: session)
         #expect(flaky.retryCount == 2)
         #expect(flaky.response?.text == "ok")
@@ -51,7 +51,7 @@ import Testing
         mock.stub(path: "/down", failure: .connectionFailed(reason: "mocked"))
         mock.stub(.get, path: "/slow", body: Data("late".utf8), delay: .seconds(5))
         let session = HTTPSession(transport: mock, logger: quietLogger)
-        session.retryPolicy = .never
+        try session.update { $0.retryPolicy = .never }
         guard let failure = await httpError({ _ = try await HTTPCycle.get("https://h.example/down", session: session) }),
             failure.code == .connectionFailed
         else {

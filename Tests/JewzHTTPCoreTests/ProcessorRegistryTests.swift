@@ -3,7 +3,7 @@ import JewzHTTPCore
 import Testing
 
 /// A processor that only says who it is, to see which one the registry picked.
-struct TaggingProcessor: HTTPProcessor {
+struct TaggingProcessor: HTTPResponseProcessor {
     let tag: String
     func process(_ response: inout HTTPResponse) throws {
         response.object = tag

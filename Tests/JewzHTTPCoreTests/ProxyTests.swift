@@ -44,7 +44,7 @@ import Testing
 
     @Test func aProxyAsking407IsAClearError() async throws {
         try await withProxy(.http, credentials: ("ada", "s3cret"), url: { "http://ada:wrong@127.0.0.1:\($0.port)" }) { sandbox, proxy, session in
-            let error = await httpError { try await HTTPCycle(sandbox.url("/hello/"), method: .get, retryPolicy: .never, session: session).start() }
+            let error = await httpError { try await HTTPCycle(sandbox.url("/hello/"), method: .get, options: .init(retryPolicy: .never), session: session).start() }
             #expect(error?.code == .proxyAuthenticationRequired)
             #expect(error?.description.contains("407") == true)
             #expect(proxy.refusedHandshakes >= 1)

@@ -59,7 +59,7 @@ func oneShot(_ text: String, knownLength: Bool = false) -> HTTPRequestBody {
 
     @Test func aOneShotBodyIsNeverRetried() async throws {
         try await withSandbox { sandbox, session in
-            session.retryPolicy = quickPolicy()
+            try session.update { $0.retryPolicy = quickPolicy() }
             let streamed = try HTTPCycle(sandbox.url("/counter"), method: .put, parameters: ["key": "stream", "fail": 1], session: session)
             streamed.request.body = oneShot("payload")
             guard let error = await httpError({ try await streamed.start() }), error.code == .statusCode, error.statusCode == 503 else {
@@ -119,13 +119,13 @@ func oneShot(_ text: String, knownLength: Bool = false) -> HTTPRequestBody {
     @Test func aChallengeIsNotAnsweredWithAOneShotBody() async throws {
         try await withSandbox { sandbox, session in
             let basic = ChallengeAnsweringBasic(user: "test", password: "12345")
-            let streamed = try HTTPCycle(sandbox.url("/hello_with_basic_auth"), method: .post, authentications: [basic], session: session)
+            let streamed = try HTTPCycle(sandbox.url("/hello_with_basic_auth"), method: .post, options: .init(authentications: [basic]), session: session)
             streamed.request.body = oneShot("secret")
             guard let error = await httpError({ try await streamed.start() }), error.code == .statusCode, error.statusCode == 401 else {
                 Issue.record("expected the 401 to stand")
                 return
             }
-            let data = try HTTPCycle(sandbox.url("/hello_with_basic_auth"), method: .post, authentications: [basic], session: session)
+            let data = try HTTPCycle(sandbox.url("/hello_with_basic_auth"), method: .post, options: .init(authentications: [basic]), session: session)
             data.request.data = Data("secret".utf8)
             try await data.start()
             #expect(data.response?.text == "Hello World")

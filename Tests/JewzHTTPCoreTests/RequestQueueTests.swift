@@ -13,7 +13,7 @@ import Testing
 
     @Test func atMostTheMaximumIsOnTheWire() async throws {
         try await withSandbox { sandbox, session in
-            session.maximumActiveRequests = 2
+            try session.update { $0.maximumActiveRequests = 2 }
             // Queue all six first, so the count below does not depend on how fast tasks start.
             session.pause()
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -68,7 +68,7 @@ import Testing
             }
             await waitForPending(session, 3)
             let probe = try await HTTPCycle.get(  // a probe from another session sees nothing arrived
-                sandbox.url("/counter"), parameters: ["key": "paused", "fail": 0], session: HTTPSession(processorRegistry: ProcessorRegistry()))
+                sandbox.url("/counter"), parameters: ["key": "paused", "fail": 0], session: HTTPSession(configuration: .init { $0.processorRegistry = ProcessorRegistry() }))
             #expect(probe.response?.text == "attempt 1 succeeds")
             session.resume()
             for await _ in done.stream {}
@@ -78,7 +78,7 @@ import Testing
 
     @Test func cancellingAPendingCycleNeverTouchesTheNetwork() async throws {
         try await withSandbox { sandbox, session in
-            session.maximumActiveRequests = 1
+            try session.update { $0.maximumActiveRequests = 1 }
             // The blocker holds the only place until it is cancelled, and takes it before the
             // other cycle asks: queued while paused, admitted by the resume.
             let blocker = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 30], session: session)
@@ -104,7 +104,7 @@ import Testing
 
     @Test func priorityDecidesTheOrderAndCanChangeWhilePending() async throws {
         try await withSandbox { sandbox, session in
-            session.maximumActiveRequests = 1
+            try session.update { $0.maximumActiveRequests = 1 }
             session.pause()
             let order = Mutex<[String]>([])
             let done = AsyncStream<Void>.makeStream()

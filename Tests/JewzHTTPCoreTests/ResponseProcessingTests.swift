@@ -12,7 +12,7 @@ import Testing
     @Test func sessionProcessorsBackCyclesThatHaveNone() async throws {
         try await withSandbox { sandbox, session in
             let sessionProcessor = CountingProcessor()
-            session.requestProcessors = [sessionProcessor]
+            try session.update { $0.requestProcessors = [sessionProcessor] }
             let cycle = try HTTPCycle(sandbox.url("/inspect"), method: .get, session: session)
             #expect(cycle.requestProcessors == nil)
             try await cycle.start()
@@ -29,21 +29,21 @@ import Testing
 
     @Test func theRegistryProcessesResponsesByContentType() async throws {
         try await withSandbox { sandbox, session in
-            try session.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
+            try session.configuration.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
             let cycle = try await HTTPCycle.get(sandbox.url("/csv"), session: session)
             #expect(cycle.response?.object as? String == "csv")
 
             // Explicit processors beat the registry; an empty list turns processing off.
-            let explicit = try await HTTPCycle.get(sandbox.url("/csv"), responseProcessors: [TaggingProcessor(tag: "mine")], session: session)
+            let explicit = try await HTTPCycle.get(sandbox.url("/csv"), options: .init(responseProcessors: [TaggingProcessor(tag: "mine")]), session: session)
             #expect(explicit.response?.object as? String == "mine")
-            let none = try await HTTPCycle.get(sandbox.url("/csv"), responseProcessors: [], session: session)
+            let none = try await HTTPCycle.get(sandbox.url("/csv"), options: .init(responseProcessors: []), session: session)
             #expect(none.response?.object == nil)
         }
     }
 
     @Test func aRequestCanOptOutOrForceTheContentType() async throws {
         try await withSandbox { sandbox, session in
-            try session.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
+            try session.configuration.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
             let optOut = try HTTPCycle(sandbox.url("/csv"), method: .get, session: session)
             optOut.request.appliesContentTypeProcessing = false
             try await optOut.start()
@@ -57,13 +57,13 @@ import Testing
     }
 
     @Test func processorErrorsNameTheProcessorAndCarryTheResponse() async throws {
-        struct Failing: HTTPProcessor {
+        struct Failing: HTTPResponseProcessor {
             struct Broken: Error {}
             func process(_ response: inout HTTPResponse) throws { throw Broken() }
         }
         try await withSandbox { sandbox, session in
             let error = await httpError {
-                _ = try await HTTPCycle.get(sandbox.url("/hello/"), responseProcessors: [Failing()], session: session)
+                _ = try await HTTPCycle.get(sandbox.url("/hello/"), options: .init(responseProcessors: [Failing()]), session: session)
             }
             guard let error, error.code == .processor else {
                 Issue.record("got \(String(describing: error))")

@@ -16,7 +16,7 @@ func quickPolicy() -> RetryPolicy {
 @Suite struct RetryTests {
     @Test func failedAttemptsAreRetriedUntilTheServerAnswers() async throws {
         try await withSandbox { sandbox, session in
-            session.retryPolicy = quickPolicy()
+            try session.update { $0.retryPolicy = quickPolicy() }
             let cycle = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "a", "fail": 2], session: session)
             #expect(cycle.response?.text == "attempt 3 succeeds")
             #expect(cycle.retryCount == 2)
@@ -25,21 +25,21 @@ func quickPolicy() -> RetryPolicy {
 
     @Test func retriesStopAtTheMaximum() async throws {
         try await withSandbox { sandbox, session in
-            session.retryPolicy = quickPolicy()
+            try session.update { $0.retryPolicy = quickPolicy() }
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "b", "fail": 10], session: session)
             guard let error = await httpError({ try await cycle.start() }), error.code == .statusCode, error.statusCode == 503 else {
                 Issue.record("expected a 503")
                 return
             }
             #expect(cycle.retryCount == RetryPolicy.defaultMaximumRetryCount)
-            let probe = try? await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "b", "fail": 10], retryPolicy: .never, session: session)
+            let probe = try? await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "b", "fail": 10], options: .init(retryPolicy: .never), session: session)
             #expect(probe == nil)  // attempt 5 still fails: the cycle sent exactly 4
         }
     }
 
     @Test func postIsNotRetriedAfterAResponse() async throws {
         try await withSandbox { sandbox, session in
-            session.retryPolicy = quickPolicy()
+            try session.update { $0.retryPolicy = quickPolicy() }
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .post, parameters: ["key": "c", "fail": 1], session: session)
             guard let error = await httpError({ try await cycle.start() }), error.code == .statusCode, error.statusCode == 503 else {
                 Issue.record("expected a 503")
@@ -78,7 +78,7 @@ func quickPolicy() -> RetryPolicy {
         #expect(RetryPolicy.retryAfter("soon") == nil)
         #expect(RetryPolicy.retryAfter("-1") == nil)
         try await withSandbox { sandbox, session in
-            session.retryPolicy = quickPolicy()
+            try session.update { $0.retryPolicy = quickPolicy() }
             let clock = ContinuousClock()
             let started = clock.now
             let cycle = try await HTTPCycle.get(
@@ -100,7 +100,7 @@ func quickPolicy() -> RetryPolicy {
         var configuration = HTTPSession.Configuration()
         configuration.transport.timeouts.idle = .seconds(1)
         try await withSandbox(configuration: configuration) { sandbox, session in
-            session.retryPolicy = quickPolicy()
+            try session.update { $0.retryPolicy = quickPolicy() }
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "f", "fail": 1, "delay": 10], session: session)
             cycle.request.timeout = .seconds(20)
             try await cycle.start()
@@ -115,7 +115,7 @@ func quickPolicy() -> RetryPolicy {
 
     @Test func anAttemptThatUsesTheWholeTimeoutIsNotRetried() async throws {
         try await withSandbox { sandbox, session in
-            session.retryPolicy = quickPolicy()
+            try session.update { $0.retryPolicy = quickPolicy() }
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "g", "fail": 1, "delay": 10], session: session)
             cycle.request.timeout = .milliseconds(300)
             let error = await httpError { try await cycle.start() }
@@ -126,9 +126,9 @@ func quickPolicy() -> RetryPolicy {
 
     @Test func solicitedCyclesRetryAnyErrorUntilDataArrives() async throws {
         try await withSandbox { sandbox, session in
-            session.retryPolicy = quickPolicy()
+            try session.update { $0.retryPolicy = quickPolicy() }
             let cycle = try await HTTPCycle.get(
-                sandbox.url("/counter"), parameters: ["key": "g", "fail": 6, "status": 500], solicited: true, session: session)
+                sandbox.url("/counter"), parameters: ["key": "g", "fail": 6, "status": 500], options: .init(solicited: true), session: session)
             #expect(cycle.retryCount == 6)
             #expect(cycle.response?.text == "attempt 7 succeeds")
         }
@@ -139,8 +139,8 @@ func quickPolicy() -> RetryPolicy {
         let url = sandbox.url("/hello/")
         try await sandbox.shutdown()
         let session = HTTPSession(logger: quietLogger)
-        session.retryPolicy = quickPolicy()
-        let cycle = try HTTPCycle(url, method: .get, solicited: true, session: session)
+        try session.update { $0.retryPolicy = quickPolicy() }
+        let cycle = try HTTPCycle(url, method: .get, options: .init(solicited: true), session: session)
         let task = Task { try await cycle.start() }
         await waitUntil { cycle.retryCount >= 3 }
         task.cancel()
@@ -155,7 +155,7 @@ func quickPolicy() -> RetryPolicy {
         try await withSandbox { sandbox, session in
             var policy = quickPolicy()
             policy.shouldRetry = { attempt in attempt.error.isTimeout ? nil : attempt.response?.statusCode == 500 }
-            session.retryPolicy = policy
+            try session.update { $0.retryPolicy = policy }
             let retried = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "h", "fail": 1, "status": 500], session: session)
             #expect(retried.retryCount == 1)
             let notRetried = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "i", "fail": 1], session: session)
@@ -168,13 +168,13 @@ func quickPolicy() -> RetryPolicy {
         try await withSandbox { sandbox, session in
             let seen = Mutex<[Int]>([])
             let done = AsyncStream<Void>.makeStream()
-            session.activityHandler = { count in
+            try session.update { $0.activityHandler = { count in
                 let finished = seen.withLock { values in
                     values.append(count)
                     return values.count == 20
                 }
                 if finished { done.continuation.finish() }
-            }
+            } }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<10 {
                     group.addTask { _ = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["delay": 0.2], session: session) }

@@ -43,7 +43,7 @@ import Testing
 
     @Test(arguments: faults) func aFaultEndsTypedAndTheSessionGoesOn(_ fault: Fault) async throws {
         try await withScriptedServer({ _ in fault.steps }) { server, session in
-            session.retryPolicy = .never
+            try session.update { $0.retryPolicy = .never }
             let cycle = try HTTPCycle(server.url("/fault"), method: .get, session: session)
             cycle.request.timeout = fault.timeout
             let error = try await withTimeLimit(.seconds(90)) { () async -> HTTPError? in

@@ -14,8 +14,8 @@ import Testing
         let session = HTTPSession(configuration: configuration, transport: transport.make(configuration), logger: quietLogger)
         func send(_ method: HTTPMethod, key: String) -> Task<Void, any Error> {
             Task {
-                _ = try await HTTPCycle.send(
-                    method, "/counter", parameters: ["key": .init(key), "fail": 0, "hold": 30], retryPolicy: .never, session: session)
+                _ = try await HTTPCycle.Sender(method)(
+                    "/counter", parameters: ["key": .init(key), "fail": 0, "hold": 30], options: .init(retryPolicy: .never), session: session)
             }
         }
         let gets = (0..<3).map { _ in send(.get, key: "get") }
@@ -52,7 +52,7 @@ import Testing
             let tasks = (0..<1_000).map { _ in
                 Task {
                     _ = try await HTTPCycle.get(
-                        sandbox.url("/counter"), parameters: ["key": "mass", "fail": 0, "hold": 30], retryPolicy: .never, session: session)
+                        sandbox.url("/counter"), parameters: ["key": "mass", "fail": 0, "hold": 30], options: .init(retryPolicy: .never), session: session)
                 }
             }
             // The transport's 256 connections carry as many; the rest wait in its pool.

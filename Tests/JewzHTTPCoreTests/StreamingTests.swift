@@ -72,7 +72,7 @@ import Testing
     @Test(arguments: [TransportKind.asyncHTTPClient]) func droppingTheBodyStopsTheTransfer(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
             let ends = AsyncStream<String>.makeStream()
-            session.eventMonitors = [EndMonitor(ends.continuation)]
+            try session.update { $0.eventMonitors = [EndMonitor(ends.continuation)] }
             let cycle = try HTTPCycle(sandbox.url("/download/\(1 << 30)"), method: .get, session: session)
             var (_, body): (HTTPResponse, HTTPResponseBody?) = try await cycle.startStreaming()
             var iterator = body?.makeAsyncIterator()

@@ -14,14 +14,14 @@ import Testing
         var configuration = HTTPSession.Configuration()
         configuration.transport.timeouts.idle = .milliseconds(300)
         try await withSandbox(configuration: configuration, transport: transport) { sandbox, session in
-            await expectTimeout(try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, retryPolicy: .never, session: session))
+            await expectTimeout(try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, options: .init(retryPolicy: .never), session: session))
         }
     }
 
     @Test func aRequestTimeoutBoundsTheBodyToo() async throws {
         // The idle timeout is the default minute: only the request's own timeout can end it.
         try await withSandbox { sandbox, session in
-            let cycle = try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, retryPolicy: .never, session: session)
+            let cycle = try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, options: .init(retryPolicy: .never), session: session)
             cycle.request.timeout = .milliseconds(500)
             await expectTimeout(cycle)
         }
@@ -30,7 +30,7 @@ import Testing
     @Test(arguments: TransportKind.allCases) func aRequestsIdleTimeoutOverridesTheTransports(transport: TransportKind) async throws {
         // The transport's idle timeout is the default minute: only the request's shorter one ends it.
         try await withSandbox(transport: transport) { sandbox, session in
-            let cycle = try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, retryPolicy: .never, session: session)
+            let cycle = try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, options: .init(retryPolicy: .never), session: session)
             cycle.request.idleTimeout = .milliseconds(300)
             await expectTimeout(cycle)
         }
@@ -42,11 +42,11 @@ import Testing
         var configuration = HTTPSession.Configuration()
         configuration.transport.timeouts.idle = .milliseconds(300)
         try await withSandbox(configuration: configuration) { sandbox, session in
-            let slow = try HTTPCycle(sandbox.url("/echo/?delay=1.5&content=late"), method: .get, retryPolicy: .never, session: session)
+            let slow = try HTTPCycle(sandbox.url("/echo/?delay=1.5&content=late"), method: .get, options: .init(retryPolicy: .never), session: session)
             slow.request.idleTimeout = .seconds(20)
             try await slow.start()
             #expect(slow.response?.text == "late")
-            let impatient = try HTTPCycle(sandbox.url("/echo/?delay=1.5"), method: .get, retryPolicy: .never, session: session)
+            let impatient = try HTTPCycle(sandbox.url("/echo/?delay=1.5"), method: .get, options: .init(retryPolicy: .never), session: session)
             await expectTimeout(impatient)
         }
     }

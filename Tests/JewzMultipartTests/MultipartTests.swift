@@ -110,7 +110,7 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
         transport.stub(.get, path: "/ranges", status: 206, headers: ["Content-Type": "multipart/byteranges; boundary=XyZ"], body: body)
         let registry = ProcessorRegistry()
         try registry.register(HTTPMultipartProcessor(), for: HTTPMultipartProcessor.mediaTypePatterns)
-        let session = HTTPSession(transport: transport, processorRegistry: registry, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.processorRegistry = registry }, transport: transport, logger: quietLogger)
         let cycle = try await HTTPCycle.get("http://example.test/ranges", session: session)
         let multipart = try #require(cycle.response?.multipart)
         #expect(multipart.subtype == "byteranges")
@@ -123,8 +123,7 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
         form.append("1", name: "one")
         try await withSandbox { sandbox, session in
             let cycle = try await HTTPCycle.post(
-                sandbox.url("/dumpupload/"), requestObject: form, requestProcessors: [HTTPMultipartProcessor()],
-                responseProcessors: [HTTPMultipartProcessor()], session: session)
+                sandbox.url("/dumpupload/"), requestObject: form, options: .init(requestProcessors: [HTTPMultipartProcessor()], responseProcessors: [HTTPMultipartProcessor()]), session: session)
             #expect(cycle.response?.multipart?["one"]?.text == "1")
         }
     }

@@ -24,9 +24,10 @@ func withSession<Server>(
     contentCodings: ContentCodingRegistry, server: Server, shutdown: () async throws -> Void,
     _ body: (Server, HTTPSession) async throws -> Void
 ) async throws {
-    let session = HTTPSession(
-        configuration: configuration, transport: transport.make(configuration), processorRegistry: registry,
-        contentCodings: contentCodings, logger: quietLogger)
+    var configuration = configuration
+    configuration.processorRegistry = registry
+    configuration.contentCodings = contentCodings
+    let session = HTTPSession(configuration: configuration, transport: transport.make(configuration), logger: quietLogger)
     do {
         try await body(server, session)
     } catch {

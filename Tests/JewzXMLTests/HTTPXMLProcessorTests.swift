@@ -29,7 +29,7 @@ func withXMLSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async t
         try await withXMLSandbox { sandbox, session in
             let order = XMLTree.Element(name: "order", attributes: [.init(name: "id", value: "7")], children: [.text("Zoë & co")])
             let cycle = try await HTTPCycle.post(
-                sandbox.url("/dumpupload/"), requestObject: order, requestProcessors: [HTTPXMLProcessor()], session: session)
+                sandbox.url("/dumpupload/"), requestObject: order, options: .init(requestProcessors: [HTTPXMLProcessor()]), session: session)
             #expect(cycle.response?.headers["Content-Type"] == "application/xml; charset=utf-8")
             #expect(cycle.response?.xml?.root == order)
         }

@@ -5,7 +5,7 @@ import Jewzruxin
 import Testing
 
 /// Counts CSV lines: a user's own processor.
-struct LineCountingProcessor: HTTPProcessor {
+struct LineCountingProcessor: HTTPResponseProcessor {
     func process(_ response: inout HTTPResponse) throws {
         response.object = response.text?.split(separator: "\n").count
     }

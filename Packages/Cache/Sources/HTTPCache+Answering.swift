@@ -149,19 +149,19 @@ extension HTTPCache {
     /// Revalidates `key` in a cycle of its own, unless one is already doing it. The cycle
     /// streams, so that a new body goes into the store as it arrives, never whole into memory.
     private func revalidateInBackground(_ request: HTTPRequest, key: String, session: HTTPSession) {
-        guard revalidating.withLock({ $0.insert(key).inserted }) else { return }
-        var background = request
-        background.caching.policy = .revalidate
-        background.appliesContentTypeProcessing = false
-        let cycle = HTTPCycle(requestURL: background.url, requestMethod: background.method, session: session)
-        cycle.request = background
-        Task {
-            do {
-                for try await _ in try await cycle.startStreaming().body {}
-            } catch {
-                // A failed revalidation leaves the stored response as it was.
+        revalidations.launch(key) {
+            var background = request
+            background.caching.policy = .revalidate
+            background.appliesContentTypeProcessing = false
+            let cycle = HTTPCycle(requestURL: background.url, requestMethod: background.method, session: session)
+            cycle.request = background
+            return .init {
+                do {
+                    for try await _ in try await cycle.startStreaming().body {}
+                } catch {
+                    // A failed revalidation leaves the stored response as it was.
+                }
             }
-            self.revalidating.withLock { _ = $0.remove(key) }
         }
     }
 }

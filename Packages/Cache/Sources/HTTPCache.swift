@@ -1,6 +1,5 @@
 import Foundation
 import JewzHTTPCore
-import JewzLocking
 import struct Synchronization.Atomic
 
 /// An HTTP cache for a session, by RFC 9111's rules for a private cache, in memory or on disk:
@@ -53,8 +52,8 @@ public final class HTTPCache: HTTPResponseCache {
     /// What is stored, beyond RFC 9111's rules.
     public let configuration: Configuration
     let counters = Counters()
-    /// Keys being revalidated in the background: one revalidation each.
-    let revalidating = Mutex<Set<String>>([])
+    /// The revalidations in the background, one per key however many ask.
+    let revalidations = SingleFlight<String, Void>()
     let now: @Sendable () -> Date
 
     /// A cache in `store`.

@@ -39,18 +39,18 @@ extension RequestCommand {
             printError(error.description)
             throw JewzExit.usage.code
         }
+        try configureAuthentication(&configuration)
         let echo = EchoingTransport.forPrinting(parts, offline: offline, placeholder: placeholder, transport: configuration.transport)
         let session = HTTPSession(configuration: configuration, transport: echo)
-        try configureAuthentication(session)
         return (session, remembered, echo)
     }
 
     /// `--auth` and `--auth-type`, as httpie reads them.
-    private func configureAuthentication(_ session: HTTPSession) throws {
+    private func configureAuthentication(_ configuration: inout HTTPSession.Configuration) throws {
         guard let auth else { return }
         let type = authType.lowercased()
         if type == "bearer" {
-            session.requestProcessors = [BearerTokenProcessor(token: auth)]
+            configuration.requestProcessors = [BearerTokenProcessor(token: auth)]
             return
         }
         guard ["basic", "digest"].contains(type) else {
@@ -58,9 +58,9 @@ extension RequestCommand {
         }
         let (user, password) = try Self.credentials(auth)
         if type == "digest" {
-            session.authentications = [DigestAuthentication(username: user, password: password)]
+            configuration.authentications = [DigestAuthentication(username: user, password: password)]
         } else {
-            session.requestProcessors = [BasicAuthProcessor(username: user, password: password)]
+            configuration.requestProcessors = [BasicAuthProcessor(username: user, password: password)]
         }
     }
 

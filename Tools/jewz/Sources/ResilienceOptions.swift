@@ -16,7 +16,7 @@ struct ResilienceOptions: ParsableArguments {
     func apply(to cycle: HTTPCycle, timeout: Double?) throws {
         if let retries {
             guard retries >= 0 else { throw ValidationError("--retries takes 0 or more.") }
-            var policy = cycle.session.retryPolicy
+            var policy = cycle.session.configuration.retryPolicy
             policy.maximumRetryCount = retries
             cycle.retryPolicy = policy
         }

@@ -12,12 +12,12 @@ extension TourStep {
                 title: "Basic authentication answers the server's 401 challenge with the credentials",
                 code: """
                     let session = HTTPSession()
-                    session.authentications = [BasicAuthentication(username: "test", password: "12345")]
+                    try session.update { $0.authentications = [BasicAuthentication(username: "test", password: "12345")] }
                     let cycle = try await HTTPCycle.get(url("/hello_with_basic_auth"), session: session)
                     """
             ) {
                 let session = HTTPSession()
-                session.authentications = [BasicAuthentication(username: "test", password: "12345")]
+                try session.update { $0.authentications = [BasicAuthentication(username: "test", password: "12345")] }
                 let cycle = try await HTTPCycle.get(url("/hello_with_basic_auth"), session: session)
                 try await session.shutdown()
                 return Outcome(
@@ -27,12 +27,12 @@ extension TourStep {
                 title: "Digest authentication (RFC 7616) answers the server's challenge, then goes preemptively",
                 code: """
                     let session = HTTPSession()
-                    session.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")]
+                    try session.update { $0.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")] }
                     let cycle = try await HTTPCycle.get(url("/digest-auth/auth/Mufasa/Circle%20of%20Life/SHA-256"), session: session)
                     """
             ) {
                 let session = HTTPSession()
-                session.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")]
+                try session.update { $0.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")] }
                 let cycle = try await HTTPCycle.get(url("/digest-auth/auth/Mufasa/Circle%20of%20Life/SHA-256"), session: session)
                 try await session.shutdown()
                 return Outcome("status \(cycle.response?.statusCode ?? 0)", expected: "status 200")
@@ -44,7 +44,7 @@ extension TourStep {
                         let issued = try await HTTPCycle.get(url("/token/issue")).response?.json?["token"].string
                         return .init(token: issued ?? "")
                     }
-                    session.authentications = [tokens]
+                    try session.update { $0.authentications = [tokens] }
                     // 10 requests at once to url("/token/protected"), each refused once, then replayed:
                     """
             ) {
@@ -55,7 +55,7 @@ extension TourStep {
                     return .init(token: issued ?? "")
                 }
                 let session = HTTPSession()
-                session.authentications = [tokens]
+                try session.update { $0.authentications = [tokens] }
                 let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
                     for _ in 0..<10 {
                         group.addTask { try await HTTPCycle.get(url("/token/protected"), session: session).response?.statusCode == 200 }

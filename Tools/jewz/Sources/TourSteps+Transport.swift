@@ -87,12 +87,12 @@ extension TourStep {
             TourStep(
                 title: "A request may set its own idle timeout, shorter or longer than the transport's",
                 code: """
-                    let cycle = try HTTPCycle(url("/echo/?delay=3"), method: .get, retryPolicy: .never)
+                    let cycle = try HTTPCycle(url("/echo/?delay=3"), method: .get, options: .init(retryPolicy: .never))
                     cycle.request.idleTimeout = .milliseconds(300)
                     try await cycle.start()   // throws .timedOut after 0.3 s of silence
                     """
             ) {
-                let cycle = try HTTPCycle(url("/echo/?delay=3"), method: .get, retryPolicy: .never)
+                let cycle = try HTTPCycle(url("/echo/?delay=3"), method: .get, options: .init(retryPolicy: .never))
                 cycle.request.idleTimeout = .milliseconds(300)
                 return try await failing(with: .timedOut) { try await cycle.start() }
             },

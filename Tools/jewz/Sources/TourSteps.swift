@@ -81,12 +81,12 @@ extension TourStep {
                 title: "POST raw data: a processor turns the request object into the body",
                 code: """
                     let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: "Hello World",
-                                                         requestProcessors: [HTTPDataProcessor()])
+                                                         options: .init(requestProcessors: [HTTPDataProcessor()]))
                     cycle.response?.text
                     """
             ) {
                 let cycle = try await HTTPCycle.post(
-                    url("/dumpupload/"), requestObject: "Hello World", requestProcessors: [HTTPDataProcessor()])
+                    url("/dumpupload/"), requestObject: "Hello World", options: .init(requestProcessors: [HTTPDataProcessor()]))
                 return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"Hello World\"")
             },
             TourStep(
@@ -118,12 +118,12 @@ extension TourStep {
                 title: "A session policy can accept any status",
                 code: """
                     let session = HTTPSession()
-                    session.shouldTreatStatusCodeAsFailure = { _ in false }
+                    try session.update { $0.shouldTreatStatusCodeAsFailure = { _ in false } }
                     let cycle = try await HTTPCycle.get(url("/status/503"), session: session)
                     """
             ) {
                 let session = HTTPSession()
-                session.shouldTreatStatusCodeAsFailure = { _ in false }
+                try session.update { $0.shouldTreatStatusCodeAsFailure = { _ in false } }
                 let cycle = try await HTTPCycle.get(url("/status/503"), session: session)
                 try await session.shutdown()
                 return Outcome("status \(cycle.response?.statusCode ?? 0), no error", expected: "status 503, no error")
@@ -133,7 +133,7 @@ extension TourStep {
             TourStep(
                 title: "Register your own processor by content type; responses use it automatically",
                 code: """
-                    struct CSVProcessor: HTTPProcessor {
+                    struct CSVProcessor: HTTPResponseProcessor {
                         func process(_ response: inout HTTPResponse) throws {
                             response.object = response.text?.split(separator: "\\n").map { $0.split(separator: ",").map(String.init) }
                         }
@@ -161,13 +161,13 @@ extension TourStep {
                 code: """
                     struct Person: Codable { var name: String; var languages: [String] }
                     let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: Person(name: "Ada", languages: ["en", "fr"]),
-                                                         requestProcessors: [HTTPJSONProcessor()])
+                                                         options: .init(requestProcessors: [HTTPJSONProcessor()]))
                     try cycle.response?.decode(Person.self).languages
                     """
             ) {
                 let cycle = try await HTTPCycle.post(
                     url("/dumpupload/"), requestObject: TourPerson(name: "Ada", languages: ["en", "fr"]),
-                    requestProcessors: [HTTPJSONProcessor()])
+                    options: .init(requestProcessors: [HTTPJSONProcessor()]))
                 let languages = try cycle.response?.decode(TourPerson.self).languages ?? []
                 return Outcome("\(languages)", expected: "[\"en\", \"fr\"]")
             },
@@ -175,12 +175,12 @@ extension TourStep {
                 title: "Send a form: ordered fields, repeated names, WHATWG encoding",
                 code: """
                     let form: FormFields = ["q": "swift nio", "tag": ["a", "b"]]
-                    let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: form, requestProcessors: [HTTPFormProcessor()])
+                    let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: form, options: .init(requestProcessors: [HTTPFormProcessor()]))
                     (cycle.response?.text, cycle.response?.form?.values(for: "tag"))
                     """
             ) {
                 let form: FormFields = ["q": "swift nio", "tag": ["a", "b"]]
-                let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: form, requestProcessors: [HTTPFormProcessor()])
+                let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: form, options: .init(requestProcessors: [HTTPFormProcessor()]))
                 return Outcome("\(cycle.response?.text ?? "") → tags \(cycle.response?.form?.values(for: "tag") ?? [])",
                                expected: "q=swift+nio&tag=a&tag=b → tags [\"a\", \"b\"]")
             },
@@ -323,7 +323,7 @@ struct TourPerson: Codable, Sendable {
 }
 
 /// The tour's example of a user's own processor: CSV rows as arrays of fields.
-struct CSVProcessor: HTTPProcessor {
+struct CSVProcessor: HTTPResponseProcessor {
     func process(_ response: inout HTTPResponse) throws {
         response.object = response.text?.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
     }

@@ -5,9 +5,9 @@ import JewzHTTPCore
 /// request manually" and Networking's custom header. A request that sets its own keeps it.
 ///
 /// ```swift
-/// session.requestProcessors = [AuthorizationHeaderProcessor(scheme: "Token", credentials: apiKey), HTTPJSONProcessor()]
+/// try session.update { $0.requestProcessors = [AuthorizationHeaderProcessor(scheme: "Token", credentials: apiKey), HTTPJSONProcessor()] }
 /// ```
-public struct AuthorizationHeaderProcessor: HTTPProcessor {
+public struct AuthorizationHeaderProcessor: HTTPRequestProcessor {
     /// The field's whole value (`Token abc`).
     public let value: String
     /// The field set: `Authorization`, or another a server wants (`X-Api-Key`).
@@ -24,7 +24,7 @@ public struct AuthorizationHeaderProcessor: HTTPProcessor {
 }
 
 /// Sends Basic credentials with every request, without waiting for a challenge.
-public struct BasicAuthProcessor: HTTPProcessor {
+public struct BasicAuthProcessor: HTTPRequestProcessor {
     private let header: AuthorizationHeaderProcessor
 
     public init(username: String, password: String) {
@@ -39,7 +39,7 @@ public struct BasicAuthProcessor: HTTPProcessor {
 
 /// Sends a bearer token (RFC 6750) with every request. For a token that expires and is
 /// refreshed, use an authentication that refreshes it instead.
-public struct BearerTokenProcessor: HTTPProcessor {
+public struct BearerTokenProcessor: HTTPRequestProcessor {
     private let header: AuthorizationHeaderProcessor
 
     public init(token: String) {

@@ -34,7 +34,7 @@ public final class TokenAuthenticator: HTTPAuthentication {
 
     private struct State {
         var credential: Credential?
-        var refreshing: Task<Credential, any Error>?
+        /// When the refreshes within the window started.
         var refreshes: [ContinuousClock.Instant] = []
     }
 
@@ -43,6 +43,8 @@ public final class TokenAuthenticator: HTTPAuthentication {
     public let refreshWindow: Duration
     private let refresh: Refresh
     private let state: Mutex<State>
+    /// The refresh in flight, shared by every request that finds the token stale meanwhile.
+    private let refreshing = SingleFlight<Int, Credential>()
 
     /// - Parameters:
     ///   - credential: the token to start with; `nil` refreshes before the first request.
@@ -63,9 +65,8 @@ public final class TokenAuthenticator: HTTPAuthentication {
 
     public func authorize(_ request: inout HTTPRequest) async throws {
         guard !request.headers.contains("Authorization") else { return }
-        let now = Date()
-        let current = state.withLock { $0.refreshing == nil ? $0.credential : nil }
-        let credential = if let current, !current.isExpired(at: now) { current } else { try await refreshed(replacing: nil) }
+        let current = refreshing.count == 0 ? state.withLock({ $0.credential }) : nil
+        let credential = if let current, !current.isExpired(at: Date()) { current } else { try await refreshed(replacing: nil) }
         request.headers["Authorization"] = "Bearer " + credential.token
     }
 
@@ -80,43 +81,28 @@ public final class TokenAuthenticator: HTTPAuthentication {
 
     /// A credential newer than `stale`: the current one when it already replaced `stale`, the
     /// refresh in flight's, or a new refresh's.
+    ///
+    /// - Throws: what the refresh threw, or ``AuthError/Code/refreshLimit``.
     private func refreshed(replacing stale: String?) async throws -> Credential {
-        enum Next {
-            case ready(Credential)
-            case waiting(Task<Credential, any Error>)
-        }
-        let next = try state.withLock { state -> Next in
-            if let refreshing = state.refreshing { return .waiting(refreshing) }
-            if let current = state.credential, let stale, current.token != stale, !current.isExpired(at: Date()) {
-                return .ready(current)
+        try await refreshing.value(for: 0) {
+            let ready = try state.withLock { state -> Credential? in
+                if let current = state.credential, let stale, current.token != stale, !current.isExpired(at: Date()) {
+                    return current
+                }
+                let now = ContinuousClock.now
+                state.refreshes.removeAll { now - $0 > refreshWindow }
+                guard state.refreshes.count < maximumRefreshes else {
+                    throw AuthError.refreshLimit(maximumRefreshes, window: refreshWindow)
+                }
+                state.refreshes.append(now)
+                return nil
             }
-            let now = ContinuousClock.now
-            state.refreshes.removeAll { now - $0 > refreshWindow }
-            guard state.refreshes.count < maximumRefreshes else {
-                throw AuthError.refreshLimit(maximumRefreshes, window: refreshWindow)
+            if let ready { return .init { ready } }
+            return .init { [self] in
+                let credential = try await refresh()
+                state.withLock { $0.credential = credential }
+                return credential
             }
-            state.refreshes.append(now)
-            let task = Task { try await self.runRefresh() }
-            state.refreshing = task
-            return .waiting(task)
-        }
-        switch next {
-        case .ready(let credential): return credential
-        case .waiting(let task): return try await task.value
-        }
-    }
-
-    private func runRefresh() async throws -> Credential {
-        do {
-            let credential = try await refresh()
-            state.withLock { state in
-                state.credential = credential
-                state.refreshing = nil
-            }
-            return credential
-        } catch {
-            state.withLock { $0.refreshing = nil }
-            throw error
         }
     }
 }

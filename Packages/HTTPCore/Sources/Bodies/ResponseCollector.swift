@@ -1,23 +1,5 @@
 import Foundation
 
-/// Where a cycle's response body goes once content-decoded.
-enum ResponseDestination {
-    /// Into ``HTTPResponse/data``, up to the session's size limit.
-    case memory
-    /// Into a file, for downloads.
-    case file(DownloadTarget)
-    /// To a consumer reading ``HTTPResponseBody`` as it arrives.
-    case stream(ResponseBodyChannel)
-}
-
-/// A response as an exchange delivered it, with the session's verdict on its status, asked
-/// once when the head arrived.
-struct ReceivedResponse: Sendable {
-    var response: HTTPResponse
-    /// Whether the session's status policy (`shouldTreatStatusCodeAsFailure`) fails the cycle.
-    let statusFailed: Bool
-}
-
 /// Collects a response for a cycle: undoes its content codings as the body arrives and hands
 /// the decoded bytes to the destination.
 ///
@@ -40,7 +22,6 @@ struct ResponseCollector: HTTPResponseReceiver {
     private let maximumBodySize: Int
     private let statusPolicy: @Sendable (Int) -> Bool
     private let followsRedirects: Bool
-    private var statusFailed = false
     /// Kept in memory, cut at ``failureBodyLimit``: a failing status or a followed redirect.
     private var setAside = false
     private var destination: ResponseDestination
@@ -58,18 +39,17 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// Where the keeper wants the body copied.
     private var copy: (any HTTPResponseBodyWriter)?
 
-    init(
-        codings: ContentCodingRegistry, maximumBodySize: Int, destination: ResponseDestination,
-        statusPolicy: @escaping @Sendable (Int) -> Bool, followsRedirects: Bool, owner: HTTPCycle? = nil,
-        keeper: HTTPBodyKeeper? = nil
-    ) {
+    /// A collector for one exchange of `run`: a shared (coalesced) exchange keeps its body in
+    /// memory and belongs to no one cycle.
+    init(for run: CycleRun, shared: Bool, keeper: HTTPBodyKeeper?) {
+        let configuration = run.configuration
         self.keeper = keeper
-        self.followsRedirects = followsRedirects
-        self.owner = owner
-        self.codings = codings
-        self.maximumBodySize = maximumBodySize
-        self.destination = destination
-        self.statusPolicy = statusPolicy
+        followsRedirects = configuration.followsRedirects
+        owner = shared ? nil : run.cycle
+        codings = configuration.contentCodings
+        maximumBodySize = configuration.maximumResponseBodySize
+        destination = shared ? .memory : run.bodies.destination
+        statusPolicy = configuration.shouldTreatStatusCodeAsFailure
     }
 
     mutating func receiveVersion(_ version: HTTPVersion) {
@@ -91,7 +71,7 @@ struct ResponseCollector: HTTPResponseReceiver {
         self.headers = headers
         self.url = url
         decoders = try ContentDecoderChain(headers: headers, codings: codings)
-        statusFailed = statusPolicy(statusCode)
+        let statusFailed = statusPolicy(statusCode)
         setAside = Self.setsAside(statusFailed: statusFailed, followsRedirects: followsRedirects, statusCode: statusCode, headers: headers)
         if let keeper {
             // A 304 under a cache is the cache's to answer (with a stored body, most often):
@@ -137,7 +117,7 @@ struct ResponseCollector: HTTPResponseReceiver {
 
     /// The complete response, after the decoders have seen the end of their input. A body
     /// that went to a file or a stream is not in its ``HTTPResponse/data``.
-    mutating func finish() throws -> ReceivedResponse {
+    mutating func finish() throws -> HTTPResponse {
         if receivedBody, let decoders {
             let decoded = try decoders.decode(UnsafeRawBufferPointer(start: nil, count: 0), finishing: true)
             try decoded.withUnsafeBytes { try deliver($0) }
@@ -146,22 +126,22 @@ struct ResponseCollector: HTTPResponseReceiver {
             try target.finishWriting()
         }
         copy?.finish()
-        return ReceivedResponse(
-            response: response(data: body), statusFailed: statusFailed)
+        return response(data: body)
     }
 
     /// The set-aside response as far as it was kept, when `error` is the ``BodyCut`` that ended
     /// its exchange (as the transport threw it, or wrapped); `nil` for any other error.
-    func received(afterCut error: any Error) -> ReceivedResponse? {
+    func received(afterCut error: any Error) -> HTTPResponse? {
         guard error is BodyCut || (error as? HTTPError)?.underlying is BodyCut else { return nil }
-        return ReceivedResponse(
-            response: response(data: body), statusFailed: statusFailed)
+        return response(data: body)
     }
 
-    /// The response as received so far, with `data` as its body.
+    /// The response as received so far, with `data` as its body; marked as delivered when its
+    /// body went to the file or the stream.
     private func response(data: Data) -> HTTPResponse {
         var response = HTTPResponse(statusCode: statusCode, headers: headers, data: data, url: url)
         response.version = version
+        if case .memory = destination {} else { response.isBodyDelivered = true }
         return response
     }
 

@@ -1,70 +1,119 @@
 import Foundation
 import Logging
+import Synchronization
 
-/// One run of a cycle: what it read when it started (``RunSnapshot``), its prepared request,
-/// and the stages of the flow in ARCHITECTURE.md, top to bottom — prepare, send with retries
-/// (the exchange itself is in `CycleRun+Exchange.swift`), complete, close. Lives in the run's
-/// task only.
+/// One run of a cycle: what it decided when it started (the session's settings, the cycle's
+/// overrides, the prepared request, the deadline, the pipeline), then its steps — the pipeline
+/// (`Pipeline/`), the response processors, the close. Handed to every stage through
+/// ``HTTPNext``; immutable, so stages on several tasks (a coalesced exchange) share it.
 ///
-/// The async stages hold a reference to the run rather than copies of its parts, and leave
-/// synchronous work to functions that are not inlined into them: every async frame is
-/// allocated for each run, and a large one costs a malloc of its own.
-final class CycleRun {
+/// Synchronous work sits in functions that are not inlined into the async ones: every async
+/// frame is allocated for each run, and a large one costs a malloc of its own.
+final class CycleRun: Sendable {
     let cycle: HTTPCycle
     let generation: Int
     /// When the run started: its events' elapsed times count from here.
     let started: ContinuousClock.Instant
-    let snapshot: RunSnapshot
-    let transfer: Transfer
-    /// The request as ``prepare()`` left it.
-    private(set) var request: HTTPRequest
+    /// The session's settings as they were when the run started (one shared object).
+    let settings: HTTPSession.Settings
+    let pipeline: Pipeline
+    /// The request as prepared: the session's headers, the request processors. The request as
+    /// the cycle held it when preparing failed.
+    let request: HTTPRequest
+    /// Why preparing the request failed, if it did: the run ends with it before any stage.
+    private let preparationFailure: (any Error)?
     /// When the whole run must be over: its start plus the request's `timeout`, else the
     /// session's `timeoutForResource`. Every attempt, backoff and `Retry-After` wait fits in it.
-    private(set) var deadline: ContinuousClock.Instant?
+    let deadline: ContinuousClock.Instant?
+    let bodies: RunBodies
+    let responseProcessors: [any HTTPResponseProcessor]
+    /// Whether the registry picks the response processor by Content-Type: neither the cycle
+    /// nor the session names processors (an empty list on the cycle turns processing off).
+    let processesByContentType: Bool
+    let authentications: [any HTTPAuthentication]
+    /// Held by reference: a run that never fails never copies the policy's sets and closures,
+    /// which every concurrent run of the session shares.
+    let retryPolicy: Boxed<RetryPolicy>
+    let solicited: Bool
+    /// The session's monitors, empty when nobody listens.
+    let monitors: [any HTTPEventMonitor]
 
-    init(cycle: HTTPCycle, generation: Int, settings: HTTPCycle.Settings, channel: ResponseBodyChannel?) {
+    init(cycle: HTTPCycle, generation: Int, settings cycleSettings: HTTPCycle.Settings, channel: ResponseBodyChannel?) {
+        let started = ContinuousClock.now
+        let settings = cycle.session.settings()
+        let configuration = settings.configuration
         self.cycle = cycle
         self.generation = generation
-        started = .now
-        snapshot = RunSnapshot(cycle: settings, session: cycle.session.snapshot())
+        self.started = started
+        self.settings = settings
         // A streamed body goes to its reader, never to a file.
-        let target = channel == nil ? settings.download.map { download in
+        let target = channel == nil ? cycleSettings.download.map { download in
             DownloadTarget(download) { [cycle] written, total, expected in download.didWriteData?(cycle, written, total, expected) }
         } : nil
-        transfer = Transfer(download: target, channel: channel, didSendBodyData: settings.didSendBodyData)
-        request = settings.request
+        bodies = RunBodies(download: target, channel: channel, didSendBodyData: cycleSettings.didSendBodyData)
+        responseProcessors = cycleSettings.responseProcessors ?? configuration.responseProcessors
+        processesByContentType = cycleSettings.responseProcessors == nil && configuration.responseProcessors.isEmpty
+        authentications = cycleSettings.authentications ?? configuration.authentications
+        retryPolicy = cycleSettings.$retryPolicy ?? settings.retryPolicy
+        solicited = cycleSettings.solicited
+        monitors = configuration.eventMonitors
+        pipeline = settings.pipeline(authenticates: !authentications.isEmpty, download: target)
+        do {
+            request = try Self.prepare(
+                cycleSettings.request, processors: cycleSettings.requestProcessors ?? configuration.requestProcessors,
+                configuration: configuration, resumable: target?.download.isResumable == true, vettedURL: cycle.vettedURL)
+            preparationFailure = nil
+        } catch {
+            request = cycleSettings.request
+            preparationFailure = error
+        }
+        deadline = (request.timeout ?? configuration.timeoutForResource).map { started + $0 }
     }
 
     var session: HTTPSession { cycle.session }
+    var configuration: HTTPSession.Configuration { settings.configuration }
 
-    // MARK: 1. Prepare
+    /// Runs the prepared request through the pipeline and completes the run with its response.
+    ///
+    /// - Throws: ``HTTPError``: why preparing failed, what a stage threw, the status error
+    ///   (with the processed response), a processor's failure.
+    func perform() async throws -> HTTPResponse {
+        if let preparationFailure { throw preparationFailure }
+        emit(.requestPrepared(request, elapsed: .now - started))
+        var response = try await HTTPNext(pipeline: pipeline, position: 0, run: self, keeper: nil, isShared: false)(request)
+        if !response.isBodyDelivered, !bodies.isInMemory { response = try await deliverToDestination(response) }
+        return try complete(response, statusFailed: statusFails(response))
+    }
 
-    /// Prepares the request: the session's headers and the decoders' Accept-Encoding where it
-    /// has none, the request processors, and the checks that keep malformed requests off the
-    /// wire. Authentications add theirs before each send (``answeringChallenges(_:)``).
+    // MARK: Preparing
+
+    /// The request as it goes into the pipeline: the session's headers and the decoders'
+    /// Accept-Encoding where it has none, the request processors, and the checks that keep
+    /// malformed requests off the wire.
     @inline(never)
-    func prepare() throws {
-        if transfer.download?.download.isResumable == true, !request.headers.contains("Accept-Encoding") {
+    private static func prepare(
+        _ request: HTTPRequest, processors: [any HTTPRequestProcessor], configuration: HTTPSession.Configuration, resumable: Bool,
+        vettedURL: URL?
+    ) throws -> HTTPRequest {
+        var request = request
+        if resumable, !request.headers.contains("Accept-Encoding") {
             // Ranges of an encoded body cannot be decoded from the middle.
             request.headers["Accept-Encoding"] = "identity"
         }
-        request.headers.addMissing(
-            from: snapshot.session.values.contentCodings.requestHeaders(adding: session.configuration.additionalHeaders))
-        for processor in snapshot.requestProcessors {
-            try Self.applying(processor) { try processor.prepare(&request) }
+        request.headers.addMissing(from: configuration.contentCodings.requestHeaders(adding: configuration.additionalHeaders))
+        for processor in processors {
+            try applying(processor) { try processor.prepare(&request) }
         }
         if request.object != nil, request.body == nil {
-            try Self.encodeWithoutProcessor(&request, registry: snapshot.session.values.processorRegistry)
+            try encodeWithoutProcessor(&request, registry: configuration.processorRegistry)
         }
-        try request.validateForSending(vettedURL: cycle.vettedURL)
-        deadline = (request.timeout ?? session.configuration.timeoutForResource).map { started + $0 }
-        cycle.emit(.requestPrepared(request, elapsed: .now - started), to: snapshot.eventMonitors)
+        try request.validateForSending(vettedURL: vettedURL)
+        return request
     }
 
     /// A request object no processor turned into a body: bytes go as they are, a `String` as
     /// UTF-8 text, anything else through the registry's object processor (JSON, with the
     /// umbrella) — or it is an error rather than a request sent without its body.
-    @inline(never)
     private static func encodeWithoutProcessor(_ request: inout HTTPRequest, registry: ProcessorRegistry) throws {
         switch request.object {
         case is Data, is [UInt8], is String:
@@ -81,115 +130,16 @@ final class CycleRun {
         }
     }
 
-    // MARK: 2. Send, with retries
+    // MARK: What stages ask of the run
 
-    /// Sends the prepared request until an attempt's outcome is final (a response, or a failure
-    /// the retry policy lets stand), then completes the run with it.
-    func sendWithRetries() async throws -> HTTPResponse {
-        var retries = 0
-        while true {
+    /// Throws when the run's task is cancelled, or — unless the caller's exchange is shared by
+    /// coalesced cycles — the run was cancelled or replaced by a restart.
+    func checkCancellation(sharing shared: Bool = false) throws {
+        if shared {
+            if Task.isCancelled { throw CancellationError() }
+        } else {
             try cycle.checkCancellation(of: generation)
-            let outcome: AttemptOutcome
-            do {
-                // A place on the network is held for the exchange only, not for backoff or processing.
-                let queue = session.queue
-                if !queue.tryAcquire() { try await queue.acquire(for: cycle, priority: cycle.priority) }
-                let received: ReceivedResponse
-                do {
-                    // A cancel that came while the cycle waited for its place stops it here.
-                    try cycle.checkCancellation(of: generation)
-                    received = try await exchange(attemptRequest(attempt: retries + 1))
-                } catch {
-                    queue.release()
-                    throw error
-                }
-                queue.release()
-                try cycle.checkCancellation(of: generation)
-                outcome = self.outcome(of: received, attempt: retries + 1)
-            } catch {
-                outcome = .failed(HTTPError(transportError: error))
-            }
-            switch try nextStep(after: outcome, retries: retries) {
-            case .finished(let response):
-                return response
-            case .retry(let delay):
-                retries += 1
-                try await Self.backOff(for: delay)
-            }
         }
-    }
-
-    /// What one attempt ended with: a response the status policy accepts, or a failure (a
-    /// failing status is one, its response on the error).
-    private enum AttemptOutcome {
-        case succeeded(HTTPResponse)
-        case failed(HTTPError)
-    }
-
-    /// What follows an attempt: the run's response, or another attempt after a delay.
-    private enum NextStep {
-        case finished(HTTPResponse)
-        case retry(after: Duration)
-    }
-
-    /// The request of one attempt (a download continues what earlier attempts wrote, when the
-    /// server allows), announced to the monitors.
-    @inline(never)
-    private func attemptRequest(attempt: Int) -> HTTPRequest {
-        let request = transfer.download?.prepare(request) ?? request
-        cycle.emit(.requestSent(request, attempt: attempt, elapsed: .now - started), to: snapshot.eventMonitors)
-        return request
-    }
-
-    /// The attempt's outcome, from the status verdict that came with the response.
-    @inline(never)
-    private func outcome(of received: consuming ReceivedResponse, attempt: Int) -> AttemptOutcome {
-        let response = received.response
-        cycle.emit(.responseReceived(response, attempt: attempt, elapsed: .now - started), to: snapshot.eventMonitors)
-        return received.statusFailed ? .failed(.statusCode(response)) : .succeeded(response)
-    }
-
-    /// Decides what follows an attempt: completes the run with a final response, or asks the
-    /// retry policy. Not inlined into ``sendWithRetries()``, whose async frame would otherwise
-    /// hold its responses and errors for every request.
-    @inline(never)
-    private func nextStep(after outcome: consuming AttemptOutcome, retries: Int) throws -> NextStep {
-        let failure: HTTPError
-        // Consumed, so that the response is moved out rather than copied field by field.
-        switch consume outcome {
-        case .succeeded(let response):
-            return .finished(try complete(response, statusFailed: false))
-        case .failed(let error):
-            failure = error
-        }
-        try cycle.checkCancellation(of: generation)
-        guard let delay = retryDelay(after: failure, retries: retries) else {
-            // No retry: a failing status is still processed and reported.
-            guard failure.code == .statusCode, let response = failure.response else { throw failure }
-            return .finished(try complete(response, statusFailed: true))
-        }
-        return .retry(after: delay)
-    }
-
-    /// How long to wait before the next attempt, or `nil` when the failure stands; records
-    /// and reports a retry.
-    @inline(never)
-    private func retryDelay(after failure: HTTPError, retries: Int) -> Duration? {
-        // A one-shot body has been used up, and a streamed head is in the caller's hands:
-        // the failure stands as it is.
-        guard request.hasReplayableBody, !(transfer.channel?.hasDeliveredHead ?? false) else { return nil }
-        let attempt = RetryAttempt(
-            method: request.method, url: request.url, error: failure, retryCount: retries, solicited: snapshot.solicited)
-        guard let delay = snapshot.retryPolicy.value.delay(for: attempt) else { return nil }
-        // A retry that could not start before the run's deadline is not made: the failure stands.
-        if let deadline, .now + delay >= deadline { return nil }
-        cycle.emit(
-            .retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: .now - started), to: snapshot.eventMonitors)
-        cycle.record(retryCount: retries + 1, of: generation)
-        session.logger.debug(
-            "retrying \(request.method) \(request.url.redactedString) in \(delay) after \(failure)",
-            metadata: ["retry": "\(retries + 1)"])
-        return delay
     }
 
     /// How long the next exchange may take: what is left of the run's deadline.
@@ -202,75 +152,49 @@ final class CycleRun {
         return remaining
     }
 
-    /// Waits before a retry. Not inlined: the sleep's machinery would widen
-    /// ``sendWithRetries()``'s async frame, which every request allocates and touches, for a
-    /// path few take.
-    @inline(never)
-    private static func backOff(for delay: Duration) async throws {
-        try await Task.sleep(for: delay)
+    /// Whether the session's status policy fails the cycle for `response`.
+    func statusFails(_ response: HTTPResponse) -> Bool {
+        configuration.shouldTreatStatusCodeAsFailure(response.statusCode)
     }
 
-    // MARK: 3. Complete
-
-    /// Processes the final response, stores it on the cycle, and hands a finished download its
-    /// file; a failing status is processed when it can be, and its error wins.
-    ///
-    /// - Throws: ``HTTPError/Code/statusCode`` with the processed response, a processor's
-    ///   failure with the response it could not read, or the download handler's.
-    @inline(never)
-    private func complete(_ response: consuming HTTPResponse, statusFailed: Bool) throws -> HTTPResponse {
-        try cycle.checkCancellation(of: generation)
-        var processingError: (any Error)?
-        if !statusFailed, !transfer.isInMemory {
-            // The body went to a file or a stream: there is nothing to process.
-        } else if !statusFailed {
-            do {
-                try process(&response)
-            } catch {
-                processingError = error
-            }
-        } else {
-            try? process(&response)
-        }
-        try cycle.checkCancellation(of: generation)
-        cycle.emit(.processed(copy response, elapsed: .now - started), to: snapshot.eventMonitors)
-        cycle.record(copy response, of: generation)
-        if statusFailed { throw HTTPError.statusCode(response) }
-        if let processingError {
-            // The body as it came goes with the error: a one-call form's caller has no cycle to ask.
-            guard let failure = processingError as? HTTPError, failure.code == .processor, failure.response == nil else {
-                throw processingError
-            }
-            throw failure.about(response)
-        }
-        if let target = transfer.download, let location = target.completedFile() {
-            defer { target.removeFile() }
-            do {
-                try target.download.downloadFile(cycle, location)
-            } catch {
-                throw HTTPError.processor(name: "download file handler", underlying: error)
-            }
-        }
-        return response
+    /// Whether a response's body stays in memory whatever the run's destination: a failing
+    /// status's, or a redirect's the session follows.
+    func keepsInMemory(_ response: HTTPResponse) -> Bool {
+        ResponseCollector.setsAside(
+            statusFailed: statusFails(response), followsRedirects: configuration.followsRedirects,
+            statusCode: response.statusCode, headers: response.headers)
     }
 
-    /// Runs the response processors; when neither the cycle nor the session names any, the
-    /// one the registry has for the Content-Type (unless the request opts out or the body is
-    /// empty).
-    private func process(_ response: inout HTTPResponse) throws {
-        if snapshot.processesByContentType {
-            guard request.appliesContentTypeProcessing, !response.data.isEmpty else { return }
-            // An override that does not parse leaves the response's own type in charge.
-            let override = request.responseContentTypeOverride.flatMap { MediaType($0) == nil ? nil : $0 }
-            guard let contentType = override ?? response.headers["Content-Type"],
-                let processor = snapshot.session.values.processorRegistry.processor(forContentType: contentType)
-            else { return }
-            try Self.applying(processor) { try processor.process(&response) }
-        } else {
-            for processor in snapshot.responseProcessors {
-                try Self.applying(processor) { try processor.process(&response) }
-            }
+    /// Reports an attempt going out.
+    @inline(never)
+    func emitAttempt(_ request: HTTPRequest, number: Int) {
+        emit(.requestSent(request, attempt: number, elapsed: .now - started))
+    }
+
+    /// Reports an attempt's response, and returns the failure it is when its status fails the
+    /// cycle (the response on the error).
+    @inline(never)
+    func failure(of response: HTTPResponse, attempt: Int) -> HTTPError? {
+        emit(.responseReceived(response, attempt: attempt, elapsed: .now - started))
+        return statusFails(response) ? .statusCode(response) : nil
+    }
+
+    /// Adds up the sizes a transport reports into the cycle's upload progress handler; `nil`
+    /// when the cycle has none.
+    func uploadProgressReporter(for request: HTTPRequest) -> (@Sendable (Int) -> Void)? {
+        guard let handler = bodies.didSendBodyData else { return nil }
+        let cycle = cycle
+        let total = Atomic<Int64>(0)
+        let expected = request.body?.knownLength.map(Int64.init)
+        return { count in
+            let sent = total.add(Int64(count), ordering: .relaxed).newValue
+            handler(cycle, Int64(count), sent, expected)
         }
+    }
+
+    /// Tells the session's monitors; the event is built only when someone listens.
+    func emit(_ event: @autoclosure () -> HTTPEvent) {
+        cycle.emit(event(), to: monitors)
     }
 
     /// Runs a processor's or authentication's step, naming it in the error it throws.
@@ -293,57 +217,5 @@ final class CycleRun {
 
     private static func named(_ error: any Error, by part: Any) -> HTTPError {
         (error as? HTTPError) ?? HTTPError.processor(name: String(describing: type(of: part)), underlying: error)
-    }
-
-    // MARK: 4. Close
-
-    /// Ends a run that failed: a download leaves its partial file only when it can be
-    /// continued (and the cycle keeps where to continue from), then the run closes.
-    ///
-    /// - Returns: the error the run ends with: a cancellation as ``HTTPCycle/cancel(explicitly:)``
-    ///   recorded it, never as the network error it may have caused.
-    @inline(never)
-    func fail(with error: any Error) -> HTTPError {
-        if let target = transfer.download {
-            cycle.record(target.abandon(requestURL: request.url), of: generation)
-        }
-        let failure: HTTPError
-        if let recorded = cycle.recordedCancellation(of: generation) {
-            failure = recorded
-        } else if Task.isCancelled {
-            failure = .cancelled(explicitly: false)
-        } else {
-            failure = HTTPError(transportError: error)
-        }
-        close(failure: failure)
-        return failure
-    }
-
-    /// Closes a run: its body stream, the session's activity, the closing events and the log.
-    @inline(never)
-    func close(failure: HTTPError?) {
-        transfer.channel?.finish(with: failure)
-        session.activity.end(cycle)
-        let monitors = snapshot.eventMonitors
-        if let failure {
-            if failure.code == .cancelled {
-                cycle.emit(.cancelled(explicitly: failure.isExplicitCancellation, elapsed: .now - started), to: monitors)
-            } else {
-                cycle.emit(.failed(failure, elapsed: .now - started), to: monitors)
-                logFailure(failure)
-            }
-        }
-        cycle.emit(.finished(elapsed: .now - started), to: monitors)
-    }
-
-    /// Logs a failure at error level with a bounded preview of the body.
-    private func logFailure(_ error: HTTPError) {
-        let response = error.response ?? cycle.response
-        var metadata: Logger.Metadata = ["method": "\(request.method)", "url": "\(request.url.redactedString)"]
-        if let response {
-            metadata["status"] = "\(response.statusCode)"
-            metadata["body"] = "\(String(decoding: response.data.prefix(512), as: UTF8.self))"
-        }
-        session.logger.error("\(error)", metadata: metadata)
     }
 }

@@ -1,177 +1,86 @@
-// One pair per method (async and completion-handler forms), each forwarding to `send(_:_:…)`.
+import Foundation
+
+// The seed's one-call forms, all from one place: `HTTPCycle.get(…)`, `HTTPCycle.post(…)` and
+// the others are `Sender` values, called like functions, each in an `async` form that returns
+// the finished cycle and a completion-handler form that returns the cycle at once.
 extension HTTPCycle {
-    /// Sends a GET request and returns the finished cycle. See ``send(_:_:parameters:requestObject:requestProcessors:responseProcessors:authentications:solicited:retryPolicy:session:)``.
-    @discardableResult
-    public static func get(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default
-    ) async throws -> HTTPCycle {
-        try await send(
-            .get, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
+    /// Sends requests of one method: ``HTTPCycle/get``, ``HTTPCycle/post`` and the others.
+    ///
+    /// ```swift
+    /// let cycle = try await HTTPCycle.get("https://api.example.com/search", parameters: ["q": "swift"],
+    ///                                     headers: ["Accept": "application/json"], timeout: .seconds(5))
+    /// try HTTPCycle.delete("https://api.example.com/items/7") { cycle, error in /* … */ }
+    /// ```
+    public struct Sender: Sendable {
+        public let method: HTTPMethod
+
+        /// A sender of `method` requests, for methods without a static one (`OPTIONS`, `QUERY`…).
+        public init(_ method: HTTPMethod) {
+            self.method = method
+        }
+
+        /// Sends a request and returns the finished cycle. The request runs in the calling task
+        /// (no task of its own is created): cancelling that task cancels it.
+        ///
+        /// - Parameters:
+        ///   - urlString: an absolute http(s) URL, or with the session's `baseURL`, a path under it.
+        ///   - parameters: merged into the URL's query.
+        ///   - headers: set on the request before the session's own are added.
+        ///   - requestObject: what the request processors turn into the body.
+        ///   - timeout: the longest the whole request may take (``HTTPRequest/timeout``).
+        ///   - options: the cycle's own processors, authentications and retry policy.
+        /// - Throws: ``HTTPError``: ``HTTPError/Code/invalidURL`` before anything is sent; for a
+        ///   failing status, ``HTTPError/Code/statusCode`` with the response (status, headers,
+        ///   body) in ``HTTPError/response``; the errors of ``HTTPCycle/start()`` otherwise.
+        @discardableResult
+        public func callAsFunction(
+            _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
+            requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: Options = Options(), session: HTTPSession = .default
+        ) async throws -> HTTPCycle {
+            let cycle = try make(urlString, parameters, headers, requestObject, timeout, options, session)
+            try await cycle.startUnshared()
+            return cycle
+        }
+
+        /// Sends a request, returns the cycle at once and calls `completion` on the session's
+        /// completion queue when it is done.
+        ///
+        /// - Throws: ``HTTPError/Code/invalidURL`` before anything is sent (then `completion`
+        ///   is not called).
+        @discardableResult
+        public func callAsFunction(
+            _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
+            requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: Options = Options(), session: HTTPSession = .default,
+            completion: @escaping Completion
+        ) throws -> HTTPCycle {
+            let cycle = try make(urlString, parameters, headers, requestObject, timeout, options, session)
+            cycle.start(completion: completion)
+            return cycle
+        }
+
+        /// The cycle a call sends. Not inlined: its temporaries would otherwise widen the async
+        /// caller's frame, which every request allocates and touches again when its response comes.
+        @inline(never)
+        package func make(
+            _ urlString: String, _ parameters: QueryParameters, _ headers: HTTPHeaderFields, _ requestObject: (any Sendable)?,
+            _ timeout: Duration?, _ options: Options, _ session: HTTPSession
+        ) throws -> HTTPCycle {
+            try HTTPCycle(
+                urlString, method: method, parameters: parameters, headers: headers, requestObject: requestObject,
+                timeout: timeout, options: options, session: session)
+        }
     }
 
-    /// Sends a GET request, returns the cycle at once and calls `completion` when done.
-    @discardableResult
-    public static func get(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default, completion: @escaping Completion
-    ) throws -> HTTPCycle {
-        try send(
-            .get, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
-            completion: completion)
-    }
-
-    /// Sends a POST request and returns the finished cycle. See ``send(_:_:parameters:requestObject:requestProcessors:responseProcessors:authentications:solicited:retryPolicy:session:)``.
-    @discardableResult
-    public static func post(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default
-    ) async throws -> HTTPCycle {
-        try await send(
-            .post, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
-    }
-
-    /// Sends a POST request, returns the cycle at once and calls `completion` when done.
-    @discardableResult
-    public static func post(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default, completion: @escaping Completion
-    ) throws -> HTTPCycle {
-        try send(
-            .post, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
-            completion: completion)
-    }
-
-    /// Sends a PUT request and returns the finished cycle. See ``send(_:_:parameters:requestObject:requestProcessors:responseProcessors:authentications:solicited:retryPolicy:session:)``.
-    @discardableResult
-    public static func put(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default
-    ) async throws -> HTTPCycle {
-        try await send(
-            .put, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
-    }
-
-    /// Sends a PUT request, returns the cycle at once and calls `completion` when done.
-    @discardableResult
-    public static func put(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default, completion: @escaping Completion
-    ) throws -> HTTPCycle {
-        try send(
-            .put, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
-            completion: completion)
-    }
-
-    /// Sends a PATCH request and returns the finished cycle. See ``send(_:_:parameters:requestObject:requestProcessors:responseProcessors:authentications:solicited:retryPolicy:session:)``.
-    @discardableResult
-    public static func patch(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default
-    ) async throws -> HTTPCycle {
-        try await send(
-            .patch, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
-    }
-
-    /// Sends a PATCH request, returns the cycle at once and calls `completion` when done.
-    @discardableResult
-    public static func patch(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default, completion: @escaping Completion
-    ) throws -> HTTPCycle {
-        try send(
-            .patch, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
-            completion: completion)
-    }
-
-    /// Sends a DELETE request and returns the finished cycle. See ``send(_:_:parameters:requestObject:requestProcessors:responseProcessors:authentications:solicited:retryPolicy:session:)``.
-    @discardableResult
-    public static func delete(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default
-    ) async throws -> HTTPCycle {
-        try await send(
-            .delete, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
-    }
-
-    /// Sends a DELETE request, returns the cycle at once and calls `completion` when done.
-    @discardableResult
-    public static func delete(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default, completion: @escaping Completion
-    ) throws -> HTTPCycle {
-        try send(
-            .delete, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
-            completion: completion)
-    }
-
-    /// Sends a HEAD request and returns the finished cycle. See ``send(_:_:parameters:requestObject:requestProcessors:responseProcessors:authentications:solicited:retryPolicy:session:)``.
-    @discardableResult
-    public static func head(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default
-    ) async throws -> HTTPCycle {
-        try await send(
-            .head, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session)
-    }
-
-    /// Sends a HEAD request, returns the cycle at once and calls `completion` when done.
-    @discardableResult
-    public static func head(
-        _ urlString: String, parameters: QueryParameters = [:], requestObject: (any Sendable)? = nil,
-        requestProcessors: [any HTTPProcessor]? = nil, responseProcessors: [any HTTPProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, solicited: Bool = false, retryPolicy: RetryPolicy? = nil,
-        session: HTTPSession = .default, completion: @escaping Completion
-    ) throws -> HTTPCycle {
-        try send(
-            .head, urlString, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy, session: session,
-            completion: completion)
-    }
-
+    /// Sends GET requests: `try await HTTPCycle.get(url)`. See ``Sender``.
+    public static let get = Sender(.get)
+    /// Sends POST requests: `try await HTTPCycle.post(url, requestObject: form)`. See ``Sender``.
+    public static let post = Sender(.post)
+    /// Sends PUT requests. See ``Sender``.
+    public static let put = Sender(.put)
+    /// Sends PATCH requests. See ``Sender``.
+    public static let patch = Sender(.patch)
+    /// Sends DELETE requests. See ``Sender``.
+    public static let delete = Sender(.delete)
+    /// Sends HEAD requests. See ``Sender``.
+    public static let head = Sender(.head)
 }

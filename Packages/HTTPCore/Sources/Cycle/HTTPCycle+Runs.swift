@@ -1,24 +1,19 @@
 import Synchronization
 
-// A cycle's runs: each starts with a new generation, runs its pipeline (``CycleRun``) in a task
-// of its own or the caller's, and ends with the completion; what a run reports back to its
-// cycle is recorded only while it is the current generation.
+// A cycle's runs: each starts with a new generation (``CycleLifecycle``), runs its
+// ``CycleRun`` in a task of its own or the caller's, and ends with the completion; what a run
+// reports back to its cycle is recorded only while it is the current generation.
 extension HTTPCycle {
     /// Starts a new run in a task of its own and returns that task.
     func runInOwnTask(completion: Completion?, streamingTo channel: ResponseBodyChannel? = nil) -> Task<HTTPResponse, any Error> {
-        let (generation, previous) = state.withLock { Self.beginRun(&$0, completion: completion, liveGeneration: liveGeneration) }
+        let (generation, previous) = state.withLock { beginRun(&$0, completion: completion) }
         previous?.cancel()
         let task = Task {
             try await self.run(generation, completion: completion, channel: channel)
         }
         // The run may have ended already, or been cancelled before its task was known: record
         // the task only for a run still going, and pass on a cancel that came first.
-        let cancelledEarly = state.withLock { state -> Bool in
-            guard state.generation == generation, state.running else { return false }
-            state.task = task
-            return state.cancellation != nil
-        }
-        if cancelledEarly { task.cancel() }
+        if state.withLock({ $0.lifecycle.adopt(task, of: generation) }) { task.cancel() }
         return task
     }
 
@@ -30,36 +25,26 @@ extension HTTPCycle {
         if session.hasEventMonitors.load(ordering: .acquiring) || session.queue.mayHoldRequests { return nil }
         return state.withLock { state in
             if state.settings.didSendBodyData != nil || state.settings.download?.didWriteData != nil { return nil }
-            return Self.beginRun(&state, completion: nil, liveGeneration: liveGeneration)
+            return beginRun(&state, completion: nil)
         }
     }
 
-    /// Marks a new run as started and returns its generation and the task of the run it
-    /// replaces, for the caller to cancel.
-    private static func beginRun(
-        _ state: inout State, completion: Completion?, liveGeneration: borrowing Atomic<Int>
-    ) -> (generation: Int, previous: Task<HTTPResponse, any Error>?) {
-        state.generation += 1
-        state.completion = completion
-        state.cancellation = nil
-        state.completionPending = false
+    /// Marks a new run as started (its generation is the one that may go on) and returns its
+    /// generation and the task of the run it replaces, for the caller to cancel.
+    private func beginRun(_ state: inout State, completion: Completion?) -> (generation: Int, previous: Task<HTTPResponse, any Error>?) {
         state.retryCount = 0
         state.resumeData = nil
-        state.running = true
-        liveGeneration.store(state.generation, ordering: .releasing)
-        let previous = state.task
-        state.task = nil
-        return (state.generation, previous)
+        let begun = state.lifecycle.begin(completion: completion)
+        liveGeneration.store(begun.generation, ordering: .releasing)
+        return begun
     }
 
-    /// One run from start to end: the pipeline (``CycleRun``), then the completion.
+    /// One run from start to end: the ``CycleRun``, then the completion.
     func run(_ generation: Int, completion: Completion?, channel: ResponseBodyChannel?) async throws -> HTTPResponse {
         let run = CycleRun(cycle: self, generation: generation, settings: state.withLock { $0.settings }, channel: channel)
         session.activity.begin(self)
-        // Prepared and sent here rather than in a stage of its own: one async frame fewer per run.
         do {
-            try run.prepare()
-            let response = try await run.sendWithRetries()
+            let response = try await run.perform()
             run.close(failure: nil)
             endRun(generation, failure: nil, completion: completion)
             return response
@@ -73,25 +58,12 @@ extension HTTPCycle {
     /// Records the end of a run and calls its completion handler, unless a cancel or a restart
     /// came first.
     private func endRun(_ generation: Int, failure: HTTPError?, completion: Completion?) {
-        state.withLock { state in
-            guard state.generation == generation else { return }
-            state.task = nil
-            state.exchange = nil
-            state.running = false
-            state.completionPending = completion != nil
-        }
+        _ = state.withLock { $0.lifecycle.end(generation) }
         guard let completion else { return }
         session.completionQueue.async {
             // A cancel issued before the completion runs always wins; a restarted run's
             // completion belongs to the new run.
-            let outcome = self.state.withLock { state -> HTTPError?? in
-                guard state.generation == generation else { return .none }
-                state.completionPending = false
-                if let cancellation = state.cancellation {
-                    return cancellation.isExplicitCancellation ? .none : .some(cancellation)
-                }
-                return .some(failure)
-            }
+            let outcome = self.state.withLock { $0.lifecycle.deliverCompletion(of: generation, failure: failure) }
             if case .some(let error) = outcome {
                 completion(self, error)
             }
@@ -110,25 +82,25 @@ extension HTTPCycle {
 
     /// The cancellation a run of `generation` ends with, as ``cancel(explicitly:)`` recorded it.
     func recordedCancellation(of generation: Int) -> HTTPError? {
-        state.withLock { $0.generation == generation ? $0.cancellation : nil }
+        state.withLock { $0.lifecycle.cancellation(of: generation) }
     }
 
     /// Keeps a run's final response, unless a newer run started.
     func record(_ response: HTTPResponse, of generation: Int) {
         state.withLock { state in
-            if state.generation == generation { state.response = response }
+            if state.lifecycle.generation == generation { state.response = response }
         }
     }
 
     func record(retryCount: Int, of generation: Int) {
         state.withLock { state in
-            if state.generation == generation { state.retryCount = retryCount }
+            if state.lifecycle.generation == generation { state.retryCount = retryCount }
         }
     }
 
     func record(_ resumeData: DownloadResumeData?, of generation: Int) {
         state.withLock { state in
-            if state.generation == generation { state.resumeData = resumeData }
+            if state.lifecycle.generation == generation { state.resumeData = resumeData }
         }
     }
 

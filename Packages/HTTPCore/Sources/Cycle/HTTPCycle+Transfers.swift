@@ -10,19 +10,16 @@ extension HTTPCycle {
     ///   - method: POST unless given.
     ///   - source: what to send: `.data`, or `.file` streamed from disk (never read whole).
     ///   - didSendBodyData: called as the body goes out; its totals restart with each retry.
-    /// - Throws: ``HTTPError``, as ``send(_:_:parameters:requestObject:requestProcessors:responseProcessors:authentications:solicited:retryPolicy:session:)``;
-    ///   ``HTTPError/Code/unreadableBody`` when the file cannot be read.
+    /// - Throws: ``HTTPError``, as ``HTTPCycle/Sender``'s forms; ``HTTPError/Code/unreadableBody``
+    ///   when the file cannot be read.
     @discardableResult
     public static func upload(
         _ urlString: String, method: HTTPMethod = .post, parameters: QueryParameters = [:], source: HTTPRequestBody,
-        contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil,
-        responseProcessors: [any HTTPProcessor]? = nil, authentications: [any HTTPAuthentication]? = nil,
+        contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil, options: Options = Options(),
         session: HTTPSession = .default
     ) async throws -> HTTPCycle {
-        let cycle = try uploadCycle(
-            urlString, method: method, parameters: parameters, source: source, contentType: contentType,
-            didSendBodyData: didSendBodyData, responseProcessors: responseProcessors,
-            authentications: authentications, session: session)
+        let cycle = try HTTPCycle(urlString, method: method, parameters: parameters, options: options, session: session)
+        cycle.prepareUpload(source, contentType: contentType, didSendBodyData: didSendBodyData)
         try await cycle.startUnshared()
         return cycle
     }
@@ -33,14 +30,11 @@ extension HTTPCycle {
     @discardableResult
     public static func upload(
         _ urlString: String, method: HTTPMethod = .post, parameters: QueryParameters = [:], source: HTTPRequestBody,
-        contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil,
-        responseProcessors: [any HTTPProcessor]? = nil, authentications: [any HTTPAuthentication]? = nil,
+        contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil, options: Options = Options(),
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
-        let cycle = try uploadCycle(
-            urlString, method: method, parameters: parameters, source: source, contentType: contentType,
-            didSendBodyData: didSendBodyData, responseProcessors: responseProcessors,
-            authentications: authentications, session: session)
+        let cycle = try HTTPCycle(urlString, method: method, parameters: parameters, options: options, session: session)
+        cycle.prepareUpload(source, contentType: contentType, didSendBodyData: didSendBodyData)
         cycle.start(completion: completion)
         return cycle
     }
@@ -58,12 +52,10 @@ extension HTTPCycle {
     public static func download(
         _ urlString: String, parameters: QueryParameters = [:], resumable: Bool = false,
         resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: DidWriteBodyDataHandler? = nil,
-        authentications: [any HTTPAuthentication]? = nil, session: HTTPSession = .default,
-        downloadFile: @escaping HTTPDownload.FileHandler
+        options: Options = Options(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler
     ) async throws -> HTTPCycle {
-        let cycle = try downloadCycle(
-            urlString, parameters: parameters, resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData,
-            authentications: authentications, session: session, downloadFile: downloadFile)
+        let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, options: options, session: session)
+        cycle.download = HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
         try await cycle.startUnshared()
         return cycle
     }
@@ -76,38 +68,21 @@ extension HTTPCycle {
     public static func download(
         _ urlString: String, parameters: QueryParameters = [:], resumable: Bool = false,
         resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: DidWriteBodyDataHandler? = nil,
-        authentications: [any HTTPAuthentication]? = nil, session: HTTPSession = .default,
-        downloadFile: @escaping HTTPDownload.FileHandler, completion: @escaping Completion
+        options: Options = Options(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler,
+        completion: @escaping Completion
     ) throws -> HTTPCycle {
-        let cycle = try downloadCycle(
-            urlString, parameters: parameters, resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData,
-            authentications: authentications, session: session, downloadFile: downloadFile)
+        let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, options: options, session: session)
+        cycle.download = HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
         cycle.start(completion: completion)
         return cycle
     }
 
-    private static func downloadCycle(
-        _ urlString: String, parameters: QueryParameters, resumable: Bool, resumingFrom resumeData: DownloadResumeData?,
-        didWriteData: DidWriteBodyDataHandler?, authentications: [any HTTPAuthentication]?, session: HTTPSession,
-        downloadFile: @escaping HTTPDownload.FileHandler
-    ) throws -> HTTPCycle {
-        let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, authentications: authentications, session: session)
-        cycle.download = HTTPDownload(
-            resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
-        return cycle
-    }
-
-    private static func uploadCycle(
-        _ urlString: String, method: HTTPMethod, parameters: QueryParameters, source: HTTPRequestBody, contentType: String?,
-        didSendBodyData: DidSendBodyDataHandler?, responseProcessors: [any HTTPProcessor]?,
-        authentications: [any HTTPAuthentication]?, session: HTTPSession
-    ) throws -> HTTPCycle {
-        let cycle = try HTTPCycle(
-            urlString, method: method, parameters: parameters, responseProcessors: responseProcessors,
-            authentications: authentications, session: session)
-        cycle.request.body = source
-        if let contentType { cycle.request.headers["Content-Type"] = contentType }
-        cycle.didSendBodyData = didSendBodyData
-        return cycle
+    /// Makes the cycle send `source` as its body.
+    private func prepareUpload(_ source: HTTPRequestBody, contentType: String?, didSendBodyData: DidSendBodyDataHandler?) {
+        state.withLock { state in
+            state.settings.request.body = source
+            if let contentType { state.settings.request.headers["Content-Type"] = contentType }
+            state.settings.didSendBodyData = didSendBodyData
+        }
     }
 }

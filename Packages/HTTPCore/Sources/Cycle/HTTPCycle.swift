@@ -32,11 +32,11 @@ public final class HTTPCycle: Sendable {
 
     public let session: HTTPSession
 
-    /// The cycle's own settings: what a run reads when it starts (``RunSnapshot``).
+    /// The cycle's own settings: what a run reads when it starts (``CycleRun``).
     struct Settings {
         var request: HTTPRequest
-        var requestProcessors: [any HTTPProcessor]?
-        var responseProcessors: [any HTTPProcessor]?
+        var requestProcessors: [any HTTPRequestProcessor]?
+        var responseProcessors: [any HTTPResponseProcessor]?
         var authentications: [any HTTPAuthentication]?
         var solicited = false
         // Settings few cycles have are held out of line: inline they took 290 of the cycle's
@@ -48,23 +48,11 @@ public final class HTTPCycle: Sendable {
 
     struct State {
         var settings: Settings
+        var lifecycle = CycleLifecycle()
         var priority = RequestPriority.normal
         var response: HTTPResponse?
         var retryCount = 0
         @OutOfLine var resumeData: DownloadResumeData? = nil
-        /// Counts runs, so that the result of a run that was restarted is dropped.
-        var generation = 0
-        /// Whether a run is between its start and its end.
-        var running = false
-        /// The running run's task, when it has one (cancelled by ``cancel(explicitly:)``).
-        var task: Task<HTTPResponse, any Error>?
-        /// The exchange on the wire, stopped by ``cancel(explicitly:)`` where a run has no task
-        /// of its own (the one-call forms) and the session cancels it.
-        var exchange: (any HTTPExchangeCancelling)?
-        var completion: Completion?
-        var cancellation: HTTPError?
-        /// A finished run's completion handler is queued but has not run: a cancel still wins.
-        var completionPending = false
     }
 
     let state: Mutex<State>
@@ -77,8 +65,8 @@ public final class HTTPCycle: Sendable {
     /// Creates a cycle that is ready to ``start()``.
     public convenience init(
         requestURL: URL, requestMethod: HTTPMethod = .get, session: HTTPSession = .default,
-        requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil,
-        responseProcessors: [any HTTPProcessor]? = nil,
+        requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPRequestProcessor]? = nil,
+        responseProcessors: [any HTTPResponseProcessor]? = nil,
         authentications: [any HTTPAuthentication]? = nil
     ) {
         self.init(
@@ -89,8 +77,8 @@ public final class HTTPCycle: Sendable {
     /// Creates a cycle with every setting in place at once, so that building one takes no lock;
     /// `vettedURL` is the request's URL when the caller checked it is ``Foundation/URL/isSendableHTTP``.
     package init(
-        request: HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPProcessor]?,
-        responseProcessors: [any HTTPProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool = false,
+        request: HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPRequestProcessor]?,
+        responseProcessors: [any HTTPResponseProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool = false,
         retryPolicy: RetryPolicy? = nil, vettedURL: URL? = nil
     ) {
         self.session = session
@@ -100,7 +88,7 @@ public final class HTTPCycle: Sendable {
             authentications: authentications, solicited: solicited, retryPolicy: retryPolicy)
         state = Mutex(State(settings: settings))
         if session.hasEventMonitors.load(ordering: .acquiring) {
-            emit(.created, to: session.eventMonitors)
+            emit(.created, to: session.settings().configuration.eventMonitors)
         }
     }
 
@@ -116,14 +104,14 @@ public final class HTTPCycle: Sendable {
     }
 
     /// This cycle's request processors; `nil` uses the session's.
-    public var requestProcessors: [any HTTPProcessor]? {
+    public var requestProcessors: [any HTTPRequestProcessor]? {
         get { state.withLock { $0.settings.requestProcessors } }
         set { state.withLock { $0.settings.requestProcessors = newValue } }
     }
 
     /// This cycle's response processors; `nil` uses the session's, and when those are empty
     /// the session's registry picks one by Content-Type. An empty list turns processing off.
-    public var responseProcessors: [any HTTPProcessor]? {
+    public var responseProcessors: [any HTTPResponseProcessor]? {
         get { state.withLock { $0.settings.responseProcessors } }
         set { state.withLock { $0.settings.responseProcessors = newValue } }
     }
@@ -182,7 +170,7 @@ public final class HTTPCycle: Sendable {
 
     /// Whether a run is in progress (its completion handler, if any, has not run yet).
     public var isRunning: Bool {
-        state.withLock { $0.running || $0.completionPending }
+        state.withLock { $0.lifecycle.isBusy }
     }
 
     // MARK: Starting and stopping
@@ -239,7 +227,7 @@ public final class HTTPCycle: Sendable {
     /// Cancels the running request, if any, and sends the same request again. A completion
     /// handler given to the last ``start(completion:)`` is called for the new run only.
     public func restart() {
-        let completion = state.withLock { $0.completion }
+        let completion = state.withLock { $0.lifecycle.completion }
         _ = runInOwnTask(completion: completion)
     }
 
@@ -250,27 +238,21 @@ public final class HTTPCycle: Sendable {
     ///   ``HTTPError/isExplicitCancellation`` is `true`. With `false` the cycle completes
     ///   with an implicit cancellation.
     public func cancel(explicitly: Bool) {
-        let (task, exchange) = state.withLock { state -> (Task<HTTPResponse, any Error>?, (any HTTPExchangeCancelling)?) in
-            guard state.running || state.completionPending else { return (nil, nil) }
-            state.cancellation = .cancelled(explicitly: explicitly)
-            liveGeneration.store(0, ordering: .releasing)
-            defer { state.exchange = nil }
-            return (state.task, state.exchange)
+        let stopping = state.withLock { state in
+            let stopping = state.lifecycle.cancel(explicitly: explicitly)
+            if stopping != nil { liveGeneration.store(0, ordering: .releasing) }
+            return stopping
         }
-        task?.cancel()
-        exchange?.cancel()
+        guard let stopping else { return }
+        stopping.task?.cancel()
+        stopping.exchange?.cancel()
         session.queue.withdraw(self)
     }
 
     /// Keeps the exchange of the running run so that ``cancel(explicitly:)`` can stop it,
     /// or stops it now when the cycle was cancelled before it started.
     func attach(_ exchange: any HTTPExchangeCancelling) {
-        let cancelled = state.withLock { state in
-            guard state.cancellation == nil else { return true }
-            state.exchange = exchange
-            return false
-        }
-        if cancelled { exchange.cancel() }
+        if state.withLock({ $0.lifecycle.attach(exchange) }) { exchange.cancel() }
     }
 
     /// Runs the cycle for a one-call form (`get`, `send`, `upload`, `download`…), whose caller

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -10,9 +11,11 @@ private let system = (write: Darwin.write, close: Darwin.close)
 
 /// A file a download writes into with plain `write(2)` calls: each chunk goes straight from
 /// the connection's buffer to the kernel, without a copy or a buffer of ours.
-final class DownloadFile {
+final class DownloadFile: Sendable {
     let url: URL
-    private var descriptor: Int32
+    /// The open file, -1 once closed: atomic, so that the file can be handed between the tasks
+    /// of a run (its ``DownloadTarget`` orders the calls).
+    private let fileDescriptor: Atomic<Int32>
 
     /// Opens `url` for writing at `offset`, creating it when missing and cutting anything
     /// past `offset`.
@@ -20,7 +23,8 @@ final class DownloadFile {
     /// - Throws: ``HTTPError/downloadFile(path:reason:)``.
     init(url: URL, keepingFirst offset: Int64) throws(HTTPError) {
         self.url = url
-        descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        fileDescriptor = Atomic(descriptor)
         guard descriptor >= 0 else { throw Self.failure(url, "cannot open") }
         // Cut only what is there: on ext4, truncating a file (even an empty one) makes its
         // close flush the whole file to disk (auto_da_alloc), which halved download speed.
@@ -31,12 +35,13 @@ final class DownloadFile {
         else {
             let error = Self.failure(url, "cannot cut to \(offset) bytes")
             _ = system.close(descriptor)
-            descriptor = -1
+            fileDescriptor.store(-1, ordering: .relaxed)
             throw error
         }
     }
 
     deinit {
+        let descriptor = fileDescriptor.load(ordering: .relaxed)
         if descriptor >= 0 { _ = system.close(descriptor) }
     }
 
@@ -50,6 +55,7 @@ final class DownloadFile {
     /// - Throws: ``HTTPError/downloadFile(path:reason:)`` (disk full, file closed…).
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPError) {
         guard var base = bytes.baseAddress else { return }
+        let descriptor = fileDescriptor.load(ordering: .relaxed)
         var remaining = bytes.count
         while remaining > 0 {
             let written = system.write(descriptor, base, remaining)
@@ -66,9 +72,9 @@ final class DownloadFile {
     ///
     /// - Throws: ``HTTPError/downloadFile(path:reason:)`` when the last writes fail to land.
     func close() throws(HTTPError) {
+        let descriptor = fileDescriptor.exchange(-1, ordering: .relaxed)
         guard descriptor >= 0 else { return }
         let result = system.close(descriptor)
-        descriptor = -1
         if result != 0 { throw Self.failure(url, "cannot close") }
     }
 

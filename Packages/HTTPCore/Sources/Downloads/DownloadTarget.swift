@@ -1,48 +1,58 @@
 import Foundation
+import JewzLocking
 
 /// One run of a download: which bytes to ask for, the file they go into, progress, and what
-/// is left behind when the run fails. Lives in the run's task only.
-final class DownloadTarget {
+/// is left behind when the run fails. Its state sits under a lock: the stages of a run may be
+/// on several tasks, one after the other.
+final class DownloadTarget: Sendable {
     let download: HTTPDownload
-    private let report: (_ written: Int64, _ total: Int64, _ expected: Int64?) -> Void
+    private let report: @Sendable (_ written: Int64, _ total: Int64, _ expected: Int64?) -> Void
     /// The file of this run: the resume data's partial file, or a new temporary one.
     private let fileURL: URL
-    private var file: DownloadFile?
-    /// The valid bytes in ``fileURL`` that the next attempt can continue from, with the
-    /// validator that makes continuing safe.
-    private var resumable: (offset: Int64, validator: String)?
-    /// The offset the current attempt asked for (0 when it asked for everything).
-    private var requestedOffset: Int64 = 0
-    private var total: Int64 = 0
-    private var expected: Int64?
-    private var canRange = false
-    /// Where the body came from (after redirects), for the resume data.
-    private var responseURL: URL?
-    private var isDecoded = false
 
-    init(_ download: HTTPDownload, report: @escaping (Int64, Int64, Int64?) -> Void) {
+    private struct State {
+        var file: DownloadFile?
+        /// The valid bytes in the file that the next attempt can continue from, with the
+        /// validator that makes continuing safe.
+        var resumable: (offset: Int64, validator: String)?
+        /// The offset the current attempt asked for (0 when it asked for everything).
+        var requestedOffset: Int64 = 0
+        var total: Int64 = 0
+        var expected: Int64?
+        var canRange = false
+        /// Where the body came from (after redirects), for the resume data.
+        var responseURL: URL?
+        var isDecoded = false
+    }
+
+    private let state: Mutex<State>
+
+    init(_ download: HTTPDownload, report: @escaping @Sendable (Int64, Int64, Int64?) -> Void) {
         self.download = download
         self.report = report
+        var state = State()
         if let resume = download.resumeData, let size = Self.size(of: resume.partialFile), size >= resume.bytesWritten {
             fileURL = resume.partialFile
-            resumable = (resume.bytesWritten, resume.validator)
-            expected = resume.expectedLength
-            canRange = true
+            state.resumable = (resume.bytesWritten, resume.validator)
+            state.expected = resume.expectedLength
+            state.canRange = true
         } else {
             fileURL = DownloadFile.temporaryURL(in: download.temporaryDirectory)
         }
+        self.state = Mutex(state)
     }
 
     /// The request for the next attempt: it continues the valid bytes, if any, with `Range`
     /// and `If-Range`.
     func prepare(_ request: HTTPRequest) -> HTTPRequest {
-        var request = request
-        requestedOffset = 0
-        if let resumable, resumable.offset > 0 {
-            request.headers["Range"] = "bytes=\(resumable.offset)-"
-            request.headers["If-Range"] = resumable.validator
-            requestedOffset = resumable.offset
+        let resumable = state.withLock { state in
+            state.requestedOffset = state.resumable.map { $0.offset > 0 ? $0.offset : 0 } ?? 0
+            return state.resumable
         }
+        guard let resumable, resumable.offset > 0 else { return request }
+        var request = request
+        request.headers["Range"] = "bytes=\(resumable.offset)-"
+        request.headers["If-Range"] = resumable.validator
         return request
     }
 
@@ -52,35 +62,41 @@ final class DownloadTarget {
     /// - Throws: ``HTTPError/downloadNotResumable(reason:)`` for a 206 that does not continue
     ///   where asked; ``HTTPError/downloadFile(path:reason:)``.
     func begin(statusCode: Int, headers: HTTPHeaderFields, url: URL?, isDecoded: Bool) throws {
-        self.isDecoded = isDecoded
-        responseURL = url
-        var offset: Int64 = 0
-        let length = isDecoded ? nil : headers["Content-Length"].flatMap { Int64($0) }
-        if statusCode == 206, requestedOffset > 0 {
-            guard let range = ContentRange(headers["Content-Range"]), range.first == requestedOffset else {
-                throw HTTPError.downloadNotResumable(
-                    reason: "asked for bytes from \(requestedOffset), got Content-Range '\(headers["Content-Range"] ?? "")'")
+        try state.withLock { state in
+            state.isDecoded = isDecoded
+            state.responseURL = url
+            var offset: Int64 = 0
+            let length = isDecoded ? nil : headers["Content-Length"].flatMap { Int64($0) }
+            if statusCode == 206, state.requestedOffset > 0 {
+                guard let range = ContentRange(headers["Content-Range"]), range.first == state.requestedOffset else {
+                    throw HTTPError.downloadNotResumable(
+                        reason: "asked for bytes from \(state.requestedOffset), got Content-Range '\(headers["Content-Range"] ?? "")'")
+                }
+                offset = state.requestedOffset
+                state.expected = range.completeLength ?? length.map { $0 + offset }
+                state.canRange = true
+            } else {
+                state.expected = length
+                state.canRange = headers.tokens(for: "Accept-Ranges").contains("bytes")
             }
-            offset = requestedOffset
-            expected = range.completeLength ?? length.map { $0 + offset }
-            canRange = true
-        } else {
-            expected = length
-            canRange = headers.tokens(for: "Accept-Ranges").contains("bytes")
+            let validator = Self.validator(in: headers) ?? (offset > 0 ? state.resumable?.validator : nil)
+            state.file = nil
+            state.file = try DownloadFile(url: fileURL, keepingFirst: offset)
+            state.total = offset
+            state.resumable = validator.map { (offset, $0) }
         }
-        let validator = Self.validator(in: headers) ?? (offset > 0 ? resumable?.validator : nil)
-        file = nil
-        file = try DownloadFile(url: fileURL, keepingFirst: offset)
-        total = offset
-        resumable = validator.map { (offset, $0) }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let file, !bytes.isEmpty else { return }
-        try file.write(bytes)
-        total += Int64(bytes.count)
-        if let resumable { self.resumable = (total, resumable.validator) }
-        report(Int64(bytes.count), total, expected)
+        guard !bytes.isEmpty else { return }
+        let progress = try state.withLock { state -> (total: Int64, expected: Int64?)? in
+            guard let file = state.file else { return nil }
+            try file.write(bytes)
+            state.total += Int64(bytes.count)
+            if let resumable = state.resumable { state.resumable = (state.total, resumable.validator) }
+            return (state.total, state.expected)
+        }
+        if let progress { report(Int64(bytes.count), progress.total, progress.expected) }
     }
 
     /// Closes the file once the body is complete.
@@ -88,10 +104,12 @@ final class DownloadTarget {
     /// - Throws: ``HTTPError/connectionLost(reason:)`` when fewer bytes arrived than the server
     ///   announced; ``HTTPError/downloadFile(path:reason:)``.
     func finishWriting() throws {
-        try file?.close()
-        file = nil
-        if let expected, !isDecoded, total != expected {
-            throw HTTPError.connectionLost(reason: "the body ended after \(total) of \(expected) bytes")
+        try state.withLock { state in
+            try state.file?.close()
+            state.file = nil
+            if let expected = state.expected, !state.isDecoded, state.total != expected {
+                throw HTTPError.connectionLost(reason: "the body ended after \(state.total) of \(expected) bytes")
+            }
         }
     }
 
@@ -105,15 +123,18 @@ final class DownloadTarget {
     /// asked for, else `nil` with the partial file removed. `requestURL` stands in for a
     /// response URL that never arrived.
     func abandon(requestURL: URL) -> DownloadResumeData? {
-        try? file?.close()
-        file = nil
-        if download.isResumable, canRange, !isDecoded, let resumable, resumable.offset > 0 {
+        let resumeData = state.withLock { state -> DownloadResumeData? in
+            try? state.file?.close()
+            state.file = nil
+            guard download.isResumable, state.canRange, !state.isDecoded, let resumable = state.resumable, resumable.offset > 0 else {
+                return nil
+            }
             return DownloadResumeData(
-                url: responseURL ?? requestURL, partialFile: fileURL, bytesWritten: resumable.offset, validator: resumable.validator,
-                expectedLength: expected)
+                url: state.responseURL ?? requestURL, partialFile: fileURL, bytesWritten: resumable.offset,
+                validator: resumable.validator, expectedLength: state.expected)
         }
-        removeFile()
-        return nil
+        if resumeData == nil { removeFile() }
+        return resumeData
     }
 
     func removeFile() {

@@ -30,7 +30,7 @@ public struct HTTPError: Error, CustomStringConvertible {
             case bodyNotReplayable, unreadableBody, downloadFile, downloadNotResumable, streamAbandoned
             case sessionShutDown, tooManyRedirects, redirectLoop, insecureRedirect, invalidResponse
             case certificateRejected, tlsHandshakeFailed, proxyAuthenticationRequired, invalidConfiguration
-            case pinMismatch
+            case pinMismatch, middleware, requestTooLarge
         }
 
         private let value: Value
@@ -97,6 +97,11 @@ public struct HTTPError: Error, CustomStringConvertible {
         public static let proxyAuthenticationRequired = Code(.proxyAuthenticationRequired)
         /// A setting cannot be used (an unreadable PEM file, a malformed proxy URL).
         public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// A middleware threw an error of its own; see ``HTTPError/underlying``.
+        public static let middleware = Code(.middleware)
+        /// A request body read into memory (``HTTPRequest/collectBody(upTo:)``) is larger than
+        /// the limit it was read with.
+        public static let requestTooLarge = Code(.requestTooLarge)
         public var description: String { value.rawValue }
 
         /// Matches an error that is an ``HTTPError`` with this code, so that
@@ -265,6 +270,14 @@ public struct HTTPError: Error, CustomStringConvertible {
     /// A setting cannot be used, for `reason`.
     public static func invalidConfiguration(_ reason: String) -> HTTPError { HTTPError(.invalidConfiguration, .text(reason)) }
 
+    /// The middleware called `name` threw `underlying`.
+    public static func middleware(name: String, underlying: any Error) -> HTTPError {
+        HTTPError(.middleware, .text(name), underlying: underlying)
+    }
+
+    /// A request body is larger than `limit` bytes, the most it was to be read into memory with.
+    public static func requestTooLarge(limit: Int) -> HTTPError { HTTPError(.requestTooLarge, .limit(limit)) }
+
     // MARK: Messages
 
     public var description: String {
@@ -332,6 +345,10 @@ public struct HTTPError: Error, CustomStringConvertible {
             return "The proxy answered 407 Proxy Authentication Required; give its user and password in the proxy URL (http://user:password@host:port)."
         case .invalidConfiguration:
             return "Invalid configuration: \(text)."
+        case .middleware:
+            return "The middleware \(text) failed: \(underlying.map { String(describing: $0) } ?? "")"
+        case .requestTooLarge:
+            return "The request body is larger than \(text) bytes, the most a middleware reads into memory; raise the session's maximumResponseBodySize, or sign or inspect the body as it streams."
         default:
             return "\(code): \(text)"
         }

@@ -6,8 +6,11 @@ public enum HTTPEvent: Sendable {
     case requestPrepared(HTTPRequest, elapsed: Duration)
     /// An attempt went to the network (1 for the first).
     case requestSent(HTTPRequest, attempt: Int, elapsed: Duration)
+    /// A stage of the session's request path took the request (``HTTPMiddleware/name``): the
+    /// path a request went through, in order, the stages below the redirects once per hop.
+    case stageEntered(String, request: HTTPRequest)
     /// An attempt joined an identical GET already in flight instead of sending its own
-    /// (``HTTPSession/coalescesIdenticalGETs``).
+    /// (``HTTPSession/Configuration/coalescesIdenticalGETs``).
     case requestCoalesced(HTTPRequest)
     /// An attempt's response arrived, body included.
     case responseReceived(HTTPResponse, attempt: Int, elapsed: Duration)
@@ -28,6 +31,7 @@ public enum HTTPEvent: Sendable {
         case .created: "created"
         case .requestPrepared: "requestPrepared"
         case .requestSent: "requestSent"
+        case .stageEntered: "stageEntered"
         case .requestCoalesced: "requestCoalesced"
         case .responseReceived: "responseReceived"
         case .retrying: "retrying"
@@ -50,7 +54,7 @@ public enum HTTPEvent: Sendable {
 ///         if case .finished(let elapsed) = event { print(cycle.request.url, elapsed) }
 ///     }
 /// }
-/// session.eventMonitors.append(Timings())
+/// try session.update { $0.eventMonitors.append(Timings()) }
 /// ```
 public protocol HTTPEventMonitor: Sendable {
     func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent)

@@ -7,7 +7,8 @@ import struct Synchronization.Atomic
 final class RequestQueue: Sendable {
     private struct Waiter {
         let id: UInt64
-        let cycle: HTTPCycle
+        /// `nil` for an exchange shared by coalesced cycles.
+        let cycle: HTTPCycle?
         var priority: RequestPriority
         let continuation: CheckedContinuation<Void, any Error>
     }
@@ -63,7 +64,7 @@ final class RequestQueue: Sendable {
     }
 
     /// The cycles waiting for a place, in the order they will be sent.
-    var pending: [HTTPCycle] { state.withLock { $0.waiters.map(\.cycle) } }
+    var pending: [HTTPCycle] { state.withLock { $0.waiters.compactMap(\.cycle) } }
 
     /// Moves a waiting cycle to its new priority.
     func reprioritize(_ cycle: HTTPCycle, to priority: RequestPriority) {
@@ -88,11 +89,12 @@ final class RequestQueue: Sendable {
         return true
     }
 
-    /// Waits for a place on the network.
+    /// Waits for a place on the network, as `cycle` (listed in ``pending``, withdrawn by its
+    /// cancel) or, for an exchange shared by coalesced cycles, as nobody's.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while waiting.
     @inline(never)  // The wait's continuation and handler would widen every sender's async frame.
-    func acquire(for cycle: HTTPCycle, priority: RequestPriority) async throws {
+    func acquire(for cycle: HTTPCycle?, priority: RequestPriority) async throws {
         let id: UInt64? = state.withLock { state in
             if Self.takeFreePlace(&state) { return nil }
             state.nextID += 1

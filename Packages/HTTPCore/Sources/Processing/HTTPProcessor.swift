@@ -1,30 +1,50 @@
 import Foundation
 
-/// Prepares requests (`object` → `data` and headers) and digests responses (`data` → `object`).
+/// Prepares requests: turns `request.object` into a body and sets the headers that go with it.
 ///
-/// Both requirements have default implementations that do nothing, so a processor implements
-/// only the direction it handles. Processors run on the cycle's task, never on the caller's
-/// thread, and a thrown error fails the cycle with ``HTTPError/processor(name:underlying:response:)``.
+/// The requirement has no default, so a processor whose method is misspelt does not compile.
+/// Processors run on the cycle's task, never on the caller's thread; a thrown error fails the
+/// cycle with ``HTTPError/processor(name:underlying:response:)``.
 ///
 /// ```swift
-/// struct CSVProcessor: HTTPProcessor {
+/// struct CSVWriter: HTTPRequestProcessor {
+///     func prepare(_ request: inout HTTPRequest) throws {
+///         guard let rows = request.object as? [[String]] else { return }
+///         request.data = Data(rows.map { $0.joined(separator: ",") }.joined(separator: "\n").utf8)
+///         request.headers["Content-Type"] = "text/csv"
+///     }
+/// }
+/// ```
+public protocol HTTPRequestProcessor: Sendable {
+    /// Turns `request.object` into `request.data` and sets the headers that go with it.
+    ///
+    /// - Throws: ``HTTPError/unsupportedRequestObject(type:processor:)`` for an object it
+    ///   cannot write, or its own error, which fails the cycle.
+    func prepare(_ request: inout HTTPRequest) throws
+}
+
+/// Digests responses: turns `response.data` into `response.object`.
+///
+/// The requirement has no default, so a processor whose method is misspelt does not compile.
+///
+/// ```swift
+/// struct CSVReader: HTTPResponseProcessor {
 ///     func process(_ response: inout HTTPResponse) throws {
 ///         response.object = response.text?.split(separator: "\n").map { $0.split(separator: ",") }
 ///     }
 /// }
-/// try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
+/// try ProcessorRegistry.shared.register(CSVReader(), for: "text/csv")
 /// ```
-public protocol HTTPProcessor: Sendable {
-    /// Turns `request.object` into `request.data` and sets the headers that go with it.
-    func prepare(_ request: inout HTTPRequest) throws
+public protocol HTTPResponseProcessor: Sendable {
     /// Turns `response.data` into `response.object`.
+    ///
+    /// - Throws: its own error, which fails the cycle with the response it could not read.
     func process(_ response: inout HTTPResponse) throws
 }
 
-extension HTTPProcessor {
-    public func prepare(_ request: inout HTTPRequest) throws {}
-    public func process(_ response: inout HTTPResponse) throws {}
-}
+/// A processor for both directions: the seed's `HTTPProcessor`, one type that writes a model
+/// into a request and reads it back from a response (JSON, forms, XML, multipart).
+public typealias HTTPProcessor = HTTPRequestProcessor & HTTPResponseProcessor
 
 /// Passes raw bytes through: a request object of `Data`, `[UInt8]` or `String` (UTF-8) becomes
 /// the body; a response's data becomes its object.

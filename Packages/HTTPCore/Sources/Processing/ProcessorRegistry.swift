@@ -2,6 +2,9 @@ import JewzLocking
 
 /// Maps media-type patterns to the processors that digest responses of those types.
 ///
+/// An entry that also prepares requests (an ``HTTPProcessor``: JSON, forms, XML, multipart)
+/// writes bodies of its type too: ``requestProcessor(forContentType:)``.
+///
 /// Patterns are `type/subtype` (exact), `type/*+suffix`, `type/*` and `*/*`. For a response,
 /// the most specific registered pattern wins in that order; parameters such as `charset` play
 /// no part in matching. Registering again for the same pattern replaces the processor.
@@ -21,13 +24,13 @@ public final class ProcessorRegistry: Sendable {
     }()
 
     private struct Entries {
-        var processors: [String: any HTTPProcessor] = [:]
+        var processors: [String: any HTTPResponseProcessor] = [:]
         /// Lookups by `Content-Type` value, so that a response of a type seen before costs one
         /// dictionary read instead of a parse; emptied whenever a registration changes.
-        var byContentType: [String: (any HTTPProcessor)?] = [:]
+        var byContentType: [String: (any HTTPResponseProcessor)?] = [:]
         /// Counts changes, so that a lookup that raced with one is not cached.
         var generation = 0
-        var objectProcessor: (any HTTPProcessor)?
+        var objectProcessor: (any HTTPRequestProcessor)?
 
         mutating func changed() {
             generation += 1
@@ -56,14 +59,14 @@ public final class ProcessorRegistry: Sendable {
     ///
     /// - Throws: ``InvalidPattern`` when a pattern is not one of the four forms; nothing is
     ///   registered then.
-    public func register(_ processor: any HTTPProcessor, for patterns: String...) throws(InvalidPattern) {
+    public func register(_ processor: any HTTPResponseProcessor, for patterns: String...) throws(InvalidPattern) {
         try register(processor, for: patterns)
     }
 
     /// Registers `processor` for each of `patterns`.
     ///
     /// - Throws: ``InvalidPattern``; nothing is registered then.
-    public func register(_ processor: any HTTPProcessor, for patterns: [String]) throws(InvalidPattern) {
+    public func register(_ processor: any HTTPResponseProcessor, for patterns: [String]) throws(InvalidPattern) {
         let keys = try patterns.map(Self.normalizedPattern)
         entries.withLock { entries in
             for key in keys { entries.processors[key] = processor }
@@ -85,7 +88,7 @@ public final class ProcessorRegistry: Sendable {
     /// `import Jewzruxin` the shared registry's is ``JewzJSON/HTTPJSONProcessor``, so that a
     /// `JSONValue`, a dictionary or any `Encodable` goes as JSON; `nil` makes such an object
     /// an error.
-    public var objectProcessor: (any HTTPProcessor)? {
+    public var objectProcessor: (any HTTPRequestProcessor)? {
         get { entries.withLock { $0.objectProcessor } }
         set { entries.withLock { $0.objectProcessor = newValue } }
     }
@@ -96,7 +99,7 @@ public final class ProcessorRegistry: Sendable {
     }
 
     /// The processor for a `Content-Type` value, by the most specific matching pattern.
-    public func processor(forContentType contentType: String) -> (any HTTPProcessor)? {
+    public func processor(forContentType contentType: String) -> (any HTTPResponseProcessor)? {
         let (cached, generation) = entries.withLock { ($0.byContentType[contentType], $0.generation) }
         if let cached { return cached }
         // Parsed outside the lock; the answer is kept only if no registration came in between.
@@ -109,8 +112,14 @@ public final class ProcessorRegistry: Sendable {
         return processor
     }
 
+    /// The processor that writes request bodies of a `Content-Type`: the one registered for it
+    /// when it prepares requests too, else `nil`.
+    public func requestProcessor(forContentType contentType: String) -> (any HTTPRequestProcessor)? {
+        processor(forContentType: contentType) as? any HTTPRequestProcessor
+    }
+
     /// The processor for a media type, by the most specific matching pattern.
-    public func processor(for mediaType: MediaType) -> (any HTTPProcessor)? {
+    public func processor(for mediaType: MediaType) -> (any HTTPResponseProcessor)? {
         entries.withLock { entries in
             let processors = entries.processors
             if let exact = processors[mediaType.essence] { return exact }

@@ -27,7 +27,7 @@ extension HTTPSession {
             if let method, request.method != method { return false }
             if let wanted {
                 let absolute = path?.contains("://") == true
-                return request.url.path == wanted.path && (!absolute || CycleRun.origin(of: request.url) == CycleRun.origin(of: wanted))
+                return request.url.path == wanted.path && (!absolute || request.url.origin == wanted.origin)
             }
             return true
         }
@@ -55,7 +55,7 @@ extension HTTPSession {
     /// `baseURL`, a path under the base (httpx's rule, not RFC 3986's, which would drop the
     /// base's last segment).
     package func resolve(_ urlString: String) -> String {
-        guard let base = configuration.baseURL, !urlString.contains("://") else { return urlString }
+        guard let base = settings().configuration.baseURL, !urlString.contains("://") else { return urlString }
         let prefix = base.absoluteString
         return (prefix.hasSuffix("/") ? prefix : prefix + "/") + urlString.drop { $0 == "/" }
     }

@@ -11,8 +11,12 @@ extension ImageCache {
     ) {
         let queue = session.completionQueue
         Task {
-            let result = await Result { () async throws -> ImageResponse in try await self.response(for: url, priority: priority) }
-            queue.async { completion(result) }
+            do {
+                let response = try await self.response(for: url, priority: priority)
+                queue.async { completion(.success(response)) }
+            } catch {
+                queue.async { completion(.failure(error)) }
+            }
         }
     }
 }

@@ -51,7 +51,10 @@ public final class ImageCache: Sendable {
     public let diskCache: HTTPCache?
     let configuration: Configuration
     let memory: ImageMemoryCache
-    let downloads = ImageDownloads()
+    /// The downloads in flight, one per key, shared by every caller of that key: a waiter that
+    /// is cancelled leaves alone, the last one to leave cancels the download, and the download
+    /// runs at the highest priority among its waiters.
+    let downloads = SingleFlight<String, ImageResponse>()
 
     /// - Throws: ``CacheError`` when the disk cache's directory cannot be made, opened or locked.
     public init(configuration: Configuration = .init()) throws {
@@ -62,8 +65,8 @@ public final class ImageCache: Sendable {
         }
         var sessionConfiguration = configuration.session
         sessionConfiguration.cache = diskCache
+        sessionConfiguration.maximumActiveRequests = max(1, configuration.maximumConcurrentDownloads)
         session = HTTPSession(configuration: sessionConfiguration)
-        session.maximumActiveRequests = max(1, configuration.maximumConcurrentDownloads)
     }
 
     // MARK: Images
@@ -82,17 +85,17 @@ public final class ImageCache: Sendable {
     public func response(for url: URL, priority: RequestPriority = .normal) async throws -> ImageResponse {
         let key = configuration.key(url)
         if let image = memory.image(forKey: key) { return ImageResponse(image: image, source: .memory, url: url) }
-        let session = session
-        return try await downloads.response(forKey: key, priority: priority) {
+        return try await downloads.value(for: key, priority: priority) { [self] in
             let cycle = HTTPCycle(requestURL: url, requestMethod: .get, session: session)
             cycle.request.caching.key = "GET " + key
             cycle.request.appliesContentTypeProcessing = false
-            return cycle
-        } load: { [self] cycle in
-            let response = try await cycle.start()
-            let image = try Image(data: response.data)
-            memory.insert(image, forKey: key)
-            return ImageResponse(image: image, source: Self.source(of: response), url: url)
+            // The queue sends the download at its waiters' highest priority.
+            return .init(prioritize: { cycle.priority = $0 }) { [self] in
+                let response = try await cycle.start()
+                let image = try Image(data: response.data)
+                memory.insert(image, forKey: key)
+                return ImageResponse(image: image, source: Self.source(of: response), url: url)
+            }
         }
     }
 

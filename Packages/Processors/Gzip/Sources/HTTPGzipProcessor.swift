@@ -13,7 +13,7 @@ import JewzHTTPCore
 /// ContentCodingRegistry.shared.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
 /// cycle.requestProcessors = [HTTPJSONProcessor(), HTTPGzipProcessor()]   // compress this upload
 /// ```
-public struct HTTPGzipProcessor: HTTPProcessor, HTTPContentDecoder {
+public struct HTTPGzipProcessor: HTTPRequestProcessor, HTTPContentDecoder {
     /// The `Content-Encoding` tokens it decodes.
     public static let codings = ["gzip", "x-gzip", "deflate"]
 

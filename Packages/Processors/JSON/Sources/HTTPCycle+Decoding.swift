@@ -27,7 +27,7 @@ extension HTTPCycle {
         return try Self.decode(try await start(), as: type, using: decoder)
     }
 
-    private static func decode<T: Decodable>(_ response: HTTPResponse, as type: T.Type, using decoder: JSONDecoder) throws -> T {
+    static func decode<T: Decodable>(_ response: HTTPResponse, as type: T.Type, using decoder: JSONDecoder) throws -> T {
         do {
             return try decoder.decode(type, from: response.data)
         } catch {
@@ -35,40 +35,28 @@ extension HTTPCycle {
         }
     }
 
-    /// Sends a GET request and decodes the JSON body as `type`; see
-    /// ``start(decoding:using:)``. Keep a cycle and call that method when you also need the
-    /// response's status or headers.
-    ///
-    /// - Throws: ``HTTPError``: `.invalidURL` before anything is sent, the errors of
-    ///   ``HTTPCycle/start()``, and `.processor` when the body is not a `type`.
-    public static func get<T: Decodable>(
-        _ urlString: String, parameters: QueryParameters = [:], decoding type: T.Type,
-        using decoder: JSONDecoder = JSONDecoder(), authentications: [any HTTPAuthentication]? = nil,
-        retryPolicy: RetryPolicy? = nil, session: HTTPSession = .default
-    ) async throws -> T {
-        try await send(
-            .get, urlString, parameters: parameters, decoding: type, using: decoder, authentications: authentications,
-            retryPolicy: retryPolicy, session: session)
-    }
+}
 
-    /// Sends a request (its object prepared by `requestProcessors`, such as
-    /// ``HTTPJSONProcessor``) and decodes the JSON body as `type`; see
-    /// ``start(decoding:using:)``.
+extension HTTPCycle.Sender {
+    /// Sends a request and decodes the JSON body as `type`; see
+    /// ``HTTPCycle/start(decoding:using:)``. Keep a cycle and call that method when you also
+    /// need the response's status or headers.
+    ///
+    /// ```swift
+    /// let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)
+    /// let created = try await HTTPCycle.post(url, requestObject: draft, decoding: Person.self)
+    /// ```
     ///
     /// - Throws: ``HTTPError``: `.invalidURL` before anything is sent, the errors of
-    ///   ``HTTPCycle/start()``, and `.processor` when the body is not a `type`.
-    public static func send<T: Decodable>(
-        _ method: HTTPMethod, _ urlString: String, parameters: QueryParameters = [:],
-        requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPProcessor]? = nil, decoding type: T.Type,
-        using decoder: JSONDecoder = JSONDecoder(), authentications: [any HTTPAuthentication]? = nil,
-        retryPolicy: RetryPolicy? = nil, session: HTTPSession = .default
+    ///   ``HTTPCycle/start()``, and `.processor` (with the response) when the body is not a `type`.
+    public func callAsFunction<T: Decodable>(
+        _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
+        requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPCycle.Options = .init(),
+        decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder(), session: HTTPSession = .default
     ) async throws -> T {
-        let cycle = try HTTPCycle(
-            urlString, method: method, parameters: parameters, requestObject: requestObject,
-            requestProcessors: requestProcessors, authentications: authentications, retryPolicy: retryPolicy,
-            session: session)
+        let cycle = try make(urlString, parameters, headers, requestObject, timeout, options, session)
         cycle.request.appliesContentTypeProcessing = false
         // Nobody else holds this cycle: it may run in the calling task (see `startUnshared`).
-        return try decode(try await cycle.startUnshared(), as: type, using: decoder)
+        return try HTTPCycle.decode(try await cycle.startUnshared(), as: type, using: decoder)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import JewzHTTPCore
-import JewzLocking
 import JewzURITemplate
 
 // Making cycles for resources, and starting them: the seed's cycleForResource and
@@ -21,17 +20,23 @@ extension HTTPService {
         identifier: String? = nil, option: CycleOption = .create
     ) throws(ServiceError) -> HTTPCycle {
         guard let identifier, option != .create else { return try makeCycle(name, values: values, object: object) }
-        if option == .reuse, let existing = state.withLock({ Self.unfinished($0.identified[identifier]) }) { return existing.cycle }
+        if option == .reuse, let existing = unfinishedCycle(identifier) { return existing }
         let made = try makeCycle(name, values: values, object: object)
-        return register(made, as: identifier, option: option, start: false).cycle
+        let replaced = state.withLock { $0.identified.updateValue(made, forKey: identifier) }
+        if option == .replace {
+            runs.cancel(identifier)
+            replaced?.cancel(explicitly: false)
+        }
+        return made
     }
 
     /// Makes the cycle as ``cycle(forResource:values:object:identifier:option:)`` does, starts it
     /// and returns it once it has finished, its response in ``HTTPCycle/response``.
     ///
     /// With `.reuse`, callers asking while a cycle of that identifier runs wait for that one:
-    /// a hundred at once make one exchange. With `.replace`, each cancels the one before: the
-    /// replaced callers get ``HTTPError/Code/cancelled``.
+    /// a hundred at once make one exchange, and it is cancelled only when all of them left.
+    /// With `.replace`, each cancels the one before: the replaced callers get
+    /// ``HTTPError/Code/cancelled``.
     ///
     /// - Throws: ``ServiceError``, and what the cycle throws (`HTTPError`).
     @discardableResult
@@ -44,19 +49,21 @@ extension HTTPService {
             try await run(cycle)
             return cycle
         }
-        if option == .reuse, let existing = state.withLock({ Self.unfinished($0.identified[identifier]) }), let run = existing.run {
-            _ = try await Self.outcome(of: run, cancellingOnLeave: false)
-            return existing.cycle
+        do {
+            return try await runs.value(for: identifier, replacing: option == .replace) {
+                let made = try makeCycle(name, values: values, object: object)
+                let replaced = state.withLock { $0.identified.updateValue(made, forKey: identifier) }
+                if option == .replace, replaced?.isRunning == true { replaced?.cancel(explicitly: false) }
+                return .init(prioritize: { made.priority = $0 }) {
+                    defer { self.forget(made, as: identifier) }
+                    try await made.start()
+                    return made
+                }
+            }
+        } catch is CancellationError {
+            // This caller left, or a later `.replace` took the identifier.
+            throw HTTPError.cancelled(explicitly: true)
         }
-        let made = try makeCycle(name, values: values, object: object)
-        let entry = register(made, as: identifier, option: option, start: true)
-        guard let run = entry.run else {
-            try await entry.cycle.start()
-            return entry.cycle
-        }
-        // A run others may reuse goes on for them when its maker leaves.
-        _ = try await Self.outcome(of: run, cancellingOnLeave: option != .reuse)
-        return entry.cycle
     }
 
     /// As ``request(_:values:object:identifier:option:)``, calling `completion` on the
@@ -76,62 +83,17 @@ extension HTTPService {
 
     // MARK: Identified cycles
 
-    /// Records `made` under `identifier`, or returns the unfinished cycle already there when
-    /// reusing; replacing cancels what was there. When `start`, the recorded cycle runs in a task
-    /// of the service's, which forgets it when done.
-    private func register(_ made: HTTPCycle, as identifier: String, option: CycleOption, start: Bool) -> Identified {
-        let (entry, replaced) = state.withLock { state -> (Identified, Identified?) in
-            let existing = state.identified[identifier]
-            if option == .reuse, let unfinished = Self.unfinished(existing), !start || unfinished.run != nil { return (unfinished, nil) }
-            var entry = Identified(cycle: made, run: nil)
-            if start {
-                entry.run = Task {
-                    defer { self.forget(made, as: identifier) }
-                    return try await made.start()
-                }
-            }
-            state.identified[identifier] = entry
-            return (entry, option == .replace ? existing : nil)
-        }
-        if let replaced {
-            replaced.run?.cancel()
-            replaced.cycle.cancel(explicitly: false)
-        }
-        return entry
-    }
-
-    /// The outcome of `run`, or ``HTTPError/Code/cancelled`` as soon as the calling task is
-    /// cancelled: a caller that leaves does not wait for an exchange it shares.
-    private static func outcome(of run: Task<HTTPResponse, any Error>, cancellingOnLeave: Bool) async throws -> HTTPResponse {
-        let waiter = Waiter()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                waiter.continuation.withLock { $0 = continuation }
-                if Task.isCancelled {
-                    if cancellingOnLeave { run.cancel() }
-                    waiter.resume(with: .failure(HTTPError.cancelled(explicitly: true)))
-                    return
-                }
-                Task { waiter.resume(with: await run.result) }
-            }
-        } onCancel: {
-            if cancellingOnLeave { run.cancel() }
-            waiter.resume(with: .failure(HTTPError.cancelled(explicitly: true)))
-        }
+    /// The cycle made last with `identifier` while it has not finished: it runs, or it was
+    /// made and not yet started.
+    private func unfinishedCycle(_ identifier: String) -> HTTPCycle? {
+        guard let cycle = state.withLock({ $0.identified[identifier] }) else { return nil }
+        return cycle.isRunning || cycle.response == nil ? cycle : nil
     }
 
     private func forget(_ cycle: HTTPCycle, as identifier: String) {
         state.withLock { state in
-            if state.identified[identifier]?.cycle === cycle { state.identified[identifier] = nil }
+            if state.identified[identifier] === cycle { state.identified[identifier] = nil }
         }
-    }
-
-    /// `entry` while its cycle has not finished: its run goes on, or it was made and not yet
-    /// started (or is running, started by its caller).
-    private static func unfinished(_ entry: Identified?) -> Identified? {
-        guard let entry else { return nil }
-        if entry.run != nil || entry.cycle.isRunning || entry.cycle.response == nil { return entry }
-        return nil
     }
 
     // MARK: Making cycles
@@ -171,17 +133,24 @@ extension HTTPService {
         request.timeout = resource.timeout ?? profile.timeout
         let cycle = HTTPCycle(
             request: request, session: session,
-            requestProcessors: try processors(resource.requestProcessor ?? profile.requestProcessor, resource: name),
-            responseProcessors: try processors(resource.responseProcessor ?? profile.responseProcessor, resource: name),
+            requestProcessors: try processors(
+                resource.requestProcessor ?? profile.requestProcessor, resource: name, raw: HTTPDataProcessor() as any HTTPRequestProcessor
+            ) { $0.requestProcessor(forContentType: $1) },
+            responseProcessors: try processors(
+                resource.responseProcessor ?? profile.responseProcessor, resource: name, raw: HTTPDataProcessor() as any HTTPResponseProcessor
+            ) { $0.processor(forContentType: $1) },
             authentications: authentications, vettedURL: url)
         hook?(cycle, name)
         return cycle
     }
 
-    private func processors(_ choice: ServiceProfile.ProcessorChoice?, resource: String) throws(ServiceError) -> [any HTTPProcessor]? {
+    /// The processor a profile names: the raw one, or the session's registry's for its content type.
+    private func processors<Processor>(
+        _ choice: ServiceProfile.ProcessorChoice?, resource: String, raw: Processor, lookup: (ProcessorRegistry, String) -> Processor?
+    ) throws(ServiceError) -> [Processor]? {
         guard let choice else { return nil }
-        guard let contentType = choice.contentType else { return [HTTPDataProcessor()] }
-        guard let processor = session.processorRegistry.processor(forContentType: contentType) else {
+        guard let contentType = choice.contentType else { return [raw] }
+        guard let processor = lookup(session.settings().configuration.processorRegistry, contentType) else {
             throw ServiceError.processorUnavailable(contentType, resource: resource)
         }
         return [processor]
@@ -199,14 +168,5 @@ extension HTTPService {
             }
         }
         return false
-    }
-}
-
-/// A caller waiting for a run's outcome, resumed once: by the outcome or by leaving.
-private final class Waiter: Sendable {
-    let continuation = Mutex<CheckedContinuation<HTTPResponse, any Error>?>(nil)
-
-    func resume(with result: Result<HTTPResponse, any Error>) {
-        continuation.withLock { $0.take() }?.resume(with: result)
     }
 }

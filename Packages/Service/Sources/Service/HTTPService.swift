@@ -46,15 +46,12 @@ public final class HTTPService: Sendable {
         var credentials: [String: [any HTTPAuthentication]] = [:]
         /// The service's authentications where its environment has none; `nil`: the session's.
         var authentications: [any HTTPAuthentication]?
-        /// Cycles made with an identifier, until they finish.
-        var identified: [String: Identified] = [:]
+        /// The latest cycle made with each identifier.
+        var identified: [String: HTTPCycle] = [:]
     }
 
-    /// A cycle with an identifier, and the task running it when the service started it.
-    struct Identified {
-        let cycle: HTTPCycle
-        var run: Task<HTTPResponse, any Error>?
-    }
+    /// The runs of identified cycles the service started: `.reuse` callers share one.
+    let runs = SingleFlight<String, HTTPCycle>()
 
     /// A service for `profile`, its requests made with `session`.
     ///

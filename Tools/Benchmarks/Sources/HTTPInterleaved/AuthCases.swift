@@ -12,7 +12,7 @@ func authCases(hello: String) async throws -> (cases: [Case], sessions: [HTTPSes
         var request = HTTPRequest(url: url)
         let response = HTTPResponse(statusCode: 401, headers: ["WWW-Authenticate": challenge], url: url)
         guard try await authentication.respond(to: response, retrying: &request) else { throw HTTPError.invalidURL(hello) }
-        session.authentications = [authentication]
+        try session.update { $0.authentications = [authentication] }
         return session
     }
     let digest = try await primed(

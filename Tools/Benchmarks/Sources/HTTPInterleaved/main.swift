@@ -257,7 +257,7 @@ if getenv("BISECT") != nil {
     // The headers a cycle adds to a request that has none: the session's, and an
     // Accept-Encoding naming the session's decoders. Raw AHC sends neither.
     var sessionHeaders = session.configuration.additionalHeaders
-    sessionHeaders.add(session.contentCodings.tokens.joined(separator: ", "), for: "Accept-Encoding")
+    sessionHeaders.add(session.configuration.contentCodings.tokens.joined(separator: ", "), for: "Accept-Encoding")
     let headedRequest = HTTPRequest(url: helloURL, headers: sessionHeaders)
     let headedTransportAlone = Contender(name: "transport.send with the cycle's headers") {
         var collector = BodyCollector()

@@ -1,41 +1,44 @@
 import Foundation
 
-// Following redirects: the cycle's job rather than the transport's, so that every transport
-// applies one policy (limit, loops, https → http, credentials kept to their origin).
-extension CycleRun {
-    /// Follows the redirects that start with `first`, the answer to `request`, until a
-    /// response is not one.
-    ///
+/// Follows redirects by the session's policy, each hop an exchange of its own through the
+/// stages below: the cycle's job rather than the transport's, so that every transport applies
+/// one policy (limit, loops, https → http, credentials kept to their origin). In the pipeline
+/// when the session follows redirects.
+struct RedirectStage: HTTPMiddleware {
+    var name: String { "redirects" }
+
     /// - Throws: ``HTTPError/Code/tooManyRedirects`` past the session's `maximumRedirects`;
     ///   ``HTTPError/Code/redirectLoop`` when a request comes back to a URL it visited;
     ///   ``HTTPError/Code/insecureRedirect``; ``HTTPError/Code/bodyNotReplayable`` for a 307/308
     ///   that would resend a one-shot body; ``HTTPError/Code/invalidResponse`` for a `Location`
     ///   that is not an http(s) URL.
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        let response = try await next(request)
+        guard HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers) else { return response }
+        return try await Self.follow(from: response, of: request, next: next)
+    }
+
     @inline(never)
-    func followRedirects(from first: ReceivedResponse, of request: HTTPRequest) async throws -> ReceivedResponse {
-        let configuration = session.configuration
-        var received = first
-        let firstOrigin = Self.origin(of: request.url)
+    private static func follow(from first: HTTPResponse, of request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        let configuration = next.run.configuration
+        var response = first
         var request = request
-        var visited: Set<String> = [Self.visitKey(of: request)]
+        var visited: Set<String> = [visitKey(of: request)]
         var followed = 0
-        while HTTPResponse.isRedirect(statusCode: received.response.statusCode, headers: received.response.headers) {
+        while HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers) {
             followed += 1
             guard followed <= configuration.maximumRedirects else {
                 throw HTTPError.tooManyRedirects(limit: configuration.maximumRedirects)
             }
-            request = try Self.redirectedRequest(
-                after: received.response, of: request, allowsInsecure: configuration.allowsInsecureRedirects)
-            guard visited.insert(Self.visitKey(of: request)).inserted else {
+            request = try redirectedRequest(after: response, of: request, allowsInsecure: configuration.allowsInsecureRedirects)
+            guard visited.insert(visitKey(of: request)).inserted else {
                 throw HTTPError.redirectLoop(url: request.url.redactedString)
             }
             try request.validateForSending()
-            session.logger.debug("redirect \(received.response.statusCode) → \(request.method) \(request.url.redactedString)")
-            // The authentications speak only to the origin they were given for.
-            let sameOrigin = Self.origin(of: request.url) == firstOrigin
-            received = try await sameOrigin ? answeringChallenges(request) : sendOnce(request)
+            next.run.session.logger.debug("redirect \(response.statusCode) → \(request.method) \(request.url.redactedString)")
+            response = try await next(request)
         }
-        return received
+        return response
     }
 
     /// What identifies a step of a redirect chain: the same method on the same URL twice is a loop.
@@ -70,16 +73,18 @@ extension CycleRun {
         } else if next.body != nil, !request.hasReplayableBody {
             throw HTTPError.bodyNotReplayable
         }
-        if origin(of: request.url) != origin(of: next.url) {
+        if request.url.origin != next.url.origin {
             for name in ["Authorization", "Proxy-Authorization", "Cookie", "Host"] { next.headers.remove(name) }
         }
         return next
     }
+}
 
+extension URL {
     /// Scheme, host and port, the default port written out: what credentials are bound to.
-    static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    var origin: String {
+        let scheme = scheme?.lowercased() ?? ""
+        let port = port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(host?.lowercased() ?? ""):\(port)"
     }
 }

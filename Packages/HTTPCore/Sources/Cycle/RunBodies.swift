@@ -1,5 +1,5 @@
-/// How one run moves its bodies: where the response goes and who watches the upload.
-struct Transfer {
+/// How one run moves its bodies: where the response goes, and who watches the upload.
+struct RunBodies: Sendable {
     var download: DownloadTarget?
     var channel: ResponseBodyChannel?
     var didSendBodyData: HTTPCycle.DidSendBodyDataHandler?

@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+
+// The end of a run: the response's body where the run wants it, the response processors, the
+// response on the cycle; or the failure, the partial download, the closing events and the log.
+extension CycleRun {
+    /// Gives a response whose body did not go to the run's file or stream — one a middleware
+    /// made — to it now, unless it stays in memory (a failing status, a redirect).
+    @inline(never)
+    func deliverToDestination(_ response: HTTPResponse) async throws -> HTTPResponse {
+        guard !keepsInMemory(response) else { return response }
+        try await bodies.destination.deliver(HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count))
+        var delivered = response
+        delivered.data = Data()
+        delivered.isBodyDelivered = true
+        return delivered
+    }
+
+    /// Processes the final response, stores it on the cycle, and hands a finished download its
+    /// file; a failing status is processed when it can be, and its error wins.
+    ///
+    /// - Throws: ``HTTPError/Code/statusCode`` with the processed response, a processor's
+    ///   failure with the response it could not read, or the download handler's.
+    @inline(never)
+    func complete(_ response: consuming HTTPResponse, statusFailed: Bool) throws -> HTTPResponse {
+        try checkCancellation()
+        var processingError: (any Error)?
+        if !statusFailed, !bodies.isInMemory {
+            // The body went to a file or a stream: there is nothing to process.
+        } else if !statusFailed {
+            do {
+                try process(&response)
+            } catch {
+                processingError = error
+            }
+        } else {
+            try? process(&response)
+        }
+        try checkCancellation()
+        emit(.processed(copy response, elapsed: .now - started))
+        cycle.record(copy response, of: generation)
+        if statusFailed { throw HTTPError.statusCode(response) }
+        if let processingError {
+            // The body as it came goes with the error: a one-call form's caller has no cycle to ask.
+            guard let failure = processingError as? HTTPError, failure.code == .processor, failure.response == nil else {
+                throw processingError
+            }
+            throw failure.about(response)
+        }
+        if let target = bodies.download, let location = target.completedFile() {
+            defer { target.removeFile() }
+            do {
+                try target.download.downloadFile(cycle, location)
+            } catch {
+                throw HTTPError.processor(name: "download file handler", underlying: error)
+            }
+        }
+        return response
+    }
+
+    /// Runs the response processors; when neither the cycle nor the session names any, the
+    /// one the registry has for the Content-Type (unless the request opts out or the body is
+    /// empty).
+    private func process(_ response: inout HTTPResponse) throws {
+        if processesByContentType {
+            guard request.appliesContentTypeProcessing, !response.data.isEmpty else { return }
+            // An override that does not parse leaves the response's own type in charge.
+            let override = request.responseContentTypeOverride.flatMap { MediaType($0) == nil ? nil : $0 }
+            guard let contentType = override ?? response.headers["Content-Type"],
+                let processor = configuration.processorRegistry.processor(forContentType: contentType)
+            else { return }
+            try Self.applying(processor) { try processor.process(&response) }
+        } else {
+            for processor in responseProcessors {
+                try Self.applying(processor) { try processor.process(&response) }
+            }
+        }
+    }
+
+    /// Ends a run that failed: a download leaves its partial file only when it can be
+    /// continued (and the cycle keeps where to continue from), then the run closes.
+    ///
+    /// - Returns: the error the run ends with: a cancellation as ``HTTPCycle/cancel(explicitly:)``
+    ///   recorded it, never as the network error it may have caused.
+    @inline(never)
+    func fail(with error: any Error) -> HTTPError {
+        if let target = bodies.download {
+            cycle.record(target.abandon(requestURL: request.url), of: generation)
+        }
+        let failure: HTTPError
+        if let recorded = cycle.recordedCancellation(of: generation) {
+            failure = recorded
+        } else if Task.isCancelled {
+            failure = .cancelled(explicitly: false)
+        } else {
+            failure = HTTPError(transportError: error)
+        }
+        close(failure: failure)
+        return failure
+    }
+
+    /// Closes a run: its body stream, the session's activity, the closing events and the log.
+    @inline(never)
+    func close(failure: HTTPError?) {
+        bodies.channel?.finish(with: failure)
+        session.activity.end(cycle)
+        if let failure {
+            if failure.code == .cancelled {
+                emit(.cancelled(explicitly: failure.isExplicitCancellation, elapsed: .now - started))
+            } else {
+                emit(.failed(failure, elapsed: .now - started))
+                logFailure(failure)
+            }
+        }
+        emit(.finished(elapsed: .now - started))
+    }
+
+    /// Logs a failure at error level with a bounded preview of the body.
+    private func logFailure(_ error: HTTPError) {
+        let response = error.response ?? cycle.response
+        var metadata: Logger.Metadata = ["method": "\(request.method)", "url": "\(request.url.redactedString)"]
+        if let response {
+            metadata["status"] = "\(response.statusCode)"
+            metadata["body"] = "\(String(decoding: response.data.prefix(512), as: UTF8.self))"
+        }
+        session.logger.error("\(error)", metadata: metadata)
+    }
+}

@@ -1,0 +1,33 @@
+/// Shares one exchange among identical GETs in flight (same URL and headers) whose bodies are
+/// kept in memory: the first sends it through the stages below, the others wait for its
+/// response (``SingleFlight``). A waiter that is cancelled leaves alone; the exchange stops
+/// when none is left. In the pipeline when the session coalesces identical GETs.
+struct CoalescingStage: HTTPMiddleware {
+    /// What makes two requests identical: method, URL and headers.
+    struct Key: Hashable, Sendable {
+        let method: HTTPMethod
+        let url: String
+        let headers: [HTTPHeaderFields.Field]
+
+        init(_ request: HTTPRequest) {
+            method = request.method
+            url = request.url.absoluteString
+            headers = request.headers.fields
+        }
+    }
+
+    let flights: SingleFlight<Key, HTTPResponse>
+
+    var name: String { "coalescing" }
+
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        guard request.method == .get, next.run.bodies.isInMemory else { return try await next(request) }
+        let run = next.run
+        let shared = next.shared()
+        return try await flights.value(for: Key(request)) {
+            run.emit(.requestCoalesced(request))
+        } starting: {
+            .init { try await shared(request) }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// A step of a session's request path: it gets the request and the rest of the path (`next`),
+/// and returns the response.
+///
+/// A middleware may change the request before it calls `next`, change or replace the response
+/// it gets back, call `next` several times (to retry, to try another URL) or not at all (to
+/// answer from somewhere else), or throw. The built-in features — retries, redirects,
+/// authentication, the cache, cookies, coalescing, the queue and the transport — are
+/// middleware too, in one order (see ARCHITECTURE.md); a session adds yours at two places:
+///
+/// - ``HTTPSession/Configuration/middleware``: around the whole run of a cycle. It sees the
+///   request once, as the caller made it, and the final response, after retries, redirects and
+///   challenges.
+/// - ``HTTPSession/Configuration/networkMiddleware``: around each exchange on the network. It
+///   sees every attempt and every redirect hop as it goes on the wire, with credentials and
+///   cookies, and is skipped when the cache answers.
+///
+/// ```swift
+/// struct Signing: HTTPMiddleware {
+///     let key: SymmetricKey
+///     func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+///         var request = request
+///         let body = try await request.collectBody(upTo: next.bodySizeLimit)
+///         request.headers["X-Signature"] = signature(of: body, with: key)
+///         return try await next(request)
+///     }
+/// }
+/// try session.update { $0.networkMiddleware.append(Signing(key: key)) }
+/// ```
+///
+/// A response body bound for a download's file or a streamed reader goes there as it arrives,
+/// without passing through a middleware: the response a middleware gets back then has empty
+/// ``HTTPResponse/data``. A response a middleware makes itself is delivered to the file or the
+/// reader like one from the network.
+public protocol HTTPMiddleware: Sendable {
+    /// What `jewz -v` and the ``HTTPEvent/stageEntered(_:request:)`` event call this step.
+    /// By default, the type's name.
+    var name: String { get }
+
+    /// Handles `request`, passing it on with `next` (or not), and returns the response.
+    ///
+    /// - Throws: an ``HTTPError`` (from `next`, or one of your own) ends the cycle with it,
+    ///   after the retry policy had its say when thrown below the retry stage; any other error
+    ///   ends it with ``HTTPError/Code/middleware``, the error as its underlying one.
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse
+}
+
+extension HTTPMiddleware {
+    public var name: String { String(describing: Self.self) }
+}
+
+/// A middleware made of a closure, for one-liners.
+///
+/// ```swift
+/// try session.update { configuration in
+///     configuration.networkMiddleware.append(HTTPClosureMiddleware("timing") { request, next in
+///         let started = ContinuousClock.now
+///         defer { print(request.url, ContinuousClock.now - started) }
+///         return try await next(request)
+///     })
+/// }
+/// ```
+public struct HTTPClosureMiddleware: HTTPMiddleware {
+    public typealias Intercept = @Sendable (HTTPRequest, HTTPNext) async throws -> HTTPResponse
+
+    public let name: String
+    private let body: Intercept
+
+    /// - Parameters:
+    ///   - name: what `jewz -v` and the stage events call it.
+    ///   - intercept: the step itself, as ``HTTPMiddleware/intercept(_:next:)``.
+    public init(_ name: String = "closure", _ intercept: @escaping Intercept) {
+        self.name = name
+        body = intercept
+    }
+
+    public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        try await body(request, next)
+    }
+}

@@ -1,0 +1,69 @@
+/// The rest of a session's request path, handed to each ``HTTPMiddleware``: call it with the
+/// request to pass it on, and get the response back.
+///
+/// It may be called several times, and from other tasks (it is `Sendable`): each call runs
+/// the stages after yours again. A cycle cancelled meanwhile makes it throw
+/// ``HTTPError/Code/cancelled``. Call it while your `intercept` runs, not after.
+public struct HTTPNext: Sendable {
+    let pipeline: Pipeline
+    /// The stage this call runs.
+    let position: Int
+    let run: CycleRun
+    /// Where a cache above wants a copy of a streamed body, as it arrives.
+    let keeper: HTTPBodyKeeper?
+    /// Whether the exchange below is shared by coalesced cycles: its body stays in memory,
+    /// and no one cycle's cancel stops it.
+    let isShared: Bool
+
+    /// The largest body a middleware should read into memory: the session's
+    /// ``HTTPSession/Configuration/maximumResponseBodySize``, as ``HTTPRequest/collectBody(upTo:)``
+    /// takes it.
+    public var bodySizeLimit: Int { run.configuration.maximumResponseBodySize }
+
+    /// The cycle this request belongs to; for a GET shared by coalesced cycles, the one that
+    /// started the exchange.
+    public var cycle: HTTPCycle { run.cycle }
+
+    /// Sends `request` through the rest of the path.
+    ///
+    /// - Throws: ``HTTPError``: what the stages after this one threw; ``HTTPError/Code/invalidURL``
+    ///   or ``HTTPError/Code/invalidHeader`` when a middleware passes on a request that cannot
+    ///   go on the wire; ``HTTPError/Code/cancelled``.
+    public func callAsFunction(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try run.checkCancellation(sharing: isShared)
+        guard position < pipeline.stages.count else { throw HTTPError.cancelled(explicitly: false) }
+        // A request the caller's own middleware changed is checked again before it goes on.
+        if pipeline.isUserStage(position - 1) { try request.validateForSending(vettedURL: run.cycle.vettedURL) }
+        let stage = pipeline.stages[position]
+        run.emit(.stageEntered(stage.name, request: request))
+        let next = HTTPNext(pipeline: pipeline, position: position + 1, run: run, keeper: keeper, isShared: isShared)
+        guard pipeline.isUserStage(position) else { return try await stage.intercept(request, next: next) }
+        do {
+            return try await stage.intercept(request, next: next)
+        } catch {
+            throw HTTPError(middlewareError: error, name: stage.name)
+        }
+    }
+
+    /// The path below, for an exchange whose streamed body a cache wants a copy of.
+    func keeping(_ keeper: HTTPBodyKeeper?) -> HTTPNext {
+        HTTPNext(pipeline: pipeline, position: position, run: run, keeper: keeper, isShared: isShared)
+    }
+
+    /// The path below, for an exchange shared by coalesced cycles.
+    func shared() -> HTTPNext {
+        HTTPNext(pipeline: pipeline, position: position, run: run, keeper: nil, isShared: true)
+    }
+}
+
+extension HTTPError {
+    /// What a user's middleware threw, as the cycle reports it: an ``HTTPError`` or a
+    /// cancellation as it is, anything else wrapped with the middleware's name.
+    init(middlewareError error: any Error, name: String) {
+        switch error {
+        case let error as HTTPError: self = error
+        case is CancellationError: self = .cancelled(explicitly: false)
+        default: self = .middleware(name: name, underlying: error)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+extension HTTPSession {
+    /// Every setting of a session, in one value: what its transport connects with, the
+    /// policies its cycles share, and the steps its requests go through.
+    ///
+    /// Give it to ``HTTPSession/init(configuration:transport:completionQueue:logger:)``, and
+    /// change it later with ``HTTPSession/update(_:)``; a change applies from the next run of
+    /// each cycle. A cycle's own settings (processors, authentications, retry policy) override
+    /// the session's.
+    ///
+    /// ```swift
+    /// var configuration = HTTPSession.Configuration()
+    /// configuration.baseURL = URL(string: "https://api.example.com/v1")
+    /// configuration.retryPolicy.retryableStatusCodes.insert(429)
+    /// configuration.middleware = [HTTPHeaderMiddleware(["X-Client": "example/1.0"])]
+    /// let session = HTTPSession(configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        // MARK: The transport
+
+        /// How the default transport connects: timeouts, connection pool, TLS, HTTP version,
+        /// proxies. Read once, when the session makes its transport: ``HTTPSession/update(_:)``
+        /// refuses to change it. Ignored when the session is given a transport of its own.
+        public var transport = AsyncHTTPClientTransport.Configuration() {
+            didSet { transportRevision &+= 1 }
+        }
+        /// Counts changes to ``transport``, so that ``HTTPSession/update(_:)`` can tell one.
+        var transportRevision = 0
+
+        // MARK: The request path
+
+        /// Steps around each whole run of a cycle, first to last: each sees the request once,
+        /// as the caller made it (processors applied), and the final response, after retries,
+        /// redirects and challenges. See ``HTTPMiddleware``.
+        public var middleware: [any HTTPMiddleware] = []
+        /// Steps around each exchange on the network, first to last: each sees every attempt
+        /// and every redirect hop as it goes on the wire (credentials and cookies added), and
+        /// is skipped when the cache answers.
+        public var networkMiddleware: [any HTTPMiddleware] = []
+        /// When failed requests are sent again; a cycle's own policy overrides it.
+        public var retryPolicy = RetryPolicy()
+        /// Whether redirects (301, 302, 303, 307, 308 with a `Location`) are followed. The
+        /// cycle follows them, the same way on every transport: 303 (and 301/302 after a POST)
+        /// becomes a GET without body; 307/308 resend method and body. `Authorization`,
+        /// `Proxy-Authorization` and `Cookie` are never sent to another origin.
+        public var followsRedirects = true
+        /// How many redirects one exchange may follow; one more fails with
+        /// ``HTTPError/Code/tooManyRedirects``. A URL visited twice fails sooner, with
+        /// ``HTTPError/Code/redirectLoop``.
+        public var maximumRedirects = 10
+        /// Whether a redirect may leave https for http; when not (the default), it fails with
+        /// ``HTTPError/Code/insecureRedirect``.
+        public var allowsInsecureRedirects = false
+        /// Credentials for cycles that have none of their own, asked in order before each
+        /// send and on a 401/407 challenge.
+        public var authentications: [any HTTPAuthentication] = []
+        /// The session's HTTP cache: `nil` (the default) asks none. JewzCache's `HTTPCache`
+        /// keeps responses in memory or on disk by RFC 9111's rules (``HTTPResponseCache``).
+        public var cache: (any HTTPResponseCache)?
+        /// The session's cookies: `nil` (the default) sends and keeps none; a jar stores every
+        /// response's `Set-Cookie` (redirects included) and sends what matches, on any transport.
+        public var cookieJar: HTTPCookieJar?
+        /// Whether identical GETs in flight (same URL and headers) share one exchange; off by
+        /// default. Each waiter gets the response; one waiter cancelling does not cancel the others.
+        public var coalescesIdenticalGETs = false
+        /// How many requests may be on the wire at once; `nil` (the default) for no limit. A
+        /// request waits for a place by its cycle's ``HTTPCycle/priority``.
+        public var maximumActiveRequests: Int?
+
+        // MARK: Processing
+
+        /// Processors for cycles that have none of their own.
+        public var requestProcessors: [any HTTPRequestProcessor] = []
+        /// Processors for cycles that have none of their own; when empty, the registry decides.
+        public var responseProcessors: [any HTTPResponseProcessor] = []
+        /// The registry that picks a response's processor by its Content-Type.
+        public var processorRegistry = ProcessorRegistry.shared
+        /// The decoders for `Content-Encoding`; their tokens are advertised in `Accept-Encoding`.
+        public var contentCodings = ContentCodingRegistry.shared
+        /// Decides whether a status code fails the cycle with ``HTTPError/statusCode(_:)``
+        /// (the seed's `sessionShouldTreatStatusCodeAsFailure`). Default: `>= 400`.
+        public var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
+
+        // MARK: Limits and defaults
+
+        /// The longest a whole request may take, retries and their waits included; `nil` for
+        /// no limit. A request's own `timeout` overrides it.
+        public var timeoutForResource: Duration? = nil
+        /// The largest body kept in memory, after content decoding; a larger one fails with
+        /// ``HTTPError/Code/responseTooLarge`` (before a byte is read when `Content-Length`
+        /// says so). 100 MiB: more than an API document needs (the benchmarks' largest JSON
+        /// body is 50 MB), little enough that a server sending without end cannot take the
+        /// process's memory. Downloads and streamed bodies have no limit. The body of a
+        /// failing status, always kept in memory, keeps at most its first MiB (or this limit,
+        /// if lower): the status error stands, with the body cut there. A middleware reading a
+        /// request body (``HTTPRequest/collectBody(upTo:)``) is held to it as well.
+        public var maximumResponseBodySize: Int = 100 << 20
+        /// Where the string forms of ``HTTPCycle`` resolve a URL without a scheme: the session
+        /// as an API client (`HTTPCycle.get("/users/42", session: api)`).
+        public var baseURL: URL?
+        /// Headers added to every request that does not set them itself.
+        public var additionalHeaders: HTTPHeaderFields = ["User-Agent": "Jewzruxin/0.1"]
+
+        // MARK: Observing
+
+        /// Monitors told of every event of every cycle of the session.
+        public var eventMonitors: [any HTTPEventMonitor] = []
+        /// Called with the number of running cycles whenever it changes, in order, on a serial
+        /// queue of its own (the seed's network activity indicator). `nil` reports nothing.
+        public var activityHandler: (@Sendable (Int) -> Void)?
+
+        public init() {}
+
+        /// The default configuration as `change` leaves it, for a session made in one expression.
+        ///
+        /// ```swift
+        /// let session = HTTPSession(configuration: .init { $0.authentications = [basic] })
+        /// ```
+        public init(_ change: (inout Configuration) throws -> Void) rethrows {
+            try change(&self)
+        }
+    }
+}
