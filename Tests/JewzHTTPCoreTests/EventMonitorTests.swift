@@ -32,7 +32,7 @@ final class RecordingMonitor: HTTPEventMonitor {
             try session.update { $0.eventMonitors = [monitor] }
             let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
             #expect(monitor.names(of: cycle) == [
-                "created", "requestPrepared", "→retry", "requestSent#1", "→redirects", "→queue", "→transport", "responseReceived#1",
+                "created", "requestPrepared", "→retry", "requestSent#1", "→redirects", "→transport", "responseReceived#1",
                 "processed", "finished",
             ])
         }
@@ -44,7 +44,7 @@ final class RecordingMonitor: HTTPEventMonitor {
             try session.update { $0.eventMonitors = [monitor] }
             try session.update { $0.retryPolicy = quickPolicy() }
             let retried = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "events", "fail": 1], session: session)
-            let attempt = { (number: Int) in ["requestSent#\(number)", "→redirects", "→queue", "→transport", "responseReceived#\(number)"] }
+            let attempt = { (number: Int) in ["requestSent#\(number)", "→redirects", "→transport", "responseReceived#\(number)"] }
             #expect(monitor.names(of: retried) == ["created", "requestPrepared", "→retry"] + attempt(1)
                 + ["retrying(\(HTTPError.statusCode(HTTPResponse(statusCode: 503))))"] + attempt(2) + ["processed", "finished"])
             let failing = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)

@@ -42,14 +42,14 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// A collector for one exchange of `run`: a shared (coalesced) exchange keeps its body in
     /// memory and belongs to no one cycle.
     init(for run: CycleRun, shared: Bool, keeper: HTTPBodyKeeper?) {
-        let configuration = run.configuration
+        let settings = run.settings
         self.keeper = keeper
-        followsRedirects = configuration.followsRedirects
+        followsRedirects = settings.configuration.followsRedirects
         owner = shared ? nil : run.cycle
-        codings = configuration.contentCodings
-        maximumBodySize = configuration.maximumResponseBodySize
+        codings = settings.configuration.contentCodings
+        maximumBodySize = settings.configuration.maximumResponseBodySize
         destination = shared ? .memory : run.bodies.destination
-        statusPolicy = configuration.shouldTreatStatusCodeAsFailure
+        statusPolicy = settings.configuration.shouldTreatStatusCodeAsFailure
     }
 
     mutating func receiveVersion(_ version: HTTPVersion) {

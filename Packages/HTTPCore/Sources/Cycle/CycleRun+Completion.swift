@@ -67,7 +67,7 @@ extension CycleRun {
             // An override that does not parse leaves the response's own type in charge.
             let override = request.responseContentTypeOverride.flatMap { MediaType($0) == nil ? nil : $0 }
             guard let contentType = override ?? response.headers["Content-Type"],
-                let processor = configuration.processorRegistry.processor(forContentType: contentType)
+                let processor = settings.configuration.processorRegistry.processor(forContentType: contentType)
             else { return }
             try Self.applying(processor) { try processor.process(&response) }
         } else {

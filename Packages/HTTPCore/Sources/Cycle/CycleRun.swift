@@ -41,7 +41,6 @@ final class CycleRun: Sendable {
     init(cycle: HTTPCycle, generation: Int, settings cycleSettings: HTTPCycle.Settings, channel: ResponseBodyChannel?) {
         let started = ContinuousClock.now
         let settings = cycle.session.settings()
-        let configuration = settings.configuration
         self.cycle = cycle
         self.generation = generation
         self.started = started
@@ -51,27 +50,26 @@ final class CycleRun: Sendable {
             DownloadTarget(download) { [cycle] written, total, expected in download.didWriteData?(cycle, written, total, expected) }
         } : nil
         bodies = RunBodies(download: target, channel: channel, didSendBodyData: cycleSettings.didSendBodyData)
-        responseProcessors = cycleSettings.responseProcessors ?? configuration.responseProcessors
-        processesByContentType = cycleSettings.responseProcessors == nil && configuration.responseProcessors.isEmpty
-        authentications = cycleSettings.authentications ?? configuration.authentications
+        responseProcessors = cycleSettings.responseProcessors ?? settings.configuration.responseProcessors
+        processesByContentType = cycleSettings.responseProcessors == nil && settings.configuration.responseProcessors.isEmpty
+        authentications = cycleSettings.authentications ?? settings.configuration.authentications
         retryPolicy = cycleSettings.$retryPolicy ?? settings.retryPolicy
         solicited = cycleSettings.solicited
-        monitors = configuration.eventMonitors
+        monitors = settings.configuration.eventMonitors
         pipeline = settings.pipeline(authenticates: !authentications.isEmpty, download: target)
         do {
             request = try Self.prepare(
-                cycleSettings.request, processors: cycleSettings.requestProcessors ?? configuration.requestProcessors,
-                configuration: configuration, resumable: target?.download.isResumable == true, vettedURL: cycle.vettedURL)
+                cycleSettings.request, processors: cycleSettings.requestProcessors ?? settings.configuration.requestProcessors,
+                settings: settings, resumable: target?.download.isResumable == true, vettedURL: cycle.vettedURL)
             preparationFailure = nil
         } catch {
             request = cycleSettings.request
             preparationFailure = error
         }
-        deadline = (request.timeout ?? configuration.timeoutForResource).map { started + $0 }
+        deadline = (request.timeout ?? settings.configuration.timeoutForResource).map { started + $0 }
     }
 
     var session: HTTPSession { cycle.session }
-    var configuration: HTTPSession.Configuration { settings.configuration }
 
     /// Runs the prepared request through the pipeline and completes the run with its response.
     ///
@@ -92,7 +90,7 @@ final class CycleRun: Sendable {
     /// malformed requests off the wire.
     @inline(never)
     private static func prepare(
-        _ request: HTTPRequest, processors: [any HTTPRequestProcessor], configuration: HTTPSession.Configuration, resumable: Bool,
+        _ request: HTTPRequest, processors: [any HTTPRequestProcessor], settings: HTTPSession.Settings, resumable: Bool,
         vettedURL: URL?
     ) throws -> HTTPRequest {
         var request = request
@@ -100,12 +98,13 @@ final class CycleRun: Sendable {
             // Ranges of an encoded body cannot be decoded from the middle.
             request.headers["Accept-Encoding"] = "identity"
         }
-        request.headers.addMissing(from: configuration.contentCodings.requestHeaders(adding: configuration.additionalHeaders))
+        request.headers.addMissing(
+            from: settings.configuration.contentCodings.requestHeaders(adding: settings.configuration.additionalHeaders))
         for processor in processors {
             try applying(processor) { try processor.prepare(&request) }
         }
         if request.object != nil, request.body == nil {
-            try encodeWithoutProcessor(&request, registry: configuration.processorRegistry)
+            try encodeWithoutProcessor(&request, registry: settings.configuration.processorRegistry)
         }
         try request.validateForSending(vettedURL: vettedURL)
         return request
@@ -154,14 +153,14 @@ final class CycleRun: Sendable {
 
     /// Whether the session's status policy fails the cycle for `response`.
     func statusFails(_ response: HTTPResponse) -> Bool {
-        configuration.shouldTreatStatusCodeAsFailure(response.statusCode)
+        settings.configuration.shouldTreatStatusCodeAsFailure(response.statusCode)
     }
 
     /// Whether a response's body stays in memory whatever the run's destination: a failing
     /// status's, or a redirect's the session follows.
     func keepsInMemory(_ response: HTTPResponse) -> Bool {
         ResponseCollector.setsAside(
-            statusFailed: statusFails(response), followsRedirects: configuration.followsRedirects,
+            statusFailed: statusFails(response), followsRedirects: settings.configuration.followsRedirects,
             statusCode: response.statusCode, headers: response.headers)
     }
 

@@ -18,18 +18,19 @@ extension HTTPCycle {
     ) throws {
         let merged = session.resolve(urlString.mergingQueryParameters(parameters))
         guard let url = URL(string: merged), url.isSendableHTTP else { throw HTTPError.invalidURL(urlString) }
-        self.init(request: HTTPRequest(url: url, method: method, headers: headers, object: requestObject, timeout: timeout),
-                  options: options, session: session, vettedURL: url)
+        self.init(
+            request: HTTPRequest(url: url, method: method, headers: headers, object: requestObject, timeout: timeout),
+            session: session, requestProcessors: options.requestProcessors, responseProcessors: options.responseProcessors,
+            authentications: options.authentications, solicited: options.solicited, retryPolicy: options.retryPolicy,
+            vettedURL: url)
     }
 
     /// Creates a cycle for `request` with the cycle's own `options`.
-    ///
-    /// - Parameter vettedURL: the request's URL when the caller checked it is ``Foundation/URL/isSendableHTTP``.
-    package convenience init(request: HTTPRequest, options: Options, session: HTTPSession, vettedURL: URL? = nil) {
+    package convenience init(request: HTTPRequest, options: Options, session: HTTPSession) {
         self.init(
             request: request, session: session, requestProcessors: options.requestProcessors,
             responseProcessors: options.responseProcessors, authentications: options.authentications,
-            solicited: options.solicited, retryPolicy: options.retryPolicy, vettedURL: vettedURL)
+            solicited: options.solicited, retryPolicy: options.retryPolicy)
     }
 
     /// Sends `request` and returns the finished cycle: the one-call form for a request value

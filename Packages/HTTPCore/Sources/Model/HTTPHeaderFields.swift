@@ -36,6 +36,13 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
         value.isValidHeaderValue
     }
 
+    /// Whether these fields are `other`'s own storage, unchanged since one was copied from the
+    /// other: a check in constant time that they need not be validated again.
+    func sharesStorage(with other: HTTPHeaderFields) -> Bool {
+        fields.withUnsafeBufferPointer { mine in other.fields.withUnsafeBufferPointer { mine.baseAddress == $0.baseAddress } }
+            && fields.count == other.fields.count
+    }
+
     /// Creates an empty list.
     public init() {
         fields = []

@@ -18,7 +18,7 @@ public struct HTTPNext: Sendable {
     /// The largest body a middleware should read into memory: the session's
     /// ``HTTPSession/Configuration/maximumResponseBodySize``, as ``HTTPRequest/collectBody(upTo:)``
     /// takes it.
-    public var bodySizeLimit: Int { run.configuration.maximumResponseBodySize }
+    public var bodySizeLimit: Int { run.settings.configuration.maximumResponseBodySize }
 
     /// The cycle this request belongs to; for a GET shared by coalesced cycles, the one that
     /// started the exchange.
@@ -26,14 +26,13 @@ public struct HTTPNext: Sendable {
 
     /// Sends `request` through the rest of the path.
     ///
-    /// - Throws: ``HTTPError``: what the stages after this one threw; ``HTTPError/Code/invalidURL``
-    ///   or ``HTTPError/Code/invalidHeader`` when a middleware passes on a request that cannot
-    ///   go on the wire; ``HTTPError/Code/cancelled``.
+    /// - Throws: ``HTTPError``: what the stages after this one threw (among them
+    ///   ``HTTPError/Code/invalidURL`` or ``HTTPError/Code/invalidHeader`` when a middleware
+    ///   passed on a request that cannot go on the wire); ``HTTPError/Code/cancelled``.
+    @inline(__always)
     public func callAsFunction(_ request: HTTPRequest) async throws -> HTTPResponse {
         try run.checkCancellation(sharing: isShared)
         guard position < pipeline.stages.count else { throw HTTPError.cancelled(explicitly: false) }
-        // A request the caller's own middleware changed is checked again before it goes on.
-        if pipeline.isUserStage(position - 1) { try request.validateForSending(vettedURL: run.cycle.vettedURL) }
         let stage = pipeline.stages[position]
         run.emit(.stageEntered(stage.name, request: request))
         let next = HTTPNext(pipeline: pipeline, position: position + 1, run: run, keeper: keeper, isShared: isShared)

@@ -2,13 +2,16 @@
 /// through, the built-in ones and the user's. ARCHITECTURE.md draws it.
 ///
 /// A stage that is not configured is not in the list: a plain GET goes through retry,
-/// redirects, the queue and the transport, nothing else. A session keeps one pipeline for its
+/// redirects and the transport, nothing else. A session keeps one pipeline for its
 /// configuration; a run that needs another (a download, authentications where the session has
 /// none) gets its own.
 final class Pipeline: Sendable {
     let stages: [any HTTPMiddleware]
-    /// Which stages are the user's: their errors are named, the requests they pass on checked.
+    /// Which stages are the user's: their errors are named.
     private let userStages: [Bool]
+    /// Whether any stage is the user's: then a request is checked again before the wire, as a
+    /// middleware may have changed it.
+    let hasUserStages: Bool
 
     /// What a pipeline is made of besides the configuration: the session's shared parts.
     struct Parts: Sendable {
@@ -29,7 +32,8 @@ final class Pipeline: Sendable {
     /// - Parameters:
     ///   - authenticates: whether the run has authentications (the cycle's, else the session's).
     ///   - download: the run's download, whose attempts continue what earlier ones wrote.
-    init(_ configuration: HTTPSession.Configuration, parts: Parts, authenticates: Bool, download: DownloadTarget?) {
+    ///   - queues: whether requests may have to wait for a place (a maximum, or a pause).
+    init(_ configuration: HTTPSession.Configuration, parts: Parts, authenticates: Bool, download: DownloadTarget?, queues: Bool) {
         let order: [Step] = [
             .user(configuration.middleware),  // the caller's steps, once per run
             .builtIn(RetryStage()),  // attempts, and the retry policy between them
@@ -40,7 +44,7 @@ final class Pipeline: Sendable {
             configuration.cookieJar.map { .builtIn(CookieStage(jar: $0)) } ?? .absent,  // Cookie, Set-Cookie
             .user(configuration.networkMiddleware),  // the caller's steps, per exchange on the wire
             configuration.coalescesIdenticalGETs ? .builtIn(CoalescingStage(flights: parts.coalescer)) : .absent,
-            .builtIn(QueueStage(queue: parts.queue)),  // a place on the network
+            queues ? .builtIn(QueueStage(queue: parts.queue)) : .absent,  // a place on the network
             .builtIn(TransportStage(transport: parts.transport)),  // the wire, content decoding
         ]
         var stages: [any HTTPMiddleware] = []
@@ -59,6 +63,7 @@ final class Pipeline: Sendable {
         }
         self.stages = stages
         self.userStages = userStages
+        hasUserStages = userStages.contains(true)
     }
 
     /// The stages' names, in order.

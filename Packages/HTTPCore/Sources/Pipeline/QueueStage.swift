@@ -1,21 +1,15 @@
 /// Holds a request until the session lets it on the network: at most
 /// ``HTTPSession/Configuration/maximumActiveRequests`` at once, none while the session is
-/// paused, waiting ones by their cycle's priority. A place is held for the exchange only. A
-/// session that sets no maximum and is not paused passes requests on without taking a lock.
+/// paused, waiting ones by their cycle's priority. A place is held for the exchange only, and
+/// a shared (coalesced) exchange waits as nobody's cycle, so that one waiter's cancel does not
+/// withdraw it. In the pipeline when the session sets a maximum or is paused: a run that
+/// started before either goes on without waiting.
 struct QueueStage: HTTPMiddleware {
     let queue: RequestQueue
 
     var name: String { "queue" }
 
     func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        guard queue.mayHoldRequests else { return try await next(request) }
-        return try await Self.admitted(request, by: queue, next: next)
-    }
-
-    /// The exchange, once a place is free. A shared (coalesced) exchange waits as nobody's
-    /// cycle, so that one waiter's cancel does not withdraw it.
-    @inline(never)
-    private static func admitted(_ request: HTTPRequest, by queue: RequestQueue, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         if !queue.tryAcquire() {
             try await queue.acquire(for: next.isShared ? nil : run.cycle, priority: run.cycle.priority)

@@ -20,17 +20,17 @@ struct RedirectStage: HTTPMiddleware {
 
     @inline(never)
     private static func follow(from first: HTTPResponse, of request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        let configuration = next.run.configuration
+        let settings = next.run.settings
         var response = first
         var request = request
         var visited: Set<String> = [visitKey(of: request)]
         var followed = 0
         while HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers) {
             followed += 1
-            guard followed <= configuration.maximumRedirects else {
-                throw HTTPError.tooManyRedirects(limit: configuration.maximumRedirects)
+            guard followed <= settings.configuration.maximumRedirects else {
+                throw HTTPError.tooManyRedirects(limit: settings.configuration.maximumRedirects)
             }
-            request = try redirectedRequest(after: response, of: request, allowsInsecure: configuration.allowsInsecureRedirects)
+            request = try redirectedRequest(after: response, of: request, allowsInsecure: settings.configuration.allowsInsecureRedirects)
             guard visited.insert(visitKey(of: request)).inserted else {
                 throw HTTPError.redirectLoop(url: request.url.redactedString)
             }

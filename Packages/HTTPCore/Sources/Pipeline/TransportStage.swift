@@ -1,10 +1,12 @@
+import Foundation
 import Logging
 import Synchronization
 
-/// The end of the path: one exchange on the session's transport. Its collector undoes the
-/// content codings as the body arrives and sends the body where the run wants it — memory, a
-/// download's file, a stream's reader, and a cache's copy —, keeping a failing status's (and a
-/// followed redirect's) body in memory, cut at 1 MiB. Never calls `next`.
+/// The end of the path: one exchange on the session's transport, for a request checked again
+/// when a user's middleware may have changed it. Its collector undoes the content codings as
+/// the body arrives and sends the body where the run wants it — memory, a download's file, a
+/// stream's reader, and a cache's copy —, keeping a failing status's (and a followed
+/// redirect's) body in memory, cut at 1 MiB. Never calls `next`.
 struct TransportStage: HTTPMiddleware {
     let transport: any HTTPTransport
     /// ``transport`` when it is the default one: called directly, its generic `send` is
@@ -20,6 +22,7 @@ struct TransportStage: HTTPMiddleware {
 
     func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
+        if next.pipeline.hasUserStages { try Self.check(request, prepared: run.request, vettedURL: run.cycle.vettedURL) }
         let started = Self.logStart(of: request, logger: run.session.logger)
         var collector = ResponseCollector(for: run, shared: next.isShared, keeper: next.keeper)
         let onBodySent = next.isShared ? nil : run.uploadProgressReporter(for: request)
@@ -39,6 +42,16 @@ struct TransportStage: HTTPMiddleware {
         }
         if let started { Self.logEnd(of: request, response: response, started: started, logger: run.session.logger) }
         return response
+    }
+
+    /// Checks a request a user's middleware may have changed, unless its URL and headers are
+    /// still those the run checked when it prepared the request.
+    ///
+    /// - Throws: ``HTTPError/Code/invalidURL``, ``HTTPError/Code/invalidHeader``.
+    @inline(never)
+    private static func check(_ request: HTTPRequest, prepared: HTTPRequest, vettedURL: URL?) throws {
+        if request.headers.sharesStorage(with: prepared.headers), request.url == prepared.url { return }
+        try request.validateForSending(vettedURL: vettedURL)
     }
 
     /// Logs a request going out at debug level, and returns when it went when that level

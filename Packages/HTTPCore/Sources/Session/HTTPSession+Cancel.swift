@@ -55,7 +55,8 @@ extension HTTPSession {
     /// `baseURL`, a path under the base (httpx's rule, not RFC 3986's, which would drop the
     /// base's last segment).
     package func resolve(_ urlString: String) -> String {
-        guard let base = settings().configuration.baseURL, !urlString.contains("://") else { return urlString }
+        let settings = settings()
+        guard let base = settings.configuration.baseURL, !urlString.contains("://") else { return urlString }
         let prefix = base.absoluteString
         return (prefix.hasSuffix("/") ? prefix : prefix + "/") + urlString.drop { $0 == "/" }
     }

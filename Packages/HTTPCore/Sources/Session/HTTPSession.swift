@@ -38,18 +38,23 @@ public final class HTTPSession: Sendable {
         let retryPolicy: Boxed<RetryPolicy>
         private let parts: Pipeline.Parts
 
+        /// Whether requests may have to wait for a place: a maximum, or a pause.
+        private let queues: Bool
+
         init(_ configuration: Configuration, parts: Pipeline.Parts) {
             self.configuration = configuration
             self.parts = parts
             retryPolicy = Boxed(configuration.retryPolicy)
-            sessionPipeline = Pipeline(configuration, parts: parts, authenticates: !configuration.authentications.isEmpty, download: nil)
+            queues = configuration.maximumActiveRequests != nil || parts.queue.isPaused
+            sessionPipeline = Pipeline(
+                configuration, parts: parts, authenticates: !configuration.authentications.isEmpty, download: nil, queues: queues)
         }
 
         /// The request path of a run: the session's, unless the run's authentications or
         /// download put stages in or take them out.
         func pipeline(authenticates: Bool, download: DownloadTarget?) -> Pipeline {
             guard download != nil || authenticates != !configuration.authentications.isEmpty else { return sessionPipeline }
-            return Pipeline(configuration, parts: parts, authenticates: authenticates, download: download)
+            return Pipeline(configuration, parts: parts, authenticates: authenticates, download: download, queues: queues)
         }
     }
 
@@ -109,6 +114,13 @@ public final class HTTPSession: Sendable {
     ///   (make a new session for other transport settings); nothing changes then. What
     ///   `change` throws, likewise.
     public func update(_ change: (inout Configuration) throws -> Void) throws {
+        try replaceSettings(changing: change)
+        apply(settings().configuration)
+    }
+
+    /// Puts settings made from the current ones, as `change` leaves their configuration, in
+    /// their place; `change` runs again when another replacement came first.
+    private func replaceSettings(changing change: (inout Configuration) throws -> Void) throws {
         while true {
             let before = settings()
             var configuration = before.configuration
@@ -123,9 +135,8 @@ public final class HTTPSession: Sendable {
                 current = after
                 return true
             }
-            if replaced { break }
+            if replaced { return }
         }
-        apply(settings().configuration)
     }
 
     /// Hands the parts of the configuration that live outside the settings to their owners.
@@ -142,12 +153,19 @@ public final class HTTPSession: Sendable {
     /// Admits requests to the network (JustAPIs' request queue).
     let queue = RequestQueue()
 
-    /// Holds every request that has not started sending until ``resume()``; requests on the
-    /// wire continue.
-    public func pause() { queue.pause() }
+    /// Holds the requests of every run that starts from now on until ``resume()``, before
+    /// they go on the wire; requests on the wire continue.
+    public func pause() {
+        queue.pause()
+        // The queue stage joins the pipeline of the runs that start while paused.
+        try? replaceSettings { _ in }
+    }
 
     /// Lets held requests go, by priority.
-    public func resume() { queue.resume() }
+    public func resume() {
+        queue.resume()
+        try? replaceSettings { _ in }
+    }
 
     /// Whether the session holds new requests.
     public var isPaused: Bool { queue.isPaused }

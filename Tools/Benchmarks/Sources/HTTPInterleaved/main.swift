@@ -28,6 +28,8 @@ import NIOPosix
 //   CACHE=1                        fresh hits of the memory and the disk cache against the network
 //                                  GET they spare (CacheCases.swift)
 //   IMAGES=1                       ImageCache: memory hit, disk hit, a burst of 100 against a network GET
+//   MIDDLEWARE=1                   one no-op middleware against none (MiddlewareCases.swift); with
+//                                  CYCLE_ONLY=1, MIDDLEWARE=N puts N no-op middleware in the path
 //   SERVICE=1                      HTTPService.request against HTTPCycle.get of the URL it expands
 //                                  to, over an instant transport and on the wire (ServiceCases.swift)
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
@@ -176,30 +178,6 @@ struct FileBuffers: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(handle: try? FileHandle(forReadingFrom: url)) }
 }
 
-/// Answers every request at once with nginx's `/hello/` response, so that only the cycle's own
-/// work is measured.
-struct InstantTransport: HTTPTransport {
-    /// Whether each request first lets the others run (`YIELD=1`), as one waiting for the
-    /// network does: its memory is then as cold as on the wire when it resumes.
-    var yields = false
-    static let headers: HTTPHeaderFields = [
-        "Server": "nginx/1.22.1", "Date": "Sun, 23 Nov 2026 10:00:00 GMT", "Content-Type": "text/plain",
-        "Content-Length": "11", "Connection": "keep-alive",
-    ]
-    static let body = Array("Hello World".utf8)
-
-    func send(
-        _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
-        to receiver: inout some HTTPResponseReceiver
-    ) async throws {
-        if yields { await Task.yield() }
-        try receiver.receiveHead(statusCode: 200, headers: Self.headers, url: request.url)
-        try Self.body.withUnsafeBytes { try receiver.receiveBody($0) }
-    }
-
-    func shutdown() async throws {}
-}
-
 /// Keeps the head and the body on the event loop, for the delegate API. Unchecked: AsyncHTTPClient
 /// calls a delegate on one event loop only, one call at a time.
 final class LeanDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
@@ -220,12 +198,6 @@ final class LeanDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response { Response(head: head, body: body) }
 }
 
-/// Keeps the body as the cycle's collector does, without decoding or processing.
-struct BodyCollector: HTTPResponseReceiver {
-    var body = Data()
-    mutating func receiveHead(statusCode: Int, headers: HTTPHeaderFields, url: URL?) throws {}
-    mutating func receiveBody(_ chunk: UnsafeRawBufferPointer) throws { body.append(contentsOf: chunk) }
-}
 
 // BISECT=1 checks the harness and splits the gap: each side against a second copy of itself
 // (A/A, the noise); raw AHC with a read timeout like our session default's against raw AHC
@@ -319,6 +291,11 @@ if getenv("IMAGES") != nil {
     for imageSession in imageSessions { shutdowns.append { try await imageSession.shutdown() } }
     shutdowns.append { try? FileManager.default.removeItem(at: imageDirectory) }
 }
+if getenv("MIDDLEWARE") != nil, getenv("CYCLE_ONLY") == nil {
+    let (middlewareCases, middlewareSessions) = middlewareCases(hello: hello)
+    allCases = middlewareCases
+    for middlewareSession in middlewareSessions { shutdowns.append { try await middlewareSession.shutdown() } }
+}
 if getenv("SERVICE") != nil {
     let (serviceCases, serviceSessions) = try serviceCases(hello: hello)
     allCases = serviceCases
@@ -329,7 +306,8 @@ if getenv("CYCLE_ONLY") != nil {
     // request without a network, for a profiler (ROUNDS × REQUESTS requests at c=1). Beside
     // it, the transport alone, so that the difference is the cycle's own cost.
     let transport = InstantTransport(yields: getenv("YIELD") != nil)
-    let instant = HTTPSession(transport: transport)
+    let steps = ProcessInfo.processInfo.environment["MIDDLEWARE"].flatMap { Int($0) } ?? 0
+    let instant = HTTPSession(configuration: .init { $0.middleware = Array(repeating: NoOpMiddleware(), count: steps) }, transport: transport)
     let cycleContender = Contender(name: "HTTPCycle.get, instant transport") { try await HTTPCycle.get(hello, session: instant) }
     guard let helloURL = URL(string: hello) else {
         print("not a URL: \(hello)")
