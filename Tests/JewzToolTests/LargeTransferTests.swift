@@ -17,16 +17,23 @@ import Testing
             .flatMap { Int($0.split(separator: " ")[4]) }
     }
 
-    @Test func aLargeDownloadStaysUnder100MiB() async throws {
+    /// Plain, and through two network middlewares: `--print H` puts the request printer in the
+    /// path, `--log` the logger (#37: a middleware that does not touch the body holds none of it).
+    @Test(arguments: [[], ["--print", "H", "--log"]])
+    func aLargeDownloadStaysUnder100MiB(middleware: [String]) async throws {
         let sandbox = try await Sandbox.start()
         let directory = try makeScratchDirectory(prefix: "jewz-large")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("download")
         let result = try await runJewz(
-            ["--print", "h", sandbox.url("/download/\(Self.size)"), "--output", file.path],
+            (middleware.isEmpty ? ["--print", "h"] : middleware) + [sandbox.url("/download/\(Self.size)"), "--output", file.path],
             environment: ["JEWZ_REPORT_PEAK_MEMORY": "1"])
         try await sandbox.shutdown()
         #expect(result.status == 0, "\(result.error)")
+        if !middleware.isEmpty {
+            #expect(result.output.hasPrefix("GET /download/"), "the printer ran: \(result.output)")
+            #expect(result.messages.contains { $0.hasPrefix("jewz: ← 200 GET ") }, "the logger ran: \(result.error)")
+        }
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
         #expect(size?.int64Value == Self.size)
         let peak = try #require(Self.peak(in: result.error))

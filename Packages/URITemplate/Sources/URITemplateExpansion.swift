@@ -33,10 +33,7 @@ extension URITemplate.Expression {
                         URIEncoding.append(item, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
                     }
                 } else {
-                    if operation.named {
-                        output.append(contentsOf: variable.name.utf8)
-                        output.append(.equals)
-                    }
+                    appendUnexplodedName(of: variable, operation, to: &output)
                     for (position, item) in items.enumerated() {
                         if position > 0 { output.append(.comma) }
                         URIEncoding.append(item, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
@@ -56,10 +53,7 @@ extension URITemplate.Expression {
                         URIEncoding.append(pair.value, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
                     }
                 } else {
-                    if operation.named {
-                        output.append(contentsOf: variable.name.utf8)
-                        output.append(.equals)
-                    }
+                    appendUnexplodedName(of: variable, operation, to: &output)
                     for (position, pair) in pairs.enumerated() {
                         if position > 0 { output.append(.comma) }
                         URIEncoding.append(pair.key, allowsReserved: operation.allowsReserved, prefix: nil, to: &output)
@@ -69,6 +63,14 @@ extension URITemplate.Expression {
                 }
             }
         }
+    }
+
+    /// An unexploded list's or map's `name=`, for the operators that name their variables
+    /// (`;`, `?`, `&`): the members follow, joined by commas.
+    private func appendUnexplodedName(of variable: URITemplate.VariableSpec, _ operation: URITemplate.Operator, to output: inout [UInt8]) {
+        guard operation.named else { return }
+        output.append(contentsOf: variable.name.utf8)
+        output.append(.equals)
     }
 
     /// A named, exploded list member's `name=` (or `name` plus ifemp for an empty member).

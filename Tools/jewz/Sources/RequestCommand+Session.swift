@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
 import Jewzruxin
+import Logging
 
 extension RequestCommand {
     /// A session of the command's own, with the remembered `--session` file when one is given.
     /// It follows redirects only when asked (as httpie and curl do), so that a redirect is
     /// shown rather than silently taken; TLS, HTTP version and proxy are as the options say.
     /// When `parts` prints the request (H, B) or nothing is to be sent (`--offline`), the
-    /// session's transport is an ``EchoingTransport``, returned too.
-    func makeSession(printing parts: String, placeholder: String?) throws -> (HTTPSession, SessionFile?, EchoingTransport?) {
+    /// session's network middleware is a ``RequestEcho``, returned too; `--verbose` traces the
+    /// stages with a ``StageTrace``.
+    func makeSession(printing parts: String, placeholder: String?) throws -> (HTTPSession, SessionFile?, RequestEcho?, StageTrace?) {
         var configuration = HTTPSession.Configuration()
         var remembered: SessionFile?
         if let session {
@@ -40,10 +42,15 @@ extension RequestCommand {
             throw JewzExit.usage.code
         }
         try configureAuthentication(&configuration)
-        let echo = EchoingTransport.forPrinting(parts, offline: offline, placeholder: placeholder, transport: configuration.transport)
-        let session = HTTPSession(configuration: configuration, transport: echo)
-        return (session, remembered, echo)
+        let echo = RequestEcho.forPrinting(parts, offline: offline, placeholder: placeholder)
+        configuration.networkMiddleware = (echo.map { [$0] } ?? []) + (log ? [HTTPLoggingMiddleware(logger: Self.exchangeLog)] : [])
+        let trace = printing.verbose ? StageTrace() : nil
+        configuration.eventMonitors = trace.map { [$0] } ?? []
+        return (HTTPSession(configuration: configuration), remembered, echo, trace)
     }
+
+    /// Where `--log` writes: standard error, a line each way per exchange, as `jewz: → GET …`.
+    private static let exchangeLog = Logger(label: "jewz") { _ in ExchangeLogHandler() }
 
     /// `--auth` and `--auth-type`, as httpie reads them.
     private func configureAuthentication(_ configuration: inout HTTPSession.Configuration) throws {

@@ -29,6 +29,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(help: "Print the request that would be sent, and send nothing.")
     var offline = false
 
+    @Flag(help: "Log each exchange on standard error as it goes on the wire (every redirect hop and retry): method, URL, status and time, credentials redacted.")
+    var log = false
+
     @Option(help: "Seconds the whole exchange may take.")
     var timeout: Double?
 
@@ -109,7 +112,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects takes 0 or more.") }
-        let (session, remembered, echo) = try makeSession(printing: parts, placeholder: body?.placeholder)
+        let (session, remembered, echo, trace) = try makeSession(printing: parts, placeholder: body?.placeholder)
         let cycle: HTTPCycle
         do {
             cycle = try HTTPCycle(
@@ -155,6 +158,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         if let response = cycle.response {
             if printing.verbose, let origin = Self.origin(of: response) { printError(origin) }
+            if let trace { printError(trace.line) }
             if parts.contains("h") { ExchangePrinter.printResponseHead(response) }
             if parts.contains("m") { ExchangePrinter.printMetadata(response, request: cycle.request, elapsed: elapsed) }
             if downloading.savesToFile, failure == nil {

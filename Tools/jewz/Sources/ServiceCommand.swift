@@ -46,7 +46,7 @@ struct ServiceCommand: AsyncParsableCommand {
     func run() async throws {
         if baseURL != nil, env != nil { throw ValidationError("Give --base-url or --env, not both.") }
         let parts = try printing.parts()
-        let session = HTTPSession(transport: EchoingTransport.forPrinting(parts, transport: .init()))
+        let session = HTTPSession(configuration: .init { $0.networkMiddleware = RequestEcho.forPrinting(parts).map { [$0] } ?? [] })
         do {
             try await run(session: session, printing: parts)
         } catch {

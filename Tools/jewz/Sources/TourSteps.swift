@@ -128,7 +128,7 @@ extension TourStep {
                 try await session.shutdown()
                 return Outcome("status \(cycle.response?.statusCode ?? 0), no error", expected: "status 503, no error")
             },
-        ] + sessionSteps(sandbox) + transportSteps(sandbox) + authSteps(sandbox) + cacheSteps(sandbox) + imageSteps(sandbox)
+        ] + sessionSteps(sandbox) + middlewareSteps(sandbox) + transportSteps(sandbox) + authSteps(sandbox) + cacheSteps(sandbox) + imageSteps(sandbox)
             + serviceSteps(sandbox) + processorSteps(sandbox) + lifecycleSteps(sandbox) + [
             TourStep(
                 title: "Register your own processor by content type; responses use it automatically",

@@ -119,7 +119,7 @@ struct ChallengeReader {
 
     private mutating func token() -> String? {
         let start = index
-        while index < bytes.count, Self.isTokenCharacter(bytes[index]) { index += 1 }
+        while index < bytes.count, bytes[index].isHTTPTokenCharacter { index += 1 }
         return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
     }
 
@@ -155,15 +155,6 @@ struct ChallengeReader {
             if byte == UInt8(ascii: "\\"), quoted { index += 1; continue }
             if byte == UInt8(ascii: "\"") { quoted.toggle() }
             if byte == UInt8(ascii: ","), !quoted { return }
-        }
-    }
-
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
         }
     }
 

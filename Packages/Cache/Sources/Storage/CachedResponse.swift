@@ -86,10 +86,15 @@ struct StoredRules: Sendable {
     /// Its age when it arrived: §4.2.3's `corrected_initial_age`.
     let initialAge: Double
     let responseDate: Date
+    /// `must-revalidate` (or `proxy-revalidate`): once stale, never given without asking.
     let mustRevalidate: Bool
+    /// `no-cache`: stored, but given only after the origin confirms it.
     let noCache: Bool
+    /// `stale-while-revalidate`'s window (RFC 5861 §3), in seconds.
     let staleWhileRevalidate: Double?
+    /// `stale-if-error`'s window (RFC 5861 §4), in seconds.
     let staleIfError: Double?
+    /// The validators a conditional request sends.
     let etag: String?
     let lastModified: String?
     /// The fields its `Vary` names, lowercased.

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// Logs each request it passes on and its outcome with swift-log, one line each way,
@@ -41,13 +42,18 @@ public struct HTTPLoggingMiddleware: HTTPMiddleware {
         let started = ContinuousClock.now
         do {
             let response = try await next(request)
-            logger.log(level: level, "← \(response.statusCode) \(target) in \(ContinuousClock.now - started)", metadata: metadata(response.headers))
+            logger.log(level: level, "← \(response.statusCode) \(target) in \(Self.milliseconds(since: started))", metadata: metadata(response.headers))
             return response
         } catch {
             let failed = Logger.Level.allCases.first { $0 > level && $0 <= .error } ?? level
-            logger.log(level: failed, "✗ \(target) after \(ContinuousClock.now - started): \(error)")
+            logger.log(level: failed, "✗ \(target) after \(Self.milliseconds(since: started)): \(error)")
             throw error
         }
+    }
+
+    /// The time since `start`, as a person reads it: `12.3 ms`.
+    private static func milliseconds(since start: ContinuousClock.Instant) -> String {
+        String(format: "%.1f ms", (ContinuousClock.now - start).inSeconds * 1000)
     }
 
     /// The headers as metadata, sensitive values redacted; `nil` when headers are not logged.

@@ -17,8 +17,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
         public var value: String
 
         public init(name: String, value: String) {
-            self.name = name
-            self.value = value
+            (self.name, self.value) = (name, value)
         }
     }
 

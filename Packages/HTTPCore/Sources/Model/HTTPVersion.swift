@@ -4,8 +4,7 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
     public var minor: Int
 
     public init(major: Int, minor: Int) {
-        self.major = major
-        self.minor = minor
+        (self.major, self.minor) = (major, minor)
     }
 
     public static let http1_1 = HTTPVersion(major: 1, minor: 1)

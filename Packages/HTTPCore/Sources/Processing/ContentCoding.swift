@@ -20,11 +20,7 @@ public protocol HTTPContentDecoding: AnyObject {
 public final class ContentCodingRegistry: Sendable {
     /// The registry sessions use unless given another one; with `import Jewzruxin` it knows
     /// gzip and deflate.
-    public static let shared: ContentCodingRegistry = {
-        let registry = ContentCodingRegistry()
-        standardDefaults?.registerDefaultCodings(in: registry)
-        return registry
-    }()
+    public static let shared = ContentCodingRegistry(defaults: standardDefaults)
 
     private struct Entries {
         var decoders: [(token: String, decoder: any HTTPContentDecoder)] = []
@@ -38,6 +34,11 @@ public final class ContentCodingRegistry: Sendable {
     private let entries = Mutex(Entries())
 
     public init() {}
+
+    /// A registry with the decoders `defaults` registers.
+    private init(defaults: (any ProcessorRegistryDefaults.Type)?) {
+        defaults?.registerDefaultCodings(in: self)
+    }
 
     /// Registers `decoder` for each coding token (`gzip`, `x-gzip`…), replacing earlier ones.
     public func register(_ decoder: any HTTPContentDecoder, for tokens: String...) {

@@ -17,11 +17,7 @@ public final class ProcessorRegistry: Sendable {
     ///
     /// With `import Jewzruxin` it starts with the standard processors (JSON, form…); with
     /// HTTPCore alone it starts empty.
-    public static let shared: ProcessorRegistry = {
-        let registry = ProcessorRegistry()
-        standardDefaults?.registerDefaults(in: registry)
-        return registry
-    }()
+    public static let shared = ProcessorRegistry(defaults: standardDefaults)
 
     private struct Entries {
         var processors: [String: any HTTPResponseProcessor] = [:]
@@ -54,6 +50,11 @@ public final class ProcessorRegistry: Sendable {
 
     /// Creates an empty registry.
     public init() {}
+
+    /// A registry with the processors `defaults` registers.
+    private init(defaults: (any ProcessorRegistryDefaults.Type)?) {
+        defaults?.registerDefaults(in: self)
+    }
 
     /// Registers `processor` for each of `patterns`.
     ///

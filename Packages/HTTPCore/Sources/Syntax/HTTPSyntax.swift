@@ -9,7 +9,7 @@ extension UInt8 {
 
     /// Whether the byte may appear in a token such as a header name (RFC 9110 §5.6.2: visible
     /// ASCII except the delimiters `"(),/:;<=>?@[\]{}`).
-    var isHTTPTokenCharacter: Bool {
+    package var isHTTPTokenCharacter: Bool {
         switch self {
         case 0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x30...0x39, 0x41...0x5A, 0x5E...0x7A, 0x7C, 0x7E: true
         default: false

@@ -76,12 +76,10 @@ public enum PercentEncoding {
         return String(validating: output, as: UTF8.self)
     }
 
+    /// The value of a hex digit, either case: `0`–`9` by subtraction, letters lowercased first.
     static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
+        let digit = byte &- 0x30
+        let letter = (byte | 0x20) &- 0x61
+        return digit < 10 ? digit : letter < 6 ? letter + 10 : nil
     }
 }

@@ -55,17 +55,7 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             members.append((key, try parseValue()))
-            skipWhitespace()
-            guard index < bytes.count else { throw syntaxError("unexpected end of input inside an object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                depth -= 1
-                return .object(JSONObject(members))
-            } else {
-                throw syntaxError("expected ',' or '}' in an object")
-            }
+            if try closes(with: "}", "object") { return .object(JSONObject(members)) }
         }
     }
 
@@ -82,18 +72,23 @@ struct JSONParser {
         while true {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw syntaxError("unexpected end of input inside an array") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                depth -= 1
-                return .array(elements)
-            } else {
-                throw syntaxError("expected ',' or ']' in an array")
-            }
+            if try closes(with: "]", "array") { return .array(elements) }
         }
+    }
+
+    /// After a member or an element: a `,` goes on (`false`), `closing` ends the container
+    /// (`true`), anything else is an error that names the container.
+    private mutating func closes(with closing: Unicode.Scalar, _ container: String) throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw syntaxError("unexpected end of input inside an \(container)") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return false
+        }
+        guard bytes[index] == UInt8(ascii: closing) else { throw syntaxError("expected ',' or '\(closing)' in an \(container)") }
+        index += 1
+        depth -= 1
+        return true
     }
 
     private mutating func enterContainer() throws(JSONError) {

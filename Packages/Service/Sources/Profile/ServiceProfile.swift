@@ -16,17 +16,22 @@ import JewzURITemplate
 ///                 "RequestProcessor": "data"}]}
 /// ```
 public struct ServiceProfile: Sendable {
+    /// What a profile says of its requests, service-wide or for one resource (where it goes
+    /// over the service's): headers, a timeout, processors.
+    public struct RequestSettings: Sendable {
+        public let headers: HTTPHeaderFields
+        public let timeout: Duration?
+        public let requestProcessor: ProcessorChoice?
+        public let responseProcessor: ProcessorChoice?
+    }
+
     /// One route of the service.
     public struct Resource: Sendable {
         public let name: String
         public let template: URITemplate
         public let method: HTTPMethod
-        /// Headers for this resource, added over the service's.
-        public let headers: HTTPHeaderFields
-        /// The request's timeout, over the service's.
-        public let timeout: Duration?
-        public let requestProcessor: ProcessorChoice?
-        public let responseProcessor: ProcessorChoice?
+        /// Headers, timeout and processors for this resource, over the service's.
+        public let settings: RequestSettings
 
         public init(
             name: String, template: URITemplate, method: HTTPMethod = .get, headers: HTTPHeaderFields = [:],
@@ -35,11 +40,16 @@ public struct ServiceProfile: Sendable {
             self.name = name
             self.template = template
             self.method = method
-            self.headers = headers
-            self.timeout = timeout
-            self.requestProcessor = requestProcessor
-            self.responseProcessor = responseProcessor
+            settings = RequestSettings(
+                headers: headers, timeout: timeout, requestProcessor: requestProcessor, responseProcessor: responseProcessor)
         }
+
+        /// Headers for this resource, added over the service's.
+        public var headers: HTTPHeaderFields { settings.headers }
+        /// The request's timeout, over the service's.
+        public var timeout: Duration? { settings.timeout }
+        public var requestProcessor: ProcessorChoice? { settings.requestProcessor }
+        public var responseProcessor: ProcessorChoice? { settings.responseProcessor }
     }
 
     /// A processor named in a profile: by name (`json`, `form`, `xml`, `multipart`, `data`) or
@@ -68,11 +78,13 @@ public struct ServiceProfile: Sendable {
     public let baseURL: String
     /// Base URLs by environment name (`staging`, `production`, `local`…).
     public let environments: [String: String]
+    /// Headers, timeout and processors for every request of the service.
+    public let settings: RequestSettings
     /// Headers every request of the service sends.
-    public let headers: HTTPHeaderFields
-    public let timeout: Duration?
-    public let requestProcessor: ProcessorChoice?
-    public let responseProcessor: ProcessorChoice?
+    public var headers: HTTPHeaderFields { settings.headers }
+    public var timeout: Duration? { settings.timeout }
+    public var requestProcessor: ProcessorChoice? { settings.requestProcessor }
+    public var responseProcessor: ProcessorChoice? { settings.responseProcessor }
     /// The resources, in the profile's order.
     public let resources: [Resource]
     private let indexByName: [String: Int]
@@ -99,10 +111,7 @@ public struct ServiceProfile: Sendable {
         self.baseURL = baseURL
         self.resources = resources
         self.environments = environments
-        self.headers = headers
-        self.timeout = timeout
-        self.requestProcessor = requestProcessor
-        self.responseProcessor = responseProcessor
+        settings = RequestSettings(headers: headers, timeout: timeout, requestProcessor: requestProcessor, responseProcessor: responseProcessor)
         indexByName = index
     }
 
