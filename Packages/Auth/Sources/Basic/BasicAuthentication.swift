@@ -8,7 +8,7 @@ import JewzLocking
 /// password never loops.
 ///
 /// ```swift
-/// session.authentications = [BasicAuthentication(username: "ada", password: "s3cret")]
+/// try session.update { $0.authentications = [BasicAuthentication(username: "ada", password: "s3cret")] }
 /// ```
 ///
 /// The user and password are sent as UTF-8, as RFC 7617 asks when the challenge says

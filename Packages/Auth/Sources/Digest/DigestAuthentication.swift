@@ -12,7 +12,7 @@ import struct Synchronization.Atomic
 /// a lock, so concurrent requests never share one and use them in order.
 ///
 /// ```swift
-/// session.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")]
+/// try session.update { $0.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")] }
 /// ```
 public final class DigestAuthentication: HTTPAuthentication {
     private let username: String

@@ -14,7 +14,7 @@ import JewzLocking
 ///
 /// ```swift
 /// let tokens = TokenAuthenticator { try await login() }     // returns a TokenAuthenticator.Credential
-/// session.authentications = [tokens]
+/// try session.update { $0.authentications = [tokens] }
 /// ```
 public final class TokenAuthenticator: HTTPAuthentication {
     /// A token and when it stops being valid (`nil`: until a server says so).

@@ -12,7 +12,7 @@ import Foundation
 /// var policy = RetryPolicy()
 /// policy.retryableStatusCodes.insert(429)
 /// policy.shouldRetry = { attempt in attempt.error.isTimeout ? false : nil }   // nil: default decision
-/// session.retryPolicy = policy
+/// try session.update { $0.retryPolicy = policy }
 /// ```
 public struct RetryPolicy: Sendable {
     /// The default ``maximumRetryCount`` (the seed's `RetryPolicyMaximumRetryCount`).

@@ -12,7 +12,7 @@ import JewzHTTPCore
 ///
 /// ```swift
 /// let cycle = try await HTTPCycle.post(url, requestObject: ["name": "Ada"] as JSONValue,
-///                                      requestProcessors: [HTTPJSONProcessor()])
+///                                      options: .init(requestProcessors: [HTTPJSONProcessor()]))
 /// let name = (cycle.response?.object as? JSONValue)?["name"].string
 /// ```
 public struct HTTPJSONProcessor: HTTPProcessor {
