@@ -170,12 +170,14 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
-            path: "Tests/JewzHTTPCoreTests"
+            path: "Tests/JewzHTTPCoreTests",
+            resources: [.copy("Resources/http-state")]
         ),
         .testTarget(
             name: "JewzJSONTests",
             dependencies: ["JewzJSON", "JewzSandbox", "JewzTestSupport"],
-            path: "Tests/JewzJSONTests"
+            path: "Tests/JewzJSONTests",
+            resources: [.copy("Resources/JSONTestSuite")]
         ),
         .testTarget(
             name: "JewzFormTests",

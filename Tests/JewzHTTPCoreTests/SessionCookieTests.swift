@@ -34,6 +34,23 @@ import Testing
         }
     }
 
+    /// A comma belongs to the value: only FoundationNetworking, which joins repeated fields with
+    /// commas, has its `Set-Cookie` split back (where `, name=` follows), and a value like
+    /// `bar, baz=qux` is then read as two cookies, which nothing can tell apart.
+    @Test(arguments: TransportKind.allCases) func aCommaInAValueStaysInIt(transport: TransportKind) async throws {
+        let jar = try HTTPCookieJar()
+        try await withSandbox(configuration: Self.configuration(with: jar), transport: transport) { sandbox, session in
+            try await HTTPCycle.get(
+                sandbox.url("/echo/"), parameters: ["header": ["Set-Cookie:foo=bar, baz", "Set-Cookie:two=2; Expires=Wed, 09 Jun 2100 10:18:14 GMT"]],
+                session: session)
+            #expect(jar.all.map { "\($0.name)=\($0.value)" } == ["foo=bar, baz", "two=2"])
+            if transport == .asyncHTTPClient {
+                try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["header": "Set-Cookie:three=a, b=c"], session: session)
+                #expect(jar.all.map(\.name) == ["foo", "two", "three"], "one field, one cookie")
+            }
+        }
+    }
+
     @Test func withoutAJarNothingIsKept() async throws {
         try await withSandbox { sandbox, session in
             try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["header": "Set-Cookie:a=1"], session: session)

@@ -64,6 +64,15 @@ public struct HTTPCookie: Sendable, Hashable, Codable {
     }
 }
 
+extension URL {
+    /// The path as the request line carries it, what RFC 6265 matches cookies against:
+    /// percent-encoding and a trailing slash kept (`URL.path` drops both), `/` when empty.
+    var requestPath: String {
+        let path = path(percentEncoded: true)
+        return path.isEmpty ? "/" : path
+    }
+}
+
 extension String {
     /// Whether this host is an IPv4 or IPv6 address rather than a name.
     var isIPAddress: Bool {

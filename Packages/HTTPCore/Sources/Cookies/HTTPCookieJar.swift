@@ -21,16 +21,19 @@ public final class HTTPCookieJar: Sendable {
     private let cookies = Mutex<[HTTPCookie]>([])
     private let file: URL?
     private let suffixes: PublicSuffixList
+    /// What expiry is measured by: the system's clock, or a test's.
+    private let clock: @Sendable () -> Date
 
     /// Creates an empty jar, or one that starts with the cookies saved in `file` and saves
     /// them there (atomically) after every change.
     ///
+    /// - Parameter now: the clock expiry dates are compared with (a test's fixed date).
     /// - Throws: the file's read or decoding error when it exists but cannot be read.
-    public convenience init(persistingTo file: URL? = nil) throws {
-        self.init(file: file)
+    public convenience init(persistingTo file: URL? = nil, now: @escaping @Sendable () -> Date = Date.init) throws {
+        self.init(file: file, clock: now)
         if let file, FileManager.default.fileExists(atPath: file.path) {
             let saved = try JSONDecoder().decode([HTTPCookie].self, from: Data(contentsOf: file))
-            let now = Date()
+            let now = now()
             cookies.withLock { $0 = saved.filter { ($0.expires ?? .distantFuture) > now } }
         }
     }
@@ -39,30 +42,33 @@ public final class HTTPCookieJar: Sendable {
     /// cookies kept elsewhere, such as a file of the caller's own format.
     public convenience init(restoring cookies: [HTTPCookie]) {
         // Without a file nothing is read, so nothing can throw.
-        self.init(file: nil)
+        self.init(file: nil, clock: Date.init)
         self.cookies.withLock { stored in
             stored = cookies
             Self.evict(&stored, now: Date())
         }
     }
 
-    private init(file: URL?) {
+    private init(file: URL?, clock: @escaping @Sendable () -> Date) {
         self.file = file
+        self.clock = clock
         suffixes = .shared
     }
 
     /// Every cookie the jar holds that has not expired.
     public var all: [HTTPCookie] {
-        let now = Date()
+        let now = clock()
         return cookies.withLock { $0.filter { ($0.expires ?? .distantFuture) > now } }
     }
 
-    /// Stores the cookies of `setCookieFields` (each a `Set-Cookie` value) that a response
-    /// from `url` may set; ignores the others, as RFC 6265 §5.3 says.
-    public func store(_ setCookieFields: [String], from url: URL, now: Date = Date()) {
+    /// Stores the cookies of `setCookieFields` (each one `Set-Cookie` field's value, as received:
+    /// never split at commas, which belong to values) that a response from `url` may set;
+    /// ignores the others, as RFC 6265 §5.3 says.
+    public func store(_ setCookieFields: [String], from url: URL, now: Date? = nil) {
+        let now = now ?? clock()
         guard !setCookieFields.isEmpty, let host = url.host?.lowercased() else { return }
         let secure = url.scheme?.lowercased() == "https"
-        let accepted = SetCookie.fields(in: setCookieFields).compactMap { SetCookie($0) }.compactMap { cookie(from: $0, host: host, url: url, secure: secure, now: now) }
+        let accepted = setCookieFields.compactMap { SetCookie($0) }.compactMap { cookie(from: $0, host: host, url: url, secure: secure, now: now) }
         guard !accepted.isEmpty else { return }
         cookies.withLock { cookies in
             for cookie in accepted {
@@ -84,9 +90,10 @@ public final class HTTPCookieJar: Sendable {
 
     /// The `Cookie` field for a request to `url`, `nil` when no cookie matches: longer paths
     /// first, then older cookies (RFC 6265 §5.4).
-    public func cookieField(for url: URL, now: Date = Date()) -> String? {
+    public func cookieField(for url: URL, now: Date? = nil) -> String? {
+        let now = now ?? clock()
         guard let host = url.host?.lowercased() else { return nil }
-        let path = url.path.isEmpty ? "/" : url.path
+        let path = url.requestPath
         let secure = url.scheme?.lowercased() == "https"
         let matching = cookies.withLock { $0.filter { $0.matches(host: host, path: path, secure: secure, now: now) } }
         guard !matching.isEmpty else { return nil }
@@ -120,7 +127,7 @@ public final class HTTPCookieJar: Sendable {
         }
         let expires: Date? = set.maxAge.map { now.addingTimeInterval(TimeInterval(min($0, 400 * 86_400))) } ?? set.expires
         return HTTPCookie(
-            name: set.name, value: set.value, domain: domain, path: set.path ?? HTTPCookie.defaultPath(of: url.path),
+            name: set.name, value: set.value, domain: domain, path: set.path ?? HTTPCookie.defaultPath(of: url.requestPath),
             expires: expires, isSecure: set.isSecure, isHTTPOnly: set.isHTTPOnly, isHostOnly: hostOnly, created: now)
     }
 

@@ -55,8 +55,9 @@ struct SetCookie: Equatable {
     }
 
     /// The `Set-Cookie` fields in `values`, where a transport that merges repeated fields
-    /// (FoundationNetworking) joined several with commas: a comma starts a new field only when
-    /// what follows reads `name=`, so an `Expires` date's comma stays inside its field.
+    /// (FoundationNetworking, and it alone) joined several with commas: a comma starts a new
+    /// field only when what follows reads `name=`, so an `Expires` date's comma stays inside its
+    /// field. A guess only such a transport needs: a value with `, x=` in it is split.
     static func fields(in values: [String]) -> [String] {
         var fields: [String] = []
         for value in values {

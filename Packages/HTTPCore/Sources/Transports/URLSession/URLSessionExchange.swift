@@ -40,7 +40,10 @@ final class URLSessionExchange: HTTPExchangeCancelling {
     func head(_ response: HTTPURLResponse) {
         var headers = HTTPHeaderFields()
         for case let (name as String, value as String) in response.allHeaderFields {
-            headers.add(value, for: name)
+            // FoundationNetworking joins repeated fields with commas; `Set-Cookie` must be
+            // split back, where a comma starts a new `name=` (an Expires date keeps its own).
+            let values = name.equalsCaseInsensitively("Set-Cookie") ? SetCookie.fields(in: [value]) : [value]
+            for value in values { headers.add(value, for: name) }
         }
         // libcurl has undone these codings already; the length no longer describes the body.
         let codings = headers.tokens(for: "Content-Encoding")
