@@ -33,7 +33,7 @@ import Testing
         configuration.middleware = [seen.recorder("app")]
         configuration.networkMiddleware = [seen.recorder("net")]
         try await withSandbox(configuration: configuration) { sandbox, session in
-            try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["header": "Set-Cookie:flavour=oat"], session: session)
+            try await HTTPCycle.get(sandbox.url("/echo"), parameters: ["header": "Set-Cookie:flavour=oat"], session: session)
             let first = try await HTTPCycle.get(sandbox.url("/cached/mw?cc=max-age=60"), session: session)
             let second = try await HTTPCycle.get(sandbox.url("/cached/mw?cc=max-age=60"), session: session)
             #expect(first.response?.source == .network)

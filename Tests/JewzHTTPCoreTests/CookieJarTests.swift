@@ -96,10 +96,25 @@ import Testing
         #expect(jar.all.first?.name == "c30")
     }
 
-    @Test func mergedFieldsAreSplitBetweenCookiesNotInsideDates() throws {
-        let jar = try jar(["a=1; Expires=Wed, 09 Jun 2100 10:18:14 GMT, b=2; Path=/, c=3"], from: "http://h.test/")
-        #expect(field(jar, "http://h.test/") == "a=1; b=2; c=3")
-        #expect(jar.all.first?.expires != nil)
+    /// One field is one cookie: a comma belongs to the value (only FoundationNetworking joins
+    /// fields with commas, and its transport splits them back, `SessionCookieTests`).
+    @Test func oneFieldIsOneCookieCommasAndAll() throws {
+        let jar = try jar(["a=1, b=2", "c=3; Expires=Wed, 09 Jun 2100 10:18:14 GMT"], from: "http://h.test/")
+        #expect(field(jar, "http://h.test/") == "a=1, b=2; c=3")
+        #expect(jar.all.last?.expires != nil)
+    }
+
+    /// RFC 6265 §5.1.4: without `Path`, a cookie's path is the request path up to its last `/`,
+    /// the path as sent (a trailing slash counts); and a cookie goes to its own path exactly.
+    @Test func theDefaultPathIsTheRequestPathsDirectory() throws {
+        let jar = try jar(["a=1"], from: "http://h.test/docs/")
+        #expect(jar.all.first?.path == "/docs")
+        #expect(field(jar, "http://h.test/docs/") == "a=1")
+        #expect(field(jar, "http://h.test/docs/page") == "a=1")
+        #expect(field(jar, "http://h.test/other") == nil)
+        let slashed = try self.jar(["b=2; Path=/dir/"], from: "http://h.test/")
+        #expect(field(slashed, "http://h.test/dir/") == "b=2", "sent to its very path")
+        #expect(field(slashed, "http://h.test/dir") == nil)
     }
 
     @Test func anIPAddressMatchesOnlyItself() throws {

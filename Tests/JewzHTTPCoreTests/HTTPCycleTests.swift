@@ -317,7 +317,7 @@ final class Counter: Sendable {
         let sandbox = try await Sandbox.start()
         let url = sandbox.url("/hello/")
         try await sandbox.shutdown()
-        let session = HTTPSession(transport: transport.make(.init()), logger: quietLogger)
+        let session = HTTPSession(transport: try transport.make(.init()), logger: quietLogger)
         let error = await httpError { _ = try await HTTPCycle.get(url, session: session) }
         guard let error = error, error.code == .connectionFailed else {
             Issue.record("got \(String(describing: error))")

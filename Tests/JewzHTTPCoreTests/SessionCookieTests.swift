@@ -15,7 +15,7 @@ import Testing
     @Test(arguments: TransportKind.allCases) func cookiesSetByAResponseGoWithTheNextRequest(transport: TransportKind) async throws {
         let jar = try HTTPCookieJar()
         try await withSandbox(configuration: Self.configuration(with: jar), transport: transport) { sandbox, session in
-            try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["header": ["Set-Cookie:a=1", "Set-Cookie:b=2; Path=/inspect"]], session: session)
+            try await HTTPCycle.get(sandbox.url("/echo"), parameters: ["header": ["Set-Cookie:a=1", "Set-Cookie:b=2; Path=/inspect"]], session: session)
             let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
             #expect(try Inspection(cycle.response).values("Cookie") == ["b=2; a=1"])
         }
@@ -53,7 +53,7 @@ import Testing
 
     @Test func withoutAJarNothingIsKept() async throws {
         try await withSandbox { sandbox, session in
-            try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["header": "Set-Cookie:a=1"], session: session)
+            try await HTTPCycle.get(sandbox.url("/echo"), parameters: ["header": "Set-Cookie:a=1"], session: session)
             let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
             #expect(try Inspection(cycle.response).values("Cookie").isEmpty)
         }

@@ -57,3 +57,29 @@ import Testing
         }
     }
 }
+
+/// A transport that cannot honour a setting says so when it is made, rather than ignoring it.
+@Suite struct TransportCapabilityTests {
+    @Test func urlSessionRefusesWhatItCannotHonourNamingTheSetting() throws {
+        let pem = try SandboxCertificates.generate().authorityPEM
+        let settings: [(String, (inout AsyncHTTPClientTransport.Configuration) throws -> Void)] = [
+            ("tls.additionalTrustRoots", { $0.tls.additionalTrustRoots = [try .init(pem: pem)] }),
+            ("tls.trustRoots", { $0.tls.trustRoots = .only([try .init(pem: pem)]) }),
+            ("tls.verification", { $0.tls.verification = .none }),
+            ("tls.minimumVersion", { $0.tls.minimumVersion = .tls13 }),
+            ("httpVersion", { $0.httpVersion = .http1Only }),
+            ("proxies", { $0.proxies = .all(try .init(url: "http://127.0.0.1:3128")) }),
+        ]
+        for (name, change) in settings {
+            var configuration = HTTPSession.Configuration()
+            try change(&configuration.transport)
+            #expect {
+                try URLSessionTransport(configuration: configuration)
+            } throws: { error in
+                guard let error = error as? HTTPError, error.code == .invalidConfiguration else { return false }
+                return error.description.contains("transport.\(name)") && error.description.contains("URLSessionTransport")
+            }
+        }
+        #expect(throws: Never.self) { try URLSessionTransport(configuration: .init()) }
+    }
+}

@@ -27,7 +27,7 @@ func withSession<Server>(
     var configuration = configuration
     configuration.processorRegistry = registry
     configuration.contentCodings = contentCodings
-    let session = HTTPSession(configuration: configuration, transport: transport.make(configuration), logger: quietLogger)
+    let session = HTTPSession(configuration: configuration, transport: try transport.make(configuration), logger: quietLogger)
     do {
         try await body(server, session)
     } catch {
@@ -44,10 +44,10 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
     case asyncHTTPClient
     case urlSession
 
-    public func make(_ configuration: HTTPSession.Configuration) -> any HTTPTransport {
+    public func make(_ configuration: HTTPSession.Configuration) throws -> any HTTPTransport {
         switch self {
         case .asyncHTTPClient: AsyncHTTPClientTransport(configuration: configuration.transport)
-        case .urlSession: URLSessionTransport(configuration: configuration)
+        case .urlSession: try URLSessionTransport(configuration: configuration)
         }
     }
 

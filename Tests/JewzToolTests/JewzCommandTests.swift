@@ -216,7 +216,7 @@ import Testing
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("session.json").path
-        let set = try await runJewz(["--session", file, sandbox.url("/echo/"), "header==Set-Cookie:token=t1"])
+        let set = try await runJewz(["--session", file, sandbox.url("/echo"), "header==Set-Cookie:token=t1"])
         #expect(set.status == 0, "\(set.error)")
         let sent = try await runJewz(["--session", file, "--print", "b", sandbox.url("/inspect")])
         let inspection = try #require(try JSONSerialization.jsonObject(with: Data(sent.output.utf8)) as? [String: Any])

@@ -30,7 +30,7 @@ import Testing
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("session.json").path
-        _ = try await runJewz(["--session", file, sandbox.url("/echo/"), "header==Set-Cookie:token=t1"])
+        _ = try await runJewz(["--session", file, sandbox.url("/echo"), "header==Set-Cookie:token=t1"])
         let run = try await runJewz(["-v", "--session", file, "-a", "ada:pw", "POST", sandbox.url("/dumpupload/"), "a=1"])
         #expect(run.status == 0, "\(run.error)")
         let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

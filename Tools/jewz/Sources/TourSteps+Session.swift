@@ -29,14 +29,14 @@ extension TourStep {
                     var configuration = HTTPSession.Configuration()
                     configuration.cookieJar = try HTTPCookieJar()          // or HTTPCookieJar(persistingTo: file)
                     let session = HTTPSession(configuration: configuration)
-                    try await HTTPCycle.get(url("/echo/"), parameters: ["header": "Set-Cookie:flavour=oat"], session: session)
+                    try await HTTPCycle.get(url("/echo"), parameters: ["header": "Set-Cookie:flavour=oat"], session: session)
                     let cycle = try await HTTPCycle.get(url("/inspect"), session: session)   // sends Cookie: flavour=oat
                     """
             ) {
                 var configuration = HTTPSession.Configuration()
                 configuration.cookieJar = try HTTPCookieJar()
                 let session = HTTPSession(configuration: configuration)
-                try await HTTPCycle.get(url("/echo/"), parameters: ["header": "Set-Cookie:flavour=oat"], session: session)
+                try await HTTPCycle.get(url("/echo"), parameters: ["header": "Set-Cookie:flavour=oat"], session: session)
                 let cycle = try await HTTPCycle.get(url("/inspect"), session: session)
                 try await session.shutdown()
                 let sent = cycle.response?.text?.contains(#"["Cookie","flavour=oat"]"#) == true

@@ -52,6 +52,9 @@ struct ResponseCollector: HTTPResponseReceiver {
         statusPolicy = settings.configuration.shouldTreatStatusCodeAsFailure
     }
 
+    /// Whether the response's head arrived: before it, the server said nothing.
+    var hasReceivedHead: Bool { statusCode != 0 }
+
     mutating func receiveVersion(_ version: HTTPVersion) {
         self.version = version
     }

@@ -24,9 +24,30 @@ struct TransportStage: HTTPMiddleware {
         let run = next.run
         if next.pipeline.hasUserStages { try Self.check(request, prepared: run.request, vettedURL: run.cycle.vettedURL) }
         let started = Self.logStart(of: request, logger: run.session.logger)
+        let response: HTTPResponse
+        do {
+            response = try await exchange(request, next: next)
+        } catch let failure as StaleConnection {
+            // A kept-alive connection the server had closed: once more, on another.
+            Self.logStale(request, failure, logger: run.session.logger)
+            do {
+                response = try await exchange(request, next: next)
+            } catch let again as StaleConnection {
+                throw again.underlying
+            }
+        }
+        if let started { Self.logEnd(of: request, response: response, started: started, logger: run.session.logger) }
+        return response
+    }
+
+    /// One exchange on the transport, its body collected where the run wants it.
+    ///
+    /// - Throws: ``StaleConnection`` when an idempotent request's connection closed before a
+    ///   byte of the answer came (the caller sends it again, once); the transport's errors.
+    private func exchange(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        let run = next.run
         var collector = ResponseCollector(for: run, shared: next.isShared, keeper: next.keeper)
         let onBodySent = next.isShared ? nil : run.uploadProgressReporter(for: request)
-        let response: HTTPResponse
         do {
             let timeout = try run.remainingTime()
             if let defaultTransport {
@@ -34,14 +55,32 @@ struct TransportStage: HTTPMiddleware {
             } else {
                 try await transport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
             }
-            response = try collector.finish()
+            return try collector.finish()
         } catch {
             // A failing status's body was cut at its limit: the status is the outcome.
-            guard let cut = collector.received(afterCut: error) else { throw error }
-            response = cut
+            if let cut = collector.received(afterCut: error) { return cut }
+            if let stale = StaleConnection(error, before: collector, request: request) { throw stale }
+            throw error
         }
-        if let started { Self.logEnd(of: request, response: response, started: started, logger: run.session.logger) }
-        return response
+    }
+
+    /// A connection lost before any byte of the answer, for a request that may be sent again
+    /// (idempotent, its body replayable): what a pooled connection the server closed while idle
+    /// gives. OkHttp and curl send such a request once more on another connection, unasked.
+    struct StaleConnection: Error {
+        let underlying: HTTPError
+
+        init?(_ error: any Error, before collector: ResponseCollector, request: HTTPRequest) {
+            guard let error = error as? HTTPError, error.code == .connectionLost, !collector.hasReceivedHead,
+                request.method.isIdempotent, request.hasReplayableBody
+            else { return nil }
+            underlying = error
+        }
+    }
+
+    @inline(never)
+    private static func logStale(_ request: HTTPRequest, _ failure: StaleConnection, logger: Logger) {
+        logger.debug("\(request.method) \(request.url.redactedString): \(failure.underlying); sending it once more on another connection")
     }
 
     /// Checks a request a user's middleware may have changed, unless its URL and headers are

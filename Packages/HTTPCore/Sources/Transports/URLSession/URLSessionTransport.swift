@@ -22,9 +22,18 @@ public final class URLSessionTransport: HTTPTransport {
     private let isShutDown = Mutex(false)
 
     /// Creates a transport with its own `URLSession`, configured from a session configuration:
-    /// its transport's idle timeout and connection limit, and the resource timeout. TLS and
-    /// proxy settings are Foundation's own (libcurl's on Linux), not the configuration's.
-    public init(configuration: HTTPSession.Configuration = .init()) {
+    /// its transport's idle timeout and connection limit, and the resource timeout.
+    ///
+    /// - Throws: ``HTTPError/Code/invalidConfiguration`` naming the setting, when the
+    ///   configuration asks for what `URLSession` cannot be told on Linux: TLS roots (added or
+    ///   replaced), verification other than full, a client certificate, a minimum TLS version
+    ///   other than 1.2, pins, HTTP/1.1 only, proxies. Its TLS and proxies are libcurl's own;
+    ///   ``AsyncHTTPClientTransport`` honours them all.
+    public init(configuration: HTTPSession.Configuration = .init()) throws(HTTPError) {
+        if let setting = Self.unsupportedSetting(in: configuration.transport) {
+            throw HTTPError.invalidConfiguration(
+                "URLSessionTransport cannot honour transport.\(setting) (FoundationNetworking takes TLS and proxies from libcurl); use AsyncHTTPClientTransport, or leave it unset")
+        }
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = configuration.transport.timeouts.idle.inSeconds
         sessionConfiguration.timeoutIntervalForResource = configuration.timeoutForResource?.inSeconds ?? 7 * 86_400
@@ -41,6 +50,19 @@ public final class URLSessionTransport: HTTPTransport {
 
     deinit {
         session.invalidateAndCancel()
+    }
+
+    /// The first setting of `transport` this transport would have to ignore, by its path.
+    private static func unsupportedSetting(in transport: AsyncHTTPClientTransport.Configuration) -> String? {
+        let tls = transport.tls
+        if case .only = tls.trustRoots { return "tls.trustRoots" }
+        let unsupported: [(String, Bool)] = [
+            ("tls.additionalTrustRoots", !tls.additionalTrustRoots.isEmpty), ("tls.verification", tls.verification != .full),
+            ("tls.clientIdentity", tls.clientIdentity != nil), ("tls.minimumVersion", tls.minimumVersion != .tls12),
+            ("tls.pinning", tls.pinning != nil), ("httpVersion", transport.httpVersion != .automatic),
+            ("proxies", transport.proxies != nil),
+        ]
+        return unsupported.first { $0.1 }?.0
     }
 
     public func send(
