@@ -26,8 +26,7 @@ extension HTTPCache {
         if caching.policy == .reloadIgnoringCache || control.noStore {
             return try await fetch(request, key: key, stored: nil, control: control, bodies: bodies, network: network)
         }
-        let found = bodies == .streamed ? store.responseLeavingBody(forKey: key) : store.response(forKey: key)
-        let stored = found.flatMap { Self.varyMatches($0, request) ? $0 : nil }
+        let stored = lookup(key, for: request, leavingBody: bodies == .streamed)
         let now = now()
         if caching.policy == .onlyIfCached || control.onlyIfCached {
             guard let stored else {
@@ -122,9 +121,9 @@ extension HTTPCache {
         }
         let entry = storable(response, for: request, key: key, control: control, requestDate: sent, responseDate: received)
         if let entry, bodies == .inMemory {
-            try? store.store(entry)
-        } else if entry == nil, stored != nil, response.statusCode != 304 {
-            store.removeResponse(forKey: key)
+            save(entry, for: request)
+        } else if entry == nil, let stored, response.statusCode != 304 {
+            store.removeResponse(forKey: stored.key)
         }
         return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
     }
@@ -136,9 +135,22 @@ extension HTTPCache {
         { [self] (head: HTTPResponse) -> (any HTTPResponseBodyWriter)? in
             // A failure a stored response will stand in for replaces nothing.
             if let stored, Self.isServerFailure(head.statusCode), staleForError(stored, control: control) != nil { return nil }
-            let entry = storable(head, for: request, key: key, control: control, requestDate: sent, responseDate: now())
-            return entry.flatMap { store.bodyWriter(for: $0) }
+            guard let entry = storable(head, for: request, key: key, control: control, requestDate: sent, responseDate: now()) else {
+                return nil
+            }
+            let (stored, index) = entries(storing: entry, for: request)
+            if let index { try? store.store(index) }
+            noteVariant(index == nil ? nil : stored.key, of: key)
+            return store.bodyWriter(for: stored)
         }
+    }
+
+    /// Stores `entry`, the answer to `request`: under its own key, or as a variant of its URL.
+    private func save(_ entry: CachedResponse, for request: HTTPRequest) {
+        let (stored, index) = entries(storing: entry, for: request)
+        try? store.store(stored)
+        if let index { try? store.store(index) }
+        noteVariant(index == nil ? nil : stored.key, of: entry.key)
     }
 
     /// The statuses `stale-if-error` answers for (RFC 5861 §4).

@@ -46,9 +46,21 @@ extension HTTPCache {
         var varying: [String: String] = [:]
         for name in vary { varying[name] = request.headers[name] }
         return CachedResponse(
-            key: key, statusCode: response.statusCode, headers: response.headers, body: response.data, url: response.url,
+            key: key, statusCode: response.statusCode, headers: Self.storedHeaders(response.headers), body: response.data, url: response.url,
             requestDate: requestDate, responseDate: responseDate, varyingFields: varying,
             lifetimeOverride: lifetime.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 })
+    }
+
+    /// The headers a cache keeps (§3.1): without `Connection`, the fields it names, and the
+    /// other hop-by-hop fields, which describe one connection, not the resource.
+    static func storedHeaders(_ headers: HTTPHeaderFields) -> HTTPHeaderFields {
+        let named = Set(headers.tokens(for: "Connection"))
+        let hopByHop: Set<String> = ["connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade"]
+        guard headers.fields.contains(where: { hopByHop.contains($0.name.lowercased()) || named.contains($0.name.lowercased()) }) else {
+            return headers
+        }
+        return HTTPHeaderFields(
+            headers.fields.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
     }
 
     func hit(_ stored: CachedResponse, source: HTTPResponse.Source, at now: Date) -> HTTPFileResponse {

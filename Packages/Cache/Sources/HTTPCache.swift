@@ -1,5 +1,6 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import struct Synchronization.Atomic
 
 /// An HTTP cache for a session, by RFC 9111's rules for a private cache, in memory or on disk:
@@ -29,6 +30,9 @@ public final class HTTPCache: HTTPResponseCache {
         /// lifetime or `Expires`) is stored. Off, as in PMHTTP: API data is then never
         /// served stale by a heuristic the server did not ask for.
         public var storesJSONWithoutCachingHeaders = false
+        /// How many variants of one URL (responses with `Vary`, for different values of the
+        /// fields it names) are kept side by side; the least recently stored goes first.
+        public var maximumVariantsPerURL = 4
 
         public init() {}
     }
@@ -54,6 +58,8 @@ public final class HTTPCache: HTTPResponseCache {
     let counters = Counters()
     /// The revalidations in the background, one per key however many ask.
     let revalidations = SingleFlight<String, Void>()
+    /// The variant keys stored for each URL's key, oldest first (``noteVariant(_:of:)``).
+    let variants = Mutex<[String: [String]]>([:])
     let now: @Sendable () -> Date
 
     /// A cache in `store`.

@@ -102,9 +102,10 @@ struct StoredRules: Sendable {
 
     init(statusCode: Int, headers: HTTPHeaderFields, requestDate: Date, responseDate: Date, lifetimeOverride: Double?) {
         let control = CacheControl(headers)
-        let date = headers["Date"].flatMap(HTTPDate.parse) ?? responseDate
+        // Dates as RFC 9110 §5.6.7 writes them, nothing else (the lenient reader is the cookies').
+        let date = headers["Date"].flatMap(HTTPDate.parseStrictly) ?? responseDate
         let apparentAge = max(0, responseDate.timeIntervalSince(date))
-        let ageValue = headers["Age"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
+        let ageValue = Self.ageValue(headers)
         initialAge = max(apparentAge, ageValue + max(0, responseDate.timeIntervalSince(requestDate)))
         self.responseDate = responseDate
         if let lifetimeOverride {
@@ -112,9 +113,10 @@ struct StoredRules: Sendable {
         } else if let maxAge = control.maxAge {
             freshnessLifetime = Double(maxAge)
         } else if let expires = headers["Expires"] {
-            // An Expires that does not parse ("0", "-1") means already expired (§5.3).
-            freshnessLifetime = HTTPDate.parse(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
-        } else if let lastModified = headers["Last-Modified"].flatMap(HTTPDate.parse),
+            // An Expires that is not an HTTP-date ("0", "-1", a date in another form, two
+            // fields joined) means already expired (§5.3).
+            freshnessLifetime = HTTPDate.parseStrictly(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
+        } else if let lastModified = headers["Last-Modified"].flatMap(HTTPDate.parseStrictly),
             StoredRules.isHeuristicallyCacheable(statusCode) || control.isPublic
         {
             // §4.2.2: a tenth of the time since the last change, as browsers do, at most a
@@ -130,6 +132,18 @@ struct StoredRules: Sendable {
         etag = headers["ETag"]
         lastModified = headers["Last-Modified"]
         varyNames = headers.tokens(for: "Vary")
+    }
+
+    /// The `Age` field's seconds (§5.1): a non-negative integer, the first of a list (or of two
+    /// fields); anything else (`7200.0`, `-5`) is ignored as 0.
+    static func ageValue(_ headers: HTTPHeaderFields) -> Double {
+        guard let first = headers.values(for: "Age").first?.split(separator: ",", omittingEmptySubsequences: false).first else {
+            return 0
+        }
+        let text = first.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return 0 }
+        // A value too large for an Int is the largest age there is (§1.2.2).
+        return Double(Int(text) ?? Int(Int32.max))
     }
 
     /// §4.2.3's `current_age`.

@@ -93,7 +93,8 @@ enum EntryCoding {
             let name = try reader.string()
             varying[name] = try reader.string()
         }
-        guard (100...999).contains(statusCode) else { throw CacheError.corruptEntry("status \(statusCode)") }
+        // 0 marks the index of a URL's variants (HTTPCache+Variants.swift).
+        guard statusCode == 0 || (100...999).contains(statusCode) else { throw CacheError.corruptEntry("status \(statusCode)") }
         var entry = CachedResponse(
             key: key, statusCode: statusCode, headers: headers, body: body,
             url: url.isEmpty ? nil : URL(string: url), requestDate: requestDate, responseDate: responseDate,

@@ -1,7 +1,8 @@
 import Foundation
 
 /// HTTP-date parsing and writing (RFC 9110 §5.6.7): IMF-fixdate, and when reading the obsolete
-/// RFC 850 and asctime forms and the variants cookies use (RFC 6265 §5.1.1's algorithm).
+/// RFC 850 and asctime forms — to the letter (``parseStrictly(_:)``, what a cache reads), or with
+/// the variants cookies use (``parse(_:)``, RFC 6265 §5.1.1's algorithm).
 ///
 /// Written by hand rather than with `DateFormatter`: every response brings dates, and
 /// swift-corelibs-foundation's formatter traps on some non-ASCII input (found by
@@ -10,9 +11,78 @@ public enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
 
-    /// The date `text` names, or `nil` when it is not a date.
+    /// The date `text` names, or `nil` when it is not a date, read as leniently as RFC 6265
+    /// §5.1.1 reads a cookie's `Expires`: any order, delimiters and two-digit years.
     public static func parse(_ text: String) -> Date? {
-        parseFixdate(text) ?? parseLeniently(text)
+        parseFixdate(Array(text.utf8)) ?? parseLeniently(text)
+    }
+
+    /// The date `text` names when it is one of the three forms RFC 9110 §5.6.7 defines, to the
+    /// letter — IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94
+    /// 08:49:37 GMT`) or asctime (`Sun Nov  6 08:49:37 1994`) —, else `nil`. What a cache reads
+    /// `Expires`, `Date` and `Last-Modified` with: RFC 9111 §5.3 counts an `Expires` that is not
+    /// such a date (a missing comma, a two-digit year in the first form, a zone other than GMT,
+    /// two fields joined) as already expired.
+    public static func parseStrictly(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        return parseFixdate(bytes) ?? parseRFC850(bytes) ?? parseAsctime(bytes)
+    }
+
+    /// `Sunday, 06-Nov-94 08:49:37 GMT`: a two-digit year is the latest year ending in those
+    /// digits that is not more than 50 years ahead (RFC 9110 §5.6.7).
+    private static func parseRFC850(_ bytes: [UInt8]) -> Date? {
+        guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")),
+            longWeekdays.contains(String(decoding: bytes[..<comma], as: UTF8.self)), bytes.count == comma + 24
+        else { return nil }
+        let rest = Array(bytes[(comma + 1)...])
+        // " 06-Nov-94 08:49:37 GMT"
+        guard rest[0] == 0x20, rest[3] == UInt8(ascii: "-"), rest[7] == UInt8(ascii: "-"), rest[10] == 0x20,
+            rest[19...] == Array(" GMT".utf8)[...], let day = digits(rest, 1..<3), let twoDigitYear = digits(rest, 8..<10),
+            let month = months.firstIndex(of: String(decoding: rest[4..<7], as: UTF8.self)), let time = clock(rest, from: 11)
+        else { return nil }
+        let thisYear = civilDate(fromDays: Int(Date().timeIntervalSince1970 / 86_400)).year
+        var year = thisYear - thisYear % 100 + twoDigitYear
+        if year > thisYear + 50 { year -= 100 }
+        return date(year: year, month: month + 1, day: day, time: time)
+    }
+
+    /// `Sun Nov  6 08:49:37 1994`: the day of month is two digits, or a space and one.
+    private static func parseAsctime(_ bytes: [UInt8]) -> Date? {
+        guard bytes.count == 24, weekdays.contains(String(decoding: bytes[0..<3], as: UTF8.self)), bytes[3] == 0x20,
+            bytes[7] == 0x20, bytes[10] == 0x20, bytes[19] == 0x20,
+            let month = months.firstIndex(of: String(decoding: bytes[4..<7], as: UTF8.self)),
+            let day = bytes[8] == 0x20 ? digits(bytes, 9..<10) : digits(bytes, 8..<10),
+            let time = clock(bytes, from: 11), let year = digits(bytes, 20..<24)
+        else { return nil }
+        return date(year: year, month: month + 1, day: day, time: time)
+    }
+
+    private static let longWeekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+    /// The number the decimal digits at `range` write, or `nil` when one is not a digit.
+    private static func digits(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        var value = 0
+        for byte in bytes[range] {
+            guard isDigit(byte) else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+
+    /// `HH:MM:SS` at `start`, two digits each.
+    private static func clock(_ bytes: [UInt8], from start: Int) -> (Int, Int, Int)? {
+        guard bytes.count >= start + 8, bytes[start + 2] == UInt8(ascii: ":"), bytes[start + 5] == UInt8(ascii: ":"),
+            let hour = digits(bytes, start..<start + 2), let minute = digits(bytes, start + 3..<start + 5),
+            let second = digits(bytes, start + 6..<start + 8), hour < 24, minute < 60, second < 61
+        else { return nil }
+        return (hour, minute, second)
+    }
+
+    /// The instant of a calendar date and time, or `nil` for a day the month does not have.
+    private static func date(year: Int, month: Int, day: Int, time: (Int, Int, Int)) -> Date? {
+        let days = daysFromCivil(year: year, month: month, day: day)
+        guard (1...31).contains(day), civilDate(fromDays: days) == (year, month, day) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + time.0 * 3600 + time.1 * 60 + time.2))
     }
 
     /// `date` as an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), to the second.
@@ -28,29 +98,15 @@ public enum HTTPDate {
         return "\(weekday), \(two(day)) \(months[month - 1]) \(fourDigitYear) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
     }
 
-    /// The common form read without a formatter: every response of a cache carries one or
-    /// more, and a `DateFormatter` per field costs tens of microseconds.
-    private static func parseFixdate(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        // "Sun, 06 Nov 1994 08:49:37 GMT"
-        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[25...] == Array(" GMT".utf8)[...] else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for byte in bytes[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        let monthName = String(decoding: bytes[8..<11], as: UTF8.self)
-        guard let day = number(5..<7), let monthIndex = months.firstIndex(of: monthName), let year = number(12..<16),
-            let hour = number(17..<19), let minute = number(20..<22), let second = number(23..<25),
-            bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"),
-            (1...31).contains(day), hour < 24, minute < 60, second < 61
+    /// IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`, read without a formatter: every response
+    /// of a cache carries one or more, and a `DateFormatter` per field costs tens of microseconds.
+    private static func parseFixdate(_ bytes: [UInt8]) -> Date? {
+        guard bytes.count == 29, weekdays.contains(String(decoding: bytes[0..<3], as: UTF8.self)), bytes[3] == UInt8(ascii: ","),
+            bytes[4] == 0x20, bytes[7] == 0x20, bytes[11] == 0x20, bytes[16] == 0x20, bytes[25...] == Array(" GMT".utf8)[...],
+            let day = digits(bytes, 5..<7), let month = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
+            let year = digits(bytes, 12..<16), let time = clock(bytes, from: 17)
         else { return nil }
-        let days = daysFromCivil(year: year, month: monthIndex + 1, day: day)
-        guard civilDate(fromDays: days) == (year, monthIndex + 1, day) else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
+        return date(year: year, month: month + 1, day: day, time: time)
     }
 
     /// RFC 6265 §5.1.1: the first time (`h:m:s`), day of month, month name and year among the

@@ -112,7 +112,7 @@ public final class ImageCache: Sendable {
     public func cachedImage(for url: URL) -> Image? {
         let key = configuration.key(url)
         if let image = memory.image(forKey: key) { return image }
-        guard let stored = diskCache?.store.response(forKey: "GET " + key), (200..<300).contains(stored.statusCode),
+        guard let stored = diskCache?.storedResponse(forKey: "GET " + key), (200..<300).contains(stored.statusCode),
             let image = try? Image(data: stored.body)
         else { return nil }
         memory.insert(image, forKey: key)
