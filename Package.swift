@@ -226,7 +226,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzURITemplateTests",
-            dependencies: ["JewzURITemplate", "JewzJSON"],
+            dependencies: ["JewzURITemplate", "JewzJSON", "JewzTestSupport"],
             path: "Tests/JewzURITemplateTests",
             resources: [.copy("Resources/uritemplate-test")]
         ),

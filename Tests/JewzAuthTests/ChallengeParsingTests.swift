@@ -1,4 +1,5 @@
 import JewzAuth
+import JewzTestSupport
 import Testing
 
 /// `WWW-Authenticate` as RFC 9110 §11 writes it, and as servers get it wrong.
@@ -29,11 +30,16 @@ import Testing
             _ = AuthenticationChallenge.parse(field)
         }
         #expect(AuthenticationChallenge.parse(#"Digest realm="unterminated"#).first?.realm == "unterminated")
-        var generator = SystemRandomNumberGenerator()
+        // Whatever the field, each challenge read from it has a scheme that is one of its tokens.
+        var generator = SeededGenerator()
         let alphabet = Array(#"Basic Digest realm= ," \ token68== nonce"#)
         for _ in 0..<2_000 {
             let length = Int.random(in: 0..<60, using: &generator)
-            _ = AuthenticationChallenge.parse(String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? " " }))
+            let field = String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? " " })
+            for challenge in AuthenticationChallenge.parse(field) {
+                #expect(!challenge.scheme.isEmpty && field.lowercased().contains(challenge.scheme.lowercased()), "\(field.debugDescription), \(generator)")
+                #expect(!challenge.scheme.contains(where: { " ,=\"".contains($0) }), "\(field.debugDescription), \(generator)")
+            }
         }
     }
 }

@@ -67,13 +67,24 @@ import Testing
     @Test func aFailedRefreshFailsEveryWaitingRequest() async throws {
         struct LoginDown: Error {}
         try await withSandbox { sandbox, session in
-            try session.update { $0.authentications = [TokenAuthenticator { throw LoginDown() }] }
+            let calls = Atomic(0)
+            let (gate, open) = AsyncStream<Never>.makeStream()
+            // The one refresh fails once the gate opens: when all eight requests wait for it.
+            let tokens = TokenAuthenticator {
+                calls.add(1, ordering: .relaxed)
+                for await _ in gate {}
+                throw LoginDown()
+            }
+            try session.update { $0.authentications = [tokens] }
             try await withThrowingTaskGroup(of: HTTPError?.self) { group in
                 for _ in 0..<8 {
                     group.addTask { await httpError { _ = try await HTTPCycle.get(sandbox.url("/token/protected"), session: session) } }
                 }
+                try await waitUntil { tokens.refreshWaiters == 8 }
+                open.finish()
                 for try await error in group { #expect(error?.underlying is LoginDown) }
             }
+            #expect(calls.load(ordering: .relaxed) == 1)
         }
     }
 

@@ -19,7 +19,9 @@ import Testing
     }
 
     @Test func aDownloadIsStoredOnDiskAndAnsweredFromIt() async throws {
-        let cache = try HTTPCache(directory: try makeScratchDirectory())
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let cache = try HTTPCache(directory: scratch)
         try await withCachedSandbox(cache) { sandbox, session in
             let url = sandbox.url("/cached/file?cc=max-age=600&size=3000000")
             let (first, firstBody) = try await download(url, session: session)
@@ -39,7 +41,9 @@ import Testing
     }
 
     @Test func aRevalidatedDownloadGetsTheStoredBody() async throws {
-        let cache = try HTTPCache(directory: try makeScratchDirectory())
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let cache = try HTTPCache(directory: scratch)
         try await withCachedSandbox(cache) { sandbox, session in
             let url = sandbox.url("/cached/checked?cc=no-cache&etag=v1&size=200000")
             _ = try await download(url, session: session)

@@ -33,6 +33,7 @@ import Testing
 
     @Test func diskEntriesSurviveANewStoreAndKeepTheirOrder() throws {
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let store = try DiskCacheStore(directory: directory, sizeLimit: 1 << 20)
             for key in ["one", "two", "three"] { try store.store(entry(key, bytes: 100)) }
@@ -54,6 +55,7 @@ import Testing
 
     @Test func aDamagedEntryIsDiscardedNotServed() throws {
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let store = try DiskCacheStore(directory: directory)
         try store.store(entry("whole", bytes: 1_000))
         try store.store(entry("cut", bytes: 1_000))
@@ -74,6 +76,7 @@ import Testing
 
     @Test func whatADeadWriterLeftIsCountedOrIgnoredNeverServedHalf() throws {
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let store = try DiskCacheStore(directory: directory)
             try store.store(entry("kept", bytes: 500))
@@ -84,7 +87,9 @@ import Testing
         let entries = directory.appendingPathComponent("entries")
         let half = directory.appendingPathComponent("tmp").appendingPathComponent(DiskCacheStore.fileName(forKey: "half") + ".1.2")
         try Data(repeating: 0x63, count: 300).write(to: half)
-        let orphan = try DiskCacheStore(directory: try makeScratchDirectory())
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let orphan = try DiskCacheStore(directory: scratch)
         try orphan.store(entry("orphan", bytes: 400))
         try FileManager.default.copyItem(
             at: orphan.directory.appendingPathComponent("entries").appendingPathComponent(DiskCacheStore.fileName(forKey: "orphan")),
@@ -103,6 +108,7 @@ import Testing
 
     @Test func twoStoresOnOneDirectoryDoNotCorruptIt() async throws {
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let first = try DiskCacheStore(directory: directory, sizeLimit: 200_000)
         let second = try DiskCacheStore(directory: directory, sizeLimit: 200_000)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -118,12 +124,15 @@ import Testing
             }
             try await group.waitForAll()
         }
+        // Fifty entries of about a kilobyte fit the limit: every key is there, written whole by
+        // one store or the other, and counted once.
         let reopened = try DiskCacheStore(directory: directory, sizeLimit: 200_000)
         for round in 0..<50 {
-            if let found = reopened.response(forKey: "key-\(round)") {
-                #expect(found.body.count == 1_000 || found.body.count == 1_001)
-            }
+            let found = try #require(reopened.response(forKey: "key-\(round)"), "key-\(round) lost")
+            #expect(found.body == Data(repeating: UInt8(ascii: "x"), count: found.body.count), "key-\(round)")
+            #expect([1_000, 1_001].contains(found.body.count), "key-\(round)")
         }
+        #expect(reopened.usage.count == 50)
         #expect(reopened.usage.size <= 200_000)
     }
 
@@ -139,6 +148,7 @@ import Testing
 
     @Test func aDiskWriterKeepsNothingUntilFinishedAndNothingPastTheLimit() throws {
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let store = try DiskCacheStore(directory: directory, sizeLimit: 1 << 20)
         try store.store(entry("kept", bytes: 100))
         let temporary = directory.appendingPathComponent("tmp")

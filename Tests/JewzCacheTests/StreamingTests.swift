@@ -17,7 +17,9 @@ import Testing
     }
 
     @Test func aStreamedBodyIsStoredAsItIsReadAndStreamedBack() async throws {
-        let cache = try HTTPCache(directory: try makeScratchDirectory())
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let cache = try HTTPCache(directory: scratch)
         try await withCachedSandbox(cache) { sandbox, session in
             let url = sandbox.url("/cached/stream?cc=max-age=600&size=3000000")
             let (first, firstBody) = try await stream(url, session: session)
@@ -36,6 +38,7 @@ import Testing
 
     @Test func aStreamLeftHalfReadStoresNothing() async throws {
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try HTTPCache(directory: directory)
         try await withCachedSandbox(cache) { sandbox, session in
             let url = sandbox.url("/cached/half?cc=max-age=600&size=\(32 << 20)")
@@ -58,7 +61,9 @@ import Testing
     }
 
     @Test func aRevalidatedStreamGetsTheStoredBody() async throws {
-        let cache = try HTTPCache(directory: try makeScratchDirectory())
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let cache = try HTTPCache(directory: scratch)
         try await withCachedSandbox(cache) { sandbox, session in
             let url = sandbox.url("/cached/checked?cc=no-cache&etag=v1&size=200000")
             _ = try await stream(url, session: session)
@@ -80,7 +85,9 @@ import Testing
     }
 
     @Test func aCallersOwnConditionalStreamGetsItsNotModified() async throws {
-        let cache = try HTTPCache(directory: try makeScratchDirectory())
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let cache = try HTTPCache(directory: scratch)
         try await withCachedSandbox(cache) { sandbox, session in
             let url = try #require(URL(string: sandbox.url("/cached/own?cc=max-age=600&etag=v1")))
             let cycle = HTTPCycle(requestURL: url, requestMethod: .get, session: session)

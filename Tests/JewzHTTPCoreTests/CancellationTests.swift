@@ -13,9 +13,9 @@ import Testing
             let calls = Mutex(0)
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 5], session: session)
             cycle.start { _, _ in calls.withLock { $0 += 1 } }
-            await waitUntil { cycle.isRunning }
+            try await waitUntil { cycle.isRunning }
             cycle.cancel(explicitly: true)
-            await waitUntil { !cycle.isRunning }
+            try await waitUntil { !cycle.isRunning }
             // Anything already queued on the completion queue runs before this barrier.
             await withCheckedContinuation { continuation in session.completionQueue.async { continuation.resume() } }
             #expect(calls.withLock { $0 } == 0)
@@ -28,7 +28,7 @@ import Testing
             let error: HTTPError? = await withCheckedContinuation { continuation in
                 cycle.start { _, error in continuation.resume(returning: error) }
                 Task {
-                    await waitUntil { cycle.isRunning }
+                    try await waitUntil { cycle.isRunning }
                     cycle.cancel(explicitly: false)
                 }
             }
@@ -48,7 +48,7 @@ import Testing
             let outcome: HTTPError? = await withCheckedContinuation { continuation in
                 cycle.start { _, error in continuation.resume(returning: error) }
                 Task {
-                    await waitUntil { cycle.response != nil }
+                    try await waitUntil { cycle.response != nil }
                     cycle.cancel(explicitly: false)  // the response is in; the completion has not run
                     gate.signal()
                 }
@@ -64,13 +64,13 @@ import Testing
         try await withSandbox { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 5], session: session)
             let task = Task { try await cycle.start() }
-            await waitUntil { cycle.isRunning }
+            try await waitUntil { cycle.isRunning }
             task.cancel()
             guard let error = await httpError({ _ = try await task.value }), error.code == .cancelled, !error.isExplicitCancellation else {
                 Issue.record("expected a cancellation")
                 return
             }
-            await waitUntil { !cycle.isRunning }
+            try await waitUntil { !cycle.isRunning }
         }
     }
 
@@ -101,7 +101,7 @@ import Testing
             func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
                 guard case .requestSent = event else { return }
                 Task { [sandbox] in
-                    await waitUntil { sandbox.router.requestCount(forKey: "held") > 0 }
+                    try await waitUntil { sandbox.router.requestCount(forKey: "held") > 0 }
                     cycle.cancel(explicitly: true)
                 }
             }
@@ -182,7 +182,7 @@ final class GateProcessor: HTTPResponseProcessor {
             let cycle = try HTTPCycle(sandbox.url("/hello/"), method: .get, session: session)
             cycle.responseProcessors = [gate]
             let task = Task { try await cycle.start() }
-            await waitUntil { gate.entered.withLock { $0 } }
+            try await waitUntil { gate.entered.withLock { $0 } }
             cycle.cancel(explicitly: false)
             gate.released.withLock { $0 = true }
             guard let error = await httpError({ _ = try await task.value }), error.code == .cancelled, !error.isExplicitCancellation else {

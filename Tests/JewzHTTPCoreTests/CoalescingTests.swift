@@ -51,7 +51,7 @@ import Testing
             let cycles = try (0..<3).map { _ in try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: held, session: session) }
             let tasks = cycles.map { cycle in Task { try await cycle.start() } }
             // Wait until all three share the one flight: one started it, two joined.
-            await waitUntil { joined.count >= 2 }
+            try await waitUntil { joined.count >= 2 }
             cycles[0].cancel(explicitly: true)
             guard let error = await httpError({ _ = try await tasks[0].value }), error.code == .cancelled, error.isExplicitCancellation else {
                 Issue.record("expected the cancelled waiter to stop")

@@ -59,10 +59,10 @@ final class RecordingMonitor: HTTPEventMonitor {
             try session.update { $0.eventMonitors = [monitor] }
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 5], session: session)
             let task = Task { try await cycle.start() }
-            await waitUntil { monitor.names(of: cycle).contains("requestSent#1") }
+            try await waitUntil { monitor.names(of: cycle).contains("requestSent#1") }
             cycle.cancel(explicitly: true)
             _ = await httpError { _ = try await task.value }
-            await waitUntil { !cycle.isRunning }
+            try await waitUntil { !cycle.isRunning }
             #expect(monitor.names(of: cycle).suffix(2) == ["cancelled", "finished"])
             #expect(!monitor.names(of: cycle).contains("failed"))
         }

@@ -357,7 +357,7 @@ final class Counter: Sendable {
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 5], session: session)
             async let outcome = httpError { try await cycle.start() }
-            await waitUntil { cycle.isRunning }
+            try await waitUntil { cycle.isRunning }
             cycle.cancel(explicitly: true)
             guard let error = await outcome, error.code == .cancelled, error.isExplicitCancellation else {
                 Issue.record("expected an explicit cancellation")

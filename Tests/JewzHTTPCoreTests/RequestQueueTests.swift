@@ -7,8 +7,8 @@ import Testing
 
 @Suite struct RequestQueueTests {
     /// Waits until the session holds `count` cycles back.
-    private func waitForPending(_ session: HTTPSession, _ count: Int) async {
-        await waitUntil { session.pendingCycles.count == count }
+    private func waitForPending(_ session: HTTPSession, _ count: Int) async throws {
+        try await waitUntil { session.pendingCycles.count == count }
     }
 
     @Test func atMostTheMaximumIsOnTheWire() async throws {
@@ -22,7 +22,7 @@ import Testing
                         _ = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["delay": 0.2], session: session)
                     }
                 }
-                await waitForPending(session, 6)
+                try await waitForPending(session, 6)
                 let clock = ContinuousClock()
                 let resumed = clock.now
                 session.resume()
@@ -38,7 +38,7 @@ import Testing
             session.pause()
             let parameters: QueryParameters = ["key": "withdrawn", "fail": 0]
             let request = Task { try await HTTPCycle.get(sandbox.url("/counter"), parameters: parameters, session: session) }
-            await waitForPending(session, 1)
+            try await waitForPending(session, 1)
             // The cycle runs in `request`, which is not cancelled: the cancel alone must stop it.
             session.pendingCycles.first?.cancel(explicitly: true)
             guard let error = await httpError({ _ = try await request.value }), error.code == .cancelled, error.isExplicitCancellation else {
@@ -66,7 +66,7 @@ import Testing
                     }) { done.continuation.finish() }
                 }
             }
-            await waitForPending(session, 3)
+            try await waitForPending(session, 3)
             let probe = try await HTTPCycle.get(  // a probe from another session sees nothing arrived
                 sandbox.url("/counter"), parameters: ["key": "paused", "fail": 0], session: HTTPSession(configuration: .init { $0.processorRegistry = ProcessorRegistry() }))
             #expect(probe.response?.text == "attempt 1 succeeds")
@@ -85,10 +85,10 @@ import Testing
             let waiting = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "never", "fail": 0], session: session)
             session.pause()
             async let first = httpError { try await blocker.start() }
-            await waitForPending(session, 1)
+            try await waitForPending(session, 1)
             session.resume()
             async let second = httpError { try await waiting.start() }
-            await waitForPending(session, 1)
+            try await waitForPending(session, 1)
             #expect(session.pendingCycles.first === waiting)
             waiting.cancel(explicitly: true)
             guard let error = await second, error.code == .cancelled, error.isExplicitCancellation else {
@@ -119,7 +119,7 @@ import Testing
                         return order.count == 3
                     }) { done.continuation.finish() }
                 }
-                await waitForPending(session, cycles.count)
+                try await waitForPending(session, cycles.count)
             }
             cycles["low"]?.priority = RequestPriority(rawValue: 500)
             session.resume()

@@ -142,7 +142,7 @@ func quickPolicy() -> RetryPolicy {
         try session.update { $0.retryPolicy = quickPolicy() }
         let cycle = try HTTPCycle(url, method: .get, options: .init(solicited: true), session: session)
         let task = Task { try await cycle.start() }
-        await waitUntil { cycle.retryCount >= 3 }
+        try await waitUntil { cycle.retryCount >= 3 }
         task.cancel()
         guard let error = await httpError({ _ = try await task.value }), error.code == .cancelled, !error.isExplicitCancellation else {
             Issue.record("expected a cancellation")

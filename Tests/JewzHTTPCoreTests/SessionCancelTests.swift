@@ -21,7 +21,7 @@ import Testing
         let gets = (0..<3).map { _ in send(.get, key: "get") }
         let posts = (0..<2).map { _ in send(.post, key: "post") }
         try await withTimeLimit(.seconds(60)) {
-            await waitUntil { sandbox.router.requestCount(forKey: "get") >= 3 && sandbox.router.requestCount(forKey: "post") >= 2 }
+            try await waitUntil { sandbox.router.requestCount(forKey: "get") >= 3 && sandbox.router.requestCount(forKey: "post") >= 2 }
         }
         #expect(session.runningCycles.count == 5)
         #expect(session.cancelCycles(method: .get, path: "/elsewhere") == 0)
@@ -57,7 +57,7 @@ import Testing
             }
             // The transport's 256 connections carry as many; the rest wait in its pool.
             try await withTimeLimit(.seconds(60)) {
-                await waitUntil { sandbox.router.requestCount(forKey: "mass") >= 256 && session.runningCycles.count >= 1_000 }
+                try await waitUntil { sandbox.router.requestCount(forKey: "mass") >= 256 && session.runningCycles.count >= 1_000 }
             }
             #expect(session.runningCycles.count == 1_000)
             #expect(session.cancelAllCycles() == 1_000)
@@ -71,7 +71,7 @@ import Testing
             let held = sandbox.router.requestCount(forKey: "mass")
             #expect(held >= 256 && held <= 1_000)
             try await withTimeLimit(.seconds(60)) {
-                await waitUntil { sandbox.openConnectionCount <= sandbox.connectionCount - held }
+                try await waitUntil { sandbox.openConnectionCount <= sandbox.connectionCount - held }
             }
             try await expectSessionStillWorks(session)
         }

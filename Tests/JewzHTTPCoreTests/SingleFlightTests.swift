@@ -55,7 +55,7 @@ final class Gate: Sendable {
                     }
                 }
             }
-            await waitUntil { runs.withLock { $0 } == 1 }
+            try await waitUntil { runs.withLock { $0 } == 1 }
             gate.open()
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -81,16 +81,16 @@ final class Gate: Sendable {
             }
         }
         let first = Task { try await flights.value(for: "k", starting: work) }
-        await waitUntil { started.withLock { $0 } }
+        try await waitUntil { started.withLock { $0 } }
         let joined = Locked(false)
         let second = Task { try await flights.value(for: "k", joined: { joined.withLock { $0 = true } }, starting: work) }
-        await waitUntil { joined.withLock { $0 } }
+        try await waitUntil { joined.withLock { $0 } }
         first.cancel()
         await #expect(throws: CancellationError.self) { try await first.value }
         #expect(!cancelled.withLock { $0 })
         second.cancel()
         await #expect(throws: CancellationError.self) { try await second.value }
-        await waitUntil { cancelled.withLock { $0 } }
+        try await waitUntil { cancelled.withLock { $0 } }
         #expect(flights.count == 0)
     }
 
@@ -105,11 +105,11 @@ final class Gate: Sendable {
             }
         }
         let low = Task { try await flights.value(for: "k", priority: .low, starting: work) }
-        await waitUntil { priorities.withLock { $0 } == [.low] }
+        try await waitUntil { priorities.withLock { $0 } == [.low] }
         let high = Task { try await flights.value(for: "k", priority: .high, starting: work) }
-        await waitUntil { priorities.withLock { $0 } == [.low, .high] }
+        try await waitUntil { priorities.withLock { $0 } == [.low, .high] }
         high.cancel()
-        await waitUntil { priorities.withLock { $0 } == [.low, .high, .low] }
+        try await waitUntil { priorities.withLock { $0 } == [.low, .high, .low] }
         gate.open()
         #expect(try await low.value == 1)
     }
@@ -126,7 +126,7 @@ final class Gate: Sendable {
                 }
             }
         }
-        await waitUntil { runs.withLock { $0 } == 1 }
+        try await waitUntil { runs.withLock { $0 } == 1 }
         let second = try await flights.value(for: "k", replacing: true) { .init { 2 } }
         #expect(second == 2)
         await #expect(throws: CancellationError.self) { try await first.value }
@@ -153,12 +153,12 @@ final class Gate: Sendable {
             }
         }
         let joiner = Task { try await flights.value(for: "k") { .init { 0 } } }
-        await waitUntil { runs.withLock { $0 } == 1 }
+        try await waitUntil { runs.withLock { $0 } == 1 }
         joiner.cancel()
         await #expect(throws: CancellationError.self) { try await joiner.value }
         #expect(flights.count == 1)
         gate.open()
-        await waitUntil { flights.count == 0 }
+        try await waitUntil { flights.count == 0 }
         #expect(runs.withLock { $0 } == 1)
     }
 }

@@ -24,6 +24,7 @@ import Testing
 
     @Test func aNewCacheOnTheSameDirectoryFindsTheImageOnDisk() async throws {
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         try await withImages(onDisk(directory)) { sandbox, images in
             let url = sandbox.image("plain.png", key: "disk")
             _ = try await images.image(for: url)
@@ -42,6 +43,7 @@ import Testing
 
     @Test func noStoreIsNeverKeptOnDiskAndAStaleImageIsRevalidated() async throws {
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         try await withImages(onDisk(directory)) { sandbox, images in
             let unstored = sandbox.image("plain.gif", key: "unstored", "cc=no-store")
             _ = try await images.image(for: unstored)
@@ -76,6 +78,7 @@ import Testing
 
     @Test func aKeyFunctionMakesAFreshSignatureAHit() async throws {
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = onDisk(directory)
         configuration.key = { url in
             guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }

@@ -88,7 +88,7 @@ import Testing
             let values: [String: URITemplate.Value] = ["user": "leave", "type": "json", "delay": delay]
             let leaving = Task { try await service.request("repos", values: values, identifier: "leave", option: .reuse) }
             let staying = Task { try await service.request("repos", values: values, identifier: "leave", option: .reuse) }
-            await waitUntil { sandbox.router.cacheHits(forKey: "leave-repos") == 1 }
+            try await waitUntil { sandbox.router.cacheHits(forKey: "leave-repos") == 1 }
             leaving.cancel()
             let left = await #expect(throws: HTTPError.self) { try await leaving.value }
             #expect(left?.code == .cancelled)

@@ -129,6 +129,11 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// Whether the child has ended and been reaped; does not block.
+    public var hasExited: Bool {
+        termination.withLock { $0 != nil }
+    }
+
     /// Blocks until the child ends, and says how it did.
     public func waitForExit() -> Termination {
         reaped.wait()

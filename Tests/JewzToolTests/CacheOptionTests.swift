@@ -2,6 +2,8 @@ import Foundation
 import JewzCache
 import JewzSandbox
 import JewzTestSupport
+
+private typealias Step = ScriptedServer.Step
 import Testing
 
 /// `jewz --cache DIR`: a disk cache shared by separate runs of the binary.
@@ -9,6 +11,7 @@ import Testing
     @Test func aSecondRunIsAnsweredFromTheDiskWithoutTheServer() async throws {
         let sandbox = try await Sandbox.start()
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let url = sandbox.url("/cached/cli?cc=max-age=600&etag=v1")
         let first = try await runJewz(["-v", "--cache", directory.path, url])
         #expect(first.status == 0, "\(first.error)")
@@ -36,29 +39,101 @@ import Testing
     }
 
     @Test func aWriterKilledAtAnyMomentLeavesOnlyWholeEntries() async throws {
+        let size = 16 << 20
+        let piece = [UInt8](repeating: UInt8(ascii: "c"), count: 1 << 20)
+        // `/cut/N` sends N MiB of the 16 it announces and holds the rest back, so the run is
+        // still writing its entry when it is killed; `/whole/N` sends all of it.
+        let server = try await ScriptedServer.start { request in
+            let parts = request.target.split(separator: "/")
+            let head = Step.send(responseHead("HTTP/1.1 200 OK", ["Content-Length: \(size)", "Cache-Control: max-age=600"]))
+            guard parts.first == "cut", let sent = parts.last.flatMap({ Int($0) }) else {
+                return [head, .sendRepeatedly(piece, count: 16)]
+            }
+            return [head, .sendRepeatedly(piece, count: sent), .pause(.seconds(120))]
+        }
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = directory.appendingPathComponent("cache")
+        let cut = (1...8).map { server.url("/cut/\($0 * 2 - 1)") }
+        let whole = (0..<2).map { server.url("/whole/\($0)") }
+        for (round, url) in cut.enumerated() {
+            // With --output the body goes to the cache's file as it arrives.
+            let sent = (round * 2 + 1) << 20
+            let output = directory.appendingPathComponent("download-\(round)").path
+            let killed = try await killWhileWriting(["--cache", cache.path, "--output", output, url], cache: cache, atBytes: sent)
+            #expect(killed, "run \(round) was not killed while writing its entry")
+        }
+        for url in whole {
+            let run = try await runJewz(["--cache", cache.path, "--print", "h", url])
+            #expect(run.status == 0, "\(run.error)")
+        }
+        // The finished runs' entries are there and whole; what the killed runs left in tmp/ is
+        // never an entry, and the store still works.
+        let store = try DiskCacheStore(directory: cache, sizeLimit: 1 << 30)
+        for url in cut { #expect(store.response(forKey: "GET " + url) == nil, "\(url)") }
+        for url in whole {
+            let entry = try #require(store.response(forKey: "GET " + url), "\(url) was not stored")
+            #expect(entry.body == Data(repeating: UInt8(ascii: "c"), count: size))
+        }
+        #expect(store.usage.count == whole.count)
+        #expect(contents(of: cache.appendingPathComponent("tmp")).count == cut.count)
+        let after = try await runJewz(["--cache", cache.path, "--cache-policy", "offline", "--print", "h", whole[0]])
+        #expect(after.status == 0, "\(after.error)")
+        try await server.shutdown()
+    }
+
+    @Test func twoProcessesWritingOneDirectoryLeaveItWhole() async throws {
         let sandbox = try await Sandbox.start()
         let directory = try makeScratchDirectory()
-        let size = 16 << 20
-        let urls = (0..<16).map { sandbox.url("/cached/big\($0)?size=\(size)&cc=max-age=600") }
-        var killed = 0
-        for (round, url) in urls.enumerated() {
-            // From before the request to after the write: some runs die mid-write.
-            let run = try await runJewz(["--cache", directory.path, "--print", "h", url], timeLimit: .milliseconds(30 + round * 30))
-            if run.timedOut { killed += 1 }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let urls = (0..<6).map { sandbox.url("/cached/shared\($0)?size=\(200_000 + $0)&cc=max-age=600") }
+        // Both processes write every URL, in opposite orders, at the same time.
+        async let forward = runEach(urls, cache: directory)
+        async let backward = runEach(urls.reversed(), cache: directory)
+        let runs = try await forward + backward
+        for run in runs { #expect(run.status == 0, "\(run.error)") }
+        let store = try DiskCacheStore(directory: directory)
+        #expect(store.usage.count == urls.count)
+        for (index, url) in urls.enumerated() {
+            let entry = try #require(store.response(forKey: "GET " + url), "\(url) was not stored")
+            #expect(entry.body == Data(repeating: UInt8(ascii: "c"), count: 200_000 + index))
         }
-        #expect(killed > 0)
-        let store = try DiskCacheStore(directory: directory, sizeLimit: 1 << 30)
-        var whole = 0
-        for url in urls {
-            guard let entry = store.response(forKey: "GET " + url) else { continue }
-            #expect(entry.body == Data(repeating: UInt8(ascii: "c"), count: size))
-            whole += 1
-        }
-        // Whatever a killed run left in tmp/ is never an entry, and the store still works.
-        #expect(store.usage.count == whole)
-        let after = try await runJewz(["--cache", directory.path, "--print", "h", urls[0]])
-        #expect(after.status == 0, "\(after.error)")
         try await sandbox.shutdown()
+        // And a third run reads them offline.
+        let offline = try await runJewz(["--cache", directory.path, "--cache-policy", "offline", "--print", "h", urls[3]])
+        #expect(offline.status == 0, "\(offline.error)")
+    }
+
+    /// Runs `jewz --cache` on each URL in turn.
+    private func runEach(_ urls: [String], cache: URL) async throws -> [JewzRun] {
+        var runs: [JewzRun] = []
+        for url in urls { runs.append(try await runJewz(["--cache", cache.path, "--print", "h", url])) }
+        return runs
+    }
+
+    /// Runs `jewz` and kills it (SIGKILL) as soon as a file in the cache's `tmp/` holds
+    /// `bytes` bytes; says whether the kill left that file there, unfinished.
+    private func killWhileWriting(_ arguments: [String], cache: URL, atBytes bytes: Int) async throws -> Bool {
+        let temporary = cache.appendingPathComponent("tmp")
+        let before = Set(contents(of: temporary))
+        return try await runBlocking {
+            let process = try ChildProcess.spawn(jewzExecutable.path, arguments: arguments, environment: childEnvironment, input: Data())
+            DispatchQueue.global().async { _ = process.standardError?.readDataToEndOfFile() }
+            DispatchQueue.global().async { _ = process.standardOutput.readDataToEndOfFile() }
+            let deadline = ContinuousClock.now + .seconds(60)
+            var writing: String?
+            while writing == nil, !process.hasExited, ContinuousClock.now < deadline {
+                writing = Set(contents(of: temporary)).subtracting(before).first { name in
+                    let size = (try? FileManager.default.attributesOfItem(atPath: temporary.appendingPathComponent(name).path))?[.size]
+                    return ((size as? NSNumber)?.intValue ?? 0) >= bytes
+                }
+                if writing == nil { usleep(200) }
+            }
+            process.send(SIGKILL)
+            let termination = process.waitForExit()
+            guard let writing else { return false }
+            return termination.signal == SIGKILL && contents(of: temporary).contains(writing)
+        }
     }
 
     @Test func aLargeDownloadGoesToTheCacheAndBackWithoutMemory() async throws {

@@ -14,7 +14,7 @@ import Testing
 
     /// A scratch directory with the authority's and the client's PEM files.
     private func writePEMFiles() throws -> (directory: URL, authority: String, client: String) {
-        let directory = try makeScratchDirectory()
+        let directory = try makeScratchDirectory()  // the caller removes it
         let authority = directory.appendingPathComponent("ca.pem")
         let client = directory.appendingPathComponent("client.pem")
         try Data(certificates.authorityPEM.utf8).write(to: authority)

@@ -24,6 +24,7 @@ import Testing
     @Test func aSecondRunFindsTheImageOnDisk() async throws {
         let sandbox = try await Sandbox.start()
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let url = sandbox.url("/cached/kept?image=plain.png&cc=max-age=600")
         let first = try await runJewz(["image", url, "--cache", directory.path])
         #expect(first.status == 0, "\(first.error)")

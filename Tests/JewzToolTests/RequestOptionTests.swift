@@ -46,6 +46,7 @@ import Testing
         #expect(authorized.output.contains("\nAuthorization: Basic YWRhOnB3\n"), "\(authorized.output)")
         #expect(sandbox.router.requestCount(forKey: "offline") == 0)
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("note.txt")
         try Data("hello".utf8).write(to: file)
         let multipart = try await runJewz(["--offline", sandbox.url("/dumpupload/"), "file@\(file.path)"])

@@ -18,6 +18,7 @@ import Testing
                 ["Name": "create", "URITemplate": "/dumpupload/", "Method": "POST", "RequestProcessor": "json"],
             ],
         ]
+        // The caller removes the directory (`file.deletingLastPathComponent()`).
         let file = try makeScratchDirectory().appendingPathComponent("github.json")
         try JSONSerialization.data(withJSONObject: profile).write(to: file)
         return file
@@ -25,7 +26,9 @@ import Testing
 
     @Test func aResourceIsCalledWithTemplateValuesAndHeaders() async throws {
         let sandbox = try await Sandbox.start()
-        let profile = try writeProfile(for: sandbox).path
+        let profileFile = try writeProfile(for: sandbox)
+        defer { try? FileManager.default.removeItem(at: profileFile.deletingLastPathComponent()) }
+        let profile = profileFile.path
         let run = try await runJewz(["service", profile, "search", "q=jewz ruxin", #"tags:=["a","b"]"#, "X-Extra:1", "--env", "local"])
         #expect(run.status == 0, "\(run.error)")
         let seen = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
@@ -63,6 +66,7 @@ import Testing
 
     @Test func verifyPrintsEveryProblemOneALine() async throws {
         let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let broken = directory.appendingPathComponent("broken.json")
         try Data(#"{"BaseURL": 7, "Resources": [{"Name": "a", "URITemplate": "/a{?q"}, {"Name": "a", "URITemplate": "/b", "Method": "get"}]}"#.utf8)
             .write(to: broken)
@@ -76,7 +80,9 @@ import Testing
         #expect(run.messages == ["jewz: 3 problems in \(broken.path)"])
 
         let sandbox = try await Sandbox.start()
-        let valid = try await runJewz(["service", try writeProfile(for: sandbox).path, "--verify"])
+        let validFile = try writeProfile(for: sandbox)
+        defer { try? FileManager.default.removeItem(at: validFile.deletingLastPathComponent()) }
+        let valid = try await runJewz(["service", validFile.path, "--verify"])
         #expect(valid.status == 0)
         #expect(valid.output.hasSuffix(": valid, 3 resources\n"), "\(valid.output)")
         try await sandbox.shutdown()
@@ -84,7 +90,9 @@ import Testing
 
     @Test func mistakesAreOneLineAndExitStatusOne() async throws {
         let sandbox = try await Sandbox.start()
-        let profile = try writeProfile(for: sandbox).path
+        let profileFile = try writeProfile(for: sandbox)
+        defer { try? FileManager.default.removeItem(at: profileFile.deletingLastPathComponent()) }
+        let profile = profileFile.path
         let unknown = try await runJewz(["service", profile, "issues", "--env", "local"])
         #expect(unknown.status == 1)
         #expect(unknown.error.contains(#"The service has no resource "issues"; it has "search", "upload", "create"."#), "\(unknown.error)")

@@ -1,3 +1,4 @@
+import JewzTestSupport
 import JewzURITemplate
 import Testing
 
@@ -60,15 +61,27 @@ import Testing
         #expect(!error.description.isEmpty)
     }
 
-    @Test func neverCrashesOnArbitraryInput() {
-        var generator = SystemRandomNumberGenerator()
+    /// Any text parses or is refused with an offset inside it; a template that parses expands
+    /// or is refused with a typed error; a template without expressions expands to itself.
+    @Test func arbitraryInputIsParsedOrRefusedWhereItFails() {
+        var generator = SeededGenerator()
         let alphabet = Array("{}+#./;?&=,!@|:*%0123456789abcAZ_- é\u{0}\"'<>\\^`~")
         for _ in 0..<5000 {
             let length = Int.random(in: 0...24, using: &generator)
             let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
-            if let template = try? URITemplate(text) {
-                _ = try? template.expand(["a": "x", "b": ["1", "2"], "c": ["k": "v"]])
-                _ = template.match(text)
+            let template: URITemplate
+            do {
+                template = try URITemplate(text)
+            } catch {
+                let offset = error.offset ?? -1
+                #expect((0..<max(text.count, 1)).contains(offset), "\(text.debugDescription): \(error), \(generator)")
+                continue
+            }
+            // Expansion throws only URITemplateError (typed); a template without expressions
+            // expands to what matches it with no values.
+            guard let expanded = try? template.expand(["a": "x", "b": ["1", "2"], "c": ["k": "v"]]) else { continue }
+            if !text.contains("{") {
+                #expect(template.match(expanded) == [:], "\(text.debugDescription) → \(expanded), \(generator)")
             }
         }
     }

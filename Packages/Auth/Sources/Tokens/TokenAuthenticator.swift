@@ -63,6 +63,9 @@ public final class TokenAuthenticator: HTTPAuthentication {
     /// The token requests are sent with now.
     public var credential: Credential? { state.withLock { $0.credential } }
 
+    /// How many requests wait for the refresh in flight (for tests: a refresh shared by all).
+    package var refreshWaiters: Int { refreshing.waiterCount(for: 0) }
+
     public func authorize(_ request: inout HTTPRequest) async throws {
         guard !request.headers.contains("Authorization") else { return }
         let current = refreshing.count == 0 ? state.withLock({ $0.credential }) : nil

@@ -49,6 +49,11 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// How many flights are running.
     package var count: Int { state.withLock { $0.flights.count } }
 
+    /// How many callers wait for the flight for `key`: zero when none runs.
+    package func waiterCount(for key: Key) -> Int {
+        state.withLock { $0.flights[key]?.waiters.count ?? 0 }
+    }
+
     /// The outcome of the flight for `key`: the one running, which the caller joins (then
     /// `joined` is called, in the caller's task), or a new one run with what `starting` makes.
     ///

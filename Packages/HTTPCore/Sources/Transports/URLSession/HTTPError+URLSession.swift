@@ -19,8 +19,12 @@ extension HTTPError {
             self = .connectionFailed(reason: error.localizedDescription)
         case .networkConnectionLost, .badServerResponse:
             self = .connectionLost(reason: error.localizedDescription)
-        case .badURL, .unsupportedURL:
+        case .badURL:
             self = .invalidURL(error.failingURL?.absoluteString ?? "")
+        case .unsupportedURL:
+            // The URL was checked before sending: libcurl says "unsupported protocol" when the
+            // answer's status line is not HTTP/1.x (HTTP/0.9, or a status below 100).
+            self = .invalidResponse(reason: "the server's answer is not HTTP/1.x (\(error.localizedDescription))")
         default:
             self = .transport(reason: error.localizedDescription)
         }
