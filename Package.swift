@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "JewzCache", targets: ["JewzCache"]),
         .library(name: "JewzImageCache", targets: ["JewzImageCache"]),
         .library(name: "JewzService", targets: ["JewzService"]),
+        .library(name: "JewzEventSource", targets: ["JewzEventSource"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -116,6 +117,11 @@ let package = Package(
             path: "Packages/Service/Sources"
         ),
         .target(
+            name: "JewzEventSource",
+            dependencies: ["JewzHTTPCore"],
+            path: "Packages/EventSource/Sources"
+        ),
+        .target(
             name: "JewzImageCache",
             dependencies: ["JewzLocking", "JewzHTTPCore", "JewzCache"],
             path: "Packages/ImageCache/Sources"
@@ -124,7 +130,7 @@ let package = Package(
             name: "Jewzruxin",
             dependencies: [
                 "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzXML", "JewzMultipart", "JewzAuth",
-                "JewzCache", "JewzImageCache", "JewzService",
+                "JewzCache", "JewzImageCache", "JewzService", "JewzEventSource",
             ],
             path: "Packages/Jewzruxin/Sources"
         ),
@@ -223,6 +229,11 @@ let package = Package(
             name: "JewzruxinTests",
             dependencies: ["Jewzruxin", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzruxinTests"
+        ),
+        .testTarget(
+            name: "JewzEventSourceTests",
+            dependencies: ["JewzEventSource", "JewzSandbox", "JewzTestSupport", "JewzAuth"],
+            path: "Tests/JewzEventSourceTests"
         ),
         .testTarget(
             name: "JewzURITemplateTests",

@@ -88,6 +88,22 @@ import Testing
         }
     }
 
+    @Test func aRefreshMaySendItsLoginThroughTheSessionItAuthorizes() async throws {
+        try await withSandbox { sandbox, session in
+            let tokens = TokenAuthenticator {
+                let issued = try await HTTPCycle.get(sandbox.url("/token/issue"), session: session)
+                let object = try JSONSerialization.jsonObject(with: issued.response?.data ?? Data()) as? [String: String]
+                return .init(token: try #require(object?["token"]))
+            }
+            try session.update { $0.authentications = [tokens] }
+            let cycle = try await withTimeLimit(.seconds(60)) {
+                try await HTTPCycle.get(sandbox.url("/token/protected"), session: session)
+            }
+            #expect(cycle.response?.text == "welcome")
+            #expect(sandbox.router.tokensIssued == 1)
+        }
+    }
+
     @Test func aServerRefusingEveryTokenHitsTheRefreshLimit() async throws {
         try await withSandbox { sandbox, session in
             let calls = Atomic(0)

@@ -1,6 +1,7 @@
 // `import Jewzruxin` gives the whole toolkit.
 @_exported import JewzAuth
 @_exported import JewzCache
+@_exported import JewzEventSource
 @_exported import JewzForm
 @_exported import JewzGzip
 @_exported import JewzHTTPCore

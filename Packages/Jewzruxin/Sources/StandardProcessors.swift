@@ -11,6 +11,7 @@ public enum StandardProcessors: ProcessorRegistryDefaults {
     public static func registerDefaults(in registry: ProcessorRegistry) {
         // The patterns are constants of the processors themselves, so registering cannot fail.
         try? registry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
+        try? registry.register(HTTPJSONLinesProcessor(), for: HTTPJSONLinesProcessor.mediaTypePatterns)
         try? registry.register(HTTPFormProcessor(), for: HTTPFormProcessor.mediaTypePatterns)
         try? registry.register(HTTPXMLProcessor(), for: HTTPXMLProcessor.mediaTypePatterns)
         try? registry.register(HTTPMultipartProcessor(), for: HTTPMultipartProcessor.mediaTypePatterns)

@@ -43,6 +43,20 @@ public struct SandboxResponse: Sendable {
         /// Announce the full Content-Length, send this many body bytes, then close the
         /// connection: a transfer dropped mid-body.
         case dropAfter(bytes: Int)
+        /// Send these pieces with chunked encoding, the first at once and each next one
+        /// `interval` later (the body is ignored), then end as `ending` says: events and lines
+        /// as a live server sends them.
+        case paced([Data], interval: Duration, ending: Ending)
+    }
+
+    /// How a paced body ends.
+    public enum Ending: Sendable {
+        /// With the last chunk, as a complete response.
+        case complete
+        /// By closing the connection without ending the body: a dropped stream.
+        case drop
+        /// Not at all: the connection stays open and nothing more is sent.
+        case hold
     }
 
     public var status: Int

@@ -96,6 +96,16 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func write(_ response: SandboxResponse, keepAlive: Bool, omitBody: Bool, context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
         var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
+        if case .paced(let pieces, let interval, let ending) = response.delivery {
+            headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+            if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+            let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+            context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
+            let (seconds, attoseconds) = interval.components
+            let pause = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            writePaced(omitBody ? [] : pieces[...], every: pause, ending: ending, keepAlive: keepAlive, context: context)
+            return
+        }
         headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
         let head = HTTPResponseHead(
@@ -106,6 +116,8 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
             let partial = context.channel.allocator.buffer(bytes: response.body.prefix(count))
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(partial))), promise: nil)
             context.close(promise: nil)
+        case .paced:
+            break  // written above
         case .complete:
             if !omitBody, !response.body.isEmpty {
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(data: response.body)))), promise: nil)
@@ -114,6 +126,35 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
                 if !keepAlive { channel.close(promise: nil) }
             }
+        }
+    }
+
+    /// Writes the first of `pieces` now and the rest one `pause` apart, then ends the body as
+    /// `ending` says; stops when the client goes.
+    private func writePaced(
+        _ pieces: ArraySlice<Data>, every pause: TimeAmount, ending: SandboxResponse.Ending, keepAlive: Bool, context: ChannelHandlerContext
+    ) {
+        guard context.channel.isActive else { return }
+        guard let piece = pieces.first else {
+            switch ending {
+            case .complete:
+                let channel = context.channel
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                    if !keepAlive { channel.close(promise: nil) }
+                }
+            case .drop:
+                context.close(promise: nil)
+            case .hold:
+                break
+            }
+            return
+        }
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(data: piece)))), promise: nil)
+        let rest = pieces.dropFirst()
+        // The end follows the last piece at once; pieces are `pause` apart.
+        guard !rest.isEmpty else { return writePaced(rest, every: pause, ending: ending, keepAlive: keepAlive, context: context) }
+        context.eventLoop.assumeIsolated().scheduleTask(in: pause) {
+            self.writePaced(rest, every: pause, ending: ending, keepAlive: keepAlive, context: context)
         }
     }
 

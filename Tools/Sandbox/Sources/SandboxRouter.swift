@@ -22,6 +22,7 @@ import JewzLocking
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
 /// | `/token/issue`, `/token/protected`, `/token/expire` | bearer tokens handed out, checked, all expired (``SandboxTokens``) |
 /// | `/digest-auth/QOP/USER/PASSWORD/ALGORITHM?stale-after=N&next-nonce=1&userhash=1` | RFC 7616 Digest (see ``SandboxDigest``) |
+/// | `/events/KEY?…`, `/ndjson?count=N&interval=MS` | Server-Sent Events that resume, JSON lines, paced (``SandboxEvents``) |
 /// | `/cached/KEY?cc=&etag=&last-modified=1&expires=&vary=&age=&type=json&size=N&image=NAME&delay=MS`, `/cached/KEY/down|up|count` | caching headers on demand, an image of ``SandboxImages``, hits counted, 503 on command (``SandboxCache``) |
 public final class SandboxRouter: Sendable {
     /// The largest request body accepted; larger ones get 413.
@@ -35,6 +36,7 @@ public final class SandboxRouter: Sendable {
     private let digest = SandboxDigest()
     private let tokens = SandboxTokens()
     private let cache = SandboxCache()
+    private let eventStreams = SandboxEvents()
 
     /// How many tokens `/token/issue` has handed out.
     public var tokensIssued: Int { tokens.issued }
@@ -48,6 +50,11 @@ public final class SandboxRouter: Sendable {
     /// to know that a request reached the server.
     public func requestCount(forKey key: String) -> Int {
         counters.withLock { $0[key, default: 0] }
+    }
+
+    /// The `Last-Event-ID` each request for `/events/KEY` carried, in order ("" for none).
+    public func lastEventIDs(forKey key: String) -> [String] {
+        eventStreams.lastEventIDs(forKey: key)
     }
 
     /// How many requests `/cached/KEY` has had, conditional ones included.
@@ -126,6 +133,10 @@ public final class SandboxRouter: Sendable {
             return SandboxResponse(status: status, headers: [("Location", location)])
         case ("token", 2):
             return tokens.respond(to: request, action: segments[1])
+        case ("events", 2):
+            return eventStreams.events(request, key: segments[1], query: query, tokens: tokens)
+        case ("ndjson", 1):
+            return SandboxEvents.lines(query)
         case ("cached", 2), ("cached", 3):
             return cache.respond(to: request, segments: segments, query: query)
         case ("digest-auth", 5):

@@ -30,14 +30,19 @@ final class SandboxTokens: Sendable {
             state.withLock { $0.valid.removeAll() }
             return .text("expired")
         case "protected":
-            let header = request.header("Authorization") ?? ""
-            let token = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
-            guard state.withLock({ $0.valid.contains(token) }) else {
+            guard isValid(request) else {
                 return SandboxResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer realm="sandbox", error="invalid_token""#)])
             }
             return .text("welcome")
         default:
             return .text("token actions: issue, protected, expire", status: 404)
         }
+    }
+
+    /// Whether `request` carries a bearer token that is valid now.
+    func isValid(_ request: SandboxRequest) -> Bool {
+        let header = request.header("Authorization") ?? ""
+        let token = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
+        return state.withLock { $0.valid.contains(token) }
     }
 }

@@ -12,11 +12,18 @@ import JewzLocking
 /// ``refreshWindow`` end in ``AuthError/Code/refreshLimit``: a server that refuses every token
 /// cannot make a session refresh without end.
 ///
+/// The refresh may send its login request through the session it authorizes: that request is
+/// sent without a token and is not answered with another refresh (which would wait for itself).
+///
 /// ```swift
 /// let tokens = TokenAuthenticator { try await login() }     // returns a TokenAuthenticator.Credential
 /// try session.update { $0.authentications = [tokens] }
 /// ```
 public final class TokenAuthenticator: HTTPAuthentication {
+    /// The authenticators whose refresh the current task runs, so that requests the refresh
+    /// sends skip them.
+    @TaskLocal private static var refreshesRunning: Set<ObjectIdentifier> = []
+
     /// A token and when it stops being valid (`nil`: until a server says so).
     public struct Credential: Sendable, Hashable {
         public var token: String
@@ -67,20 +74,23 @@ public final class TokenAuthenticator: HTTPAuthentication {
     package var refreshWaiters: Int { refreshing.waiterCount(for: 0) }
 
     public func authorize(_ request: inout HTTPRequest) async throws {
-        guard !request.headers.contains("Authorization") else { return }
+        guard !request.headers.contains("Authorization"), !isRefreshingHere else { return }
         let current = refreshing.count == 0 ? state.withLock({ $0.credential }) : nil
         let credential = if let current, !current.isExpired(at: Date()) { current } else { try await refreshed(replacing: nil) }
         request.headers["Authorization"] = "Bearer " + credential.token
     }
 
     public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
-        guard challenge.statusCode == 401 else { return false }
+        guard challenge.statusCode == 401, !isRefreshingHere else { return false }
         let sent = request.headers["Authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         let credential = try await refreshed(replacing: sent)
         guard credential.token != sent else { return false }
         request.headers["Authorization"] = "Bearer " + credential.token
         return true
     }
+
+    /// Whether the current task is this authenticator's refresh (or a task it started).
+    private var isRefreshingHere: Bool { Self.refreshesRunning.contains(ObjectIdentifier(self)) }
 
     /// A credential newer than `stale`: the current one when it already replaced `stale`, the
     /// refresh in flight's, or a new refresh's.
@@ -102,7 +112,9 @@ public final class TokenAuthenticator: HTTPAuthentication {
             }
             if let ready { return .init { ready } }
             return .init { [self] in
-                let credential = try await refresh()
+                let credential = try await Self.$refreshesRunning.withValue(Self.refreshesRunning.union([ObjectIdentifier(self)])) {
+                    try await refresh()
+                }
                 state.withLock { $0.credential = credential }
                 return credential
             }

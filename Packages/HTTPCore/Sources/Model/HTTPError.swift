@@ -30,7 +30,7 @@ public struct HTTPError: Error, CustomStringConvertible {
             case bodyNotReplayable, unreadableBody, downloadFile, downloadNotResumable, streamAbandoned
             case sessionShutDown, tooManyRedirects, redirectLoop, insecureRedirect, invalidResponse
             case certificateRejected, tlsHandshakeFailed, proxyAuthenticationRequired, invalidConfiguration
-            case pinMismatch, middleware, requestTooLarge
+            case pinMismatch, middleware, requestTooLarge, lineTooLong
         }
 
         private let value: Value
@@ -102,6 +102,9 @@ public struct HTTPError: Error, CustomStringConvertible {
         /// A request body read into memory (``HTTPRequest/collectBody(upTo:)``) is larger than
         /// the limit it was read with.
         public static let requestTooLarge = Code(.requestTooLarge)
+        /// A line of a body read line by line (``HTTPResponseBody/lines(maximumLength:)``, an
+        /// event stream) is longer than the limit it was read with.
+        public static let lineTooLong = Code(.lineTooLong)
         public var description: String { value.rawValue }
 
         /// Matches an error that is an ``HTTPError`` with this code, so that
@@ -278,6 +281,9 @@ public struct HTTPError: Error, CustomStringConvertible {
     /// A request body is larger than `limit` bytes, the most it was to be read into memory with.
     public static func requestTooLarge(limit: Int) -> HTTPError { HTTPError(.requestTooLarge, .limit(limit)) }
 
+    /// A line of a streamed body is longer than `limit` bytes.
+    public static func lineTooLong(limit: Int) -> HTTPError { HTTPError(.lineTooLong, .limit(limit)) }
+
     // MARK: Messages
 
     public var description: String {
@@ -349,6 +355,8 @@ public struct HTTPError: Error, CustomStringConvertible {
             return "The middleware \(text) failed: \(underlying.map { String(describing: $0) } ?? "")"
         case .requestTooLarge:
             return "The request body is larger than \(text) bytes, the most a middleware reads into memory; raise the session's maximumResponseBodySize, or sign or inspect the body as it streams."
+        case .lineTooLong:
+            return "A line of the streamed body is longer than \(text) bytes, the most read into memory for one line; raise maximumLineLength if the server's lines are that long."
         default:
             return "\(code): \(text)"
         }

@@ -4,7 +4,7 @@ import JewzCache
 import JewzHTTPCore
 
 /// Feeds arbitrary bytes, split at 0x00 into fields, to the header parsers a server's bytes
-/// reach: media types, HTTP dates (Date, Expires), Retry-After, Content-Disposition, Set-Cookie,
+/// reach: media types, HTTP dates (Date, Expires; lenient and strict), Retry-After, Content-Disposition, Set-Cookie,
 /// and a cache's reading of Cache-Control, Expires, Age, Date, Last-Modified and Vary. A trap
 /// anywhere is a finding; so is a date that does not survive writing and reading back, a
 /// negative Retry-After, a suggested file name that could leave its directory or hide, and a
@@ -21,6 +21,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             let written = HTTPDate.string(from: date)
             guard let again = HTTPDate.parse(written), Int(again.timeIntervalSince1970) == Int(date.timeIntervalSince1970.rounded(.down))
             else { fatalError("\(field.debugDescription) → \(written) does not read back") }
+        }
+        // A date the cache's strict reader takes survives its writing, read strictly again.
+        if let strict = HTTPDate.parseStrictly(field), abs(strict.timeIntervalSince1970) < 1e11 {
+            let written = HTTPDate.string(from: strict)
+            guard let again = HTTPDate.parseStrictly(written), Int(again.timeIntervalSince1970) == Int(strict.timeIntervalSince1970.rounded(.down))
+            else { fatalError("\(field.debugDescription) → \(written) does not read back strictly") }
         }
     }
     for field in fields {

@@ -1,0 +1,111 @@
+import Foundation
+import JewzHTTPCore
+
+extension HTTPEventSource {
+    /// Connects, reads and reconnects as ``next()`` is called.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private let source: HTTPEventSource
+        private var parser: EventStreamParser
+        private var body: HTTPResponseBody.AsyncIterator?
+        private var ready: [ServerSentEvent] = []
+        private var nextReady = 0
+        private var connections = 0
+        /// Connections in a row that failed before an event arrived.
+        private var failures = 0
+        private var finished = false
+
+        init(_ source: HTTPEventSource) {
+            self.source = source
+            let configuration = source.configuration
+            parser = EventStreamParser(
+                maximumLineLength: configuration.maximumLineLength, maximumEventSize: configuration.maximumEventSize,
+                lastEventID: configuration.lastEventID)
+        }
+
+        /// The next event; `nil` once the server answers 204, or a stream ends when the source
+        /// does not reconnect.
+        ///
+        /// - Throws: ``EventSourceError`` (not an event stream, an event too large, too many
+        ///   failed reconnections); `HTTPError` for a failing status (``HTTPError/Code/statusCode``,
+        ///   not retried), a line too long, and a transfer failure when the source does not
+        ///   reconnect; `CancellationError` when the task is cancelled.
+        public mutating func next() async throws -> ServerSentEvent? {
+            while true {
+                if nextReady < ready.count {
+                    defer { nextReady += 1 }
+                    failures = 0
+                    return ready[nextReady]
+                }
+                guard !finished else { return nil }
+                do {
+                    if body == nil {
+                        guard let opened = try await connect() else { return end() }
+                        body = opened
+                    }
+                    if let chunk = try await body?.next() {
+                        ready = try parser.events(in: chunk)
+                        nextReady = 0
+                    } else {
+                        body = nil
+                        parser.finish()
+                        if !source.configuration.reconnects { return end() }
+                    }
+                } catch {
+                    body = nil
+                    parser.finish()
+                    try recover(from: error)
+                }
+            }
+        }
+
+        private mutating func end() -> ServerSentEvent? {
+            finished = true
+            return nil
+        }
+
+        /// Goes on after `error` when a reconnection may mend it; throws it otherwise.
+        private mutating func recover(from error: any Error) throws {
+            let lasting = Task.isCancelled || error is CancellationError || error is EventSourceError
+                || (error as? HTTPError).map { [.statusCode, .lineTooLong, .cancelled, .invalidURL].contains($0.code) } ?? false
+            guard !lasting, source.configuration.reconnects else {
+                finished = true
+                throw error
+            }
+            failures += 1
+            if let limit = source.configuration.maximumReconnectAttempts, failures > limit {
+                finished = true
+                throw EventSourceError.tooManyReconnects(attempts: failures, last: error)
+            }
+        }
+
+        /// Opens a connection, after the reconnection wait when it is not the first: its body,
+        /// or `nil` when the server answered 204.
+        private mutating func connect() async throws -> HTTPResponseBody.AsyncIterator? {
+            if connections > 0 { try await Task.sleep(for: reconnectionDelay) }
+            connections += 1
+            var request = source.request
+            if !request.headers.contains("Accept") { request.headers["Accept"] = "text/event-stream" }
+            request.headers["Cache-Control"] = "no-cache"
+            request.headers["Last-Event-ID"] = parser.lastEventID.isEmpty ? nil : parser.lastEventID
+            request.caching = HTTPRequest.Caching(policy: .reloadIgnoringCache, lifetime: .zero)
+            let cycle = HTTPCycle(requestURL: request.url, session: source.session)
+            cycle.request = request
+            let (response, body) = try await cycle.startStreaming()
+            guard response.statusCode != 204 else { return nil }
+            let contentType = response.headers["Content-Type"] ?? ""
+            guard MediaType(contentType)?.essence == "text/event-stream" else {
+                throw EventSourceError.notAnEventStream(contentType: contentType)
+            }
+            return body.makeAsyncIterator()
+        }
+
+        /// The server's `retry` (or the default), doubled for each failure in a row after the first, at most
+        /// the configured maximum.
+        private var reconnectionDelay: Duration {
+            let configuration = source.configuration
+            var delay = parser.reconnectionTime ?? configuration.defaultRetry
+            for _ in 0..<Swift.max(0, Swift.min(failures, 16) - 1) where delay < configuration.maximumRetry { delay *= 2 }
+            return Swift.min(delay, configuration.maximumRetry)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import JewzHTTPCore
+
+/// Server-Sent Events from a URL, as an `AsyncSequence` that reconnects as `EventSource` does:
+/// when the stream ends or the connection drops it waits the server's `retry` (or
+/// ``Configuration-swift.struct/defaultRetry``), sends `Last-Event-ID`, and goes on; it ends on
+/// a 204 and fails on an answer that is not `text/event-stream`.
+///
+/// Every connection is a cycle of `session`: its middleware, authentication (a token refreshed
+/// between two connections is the one sent), cookies, proxies and transport apply. The body is
+/// read as the loop asks for events, so a slow reader slows the server; leaving the loop or
+/// cancelling its task closes the connection.
+///
+/// ```swift
+/// for try await event in HTTPEventSource(url: URL(string: "https://api.example.com/feed")!) {
+///     print(event.type, event.data)
+/// }
+/// ```
+public struct HTTPEventSource: AsyncSequence, Sendable {
+    public typealias Element = ServerSentEvent
+
+    /// How the source reconnects and what it holds in memory.
+    public struct Configuration: Sendable {
+        /// Whether to reconnect when a stream ends or drops. Default: `true`.
+        public var reconnects: Bool
+        /// The wait before reconnecting until the server sends `retry`. Default: 3 s.
+        public var defaultRetry: Duration
+        /// The longest wait: caps a server's `retry` and the backoff after failures. Default: 5 min.
+        public var maximumRetry: Duration
+        /// How many connections in a row may fail without an event before the sequence throws
+        /// ``EventSourceError/Code/tooManyReconnects``; `nil` retries for as long as the loop
+        /// runs, as a browser does. Default: `nil`.
+        public var maximumReconnectAttempts: Int?
+        /// The most bytes one line may hold. Default: 1 MiB.
+        public var maximumLineLength: Int
+        /// The most bytes one event's data may hold. Default: 8 MiB.
+        public var maximumEventSize: Int
+        /// The ID to resume after on the first connection (a `Last-Event-ID` kept from an
+        /// earlier run); empty for none.
+        public var lastEventID: String
+
+        public init(
+            reconnects: Bool = true, defaultRetry: Duration = .seconds(3), maximumRetry: Duration = .seconds(300),
+            maximumReconnectAttempts: Int? = nil, maximumLineLength: Int = 1 << 20, maximumEventSize: Int = 8 << 20,
+            lastEventID: String = ""
+        ) {
+            self.reconnects = reconnects
+            self.defaultRetry = defaultRetry
+            self.maximumRetry = maximumRetry
+            self.maximumReconnectAttempts = maximumReconnectAttempts
+            self.maximumLineLength = maximumLineLength
+            self.maximumEventSize = maximumEventSize
+            self.lastEventID = lastEventID
+        }
+    }
+
+    /// The request each connection sends, with `Accept: text/event-stream` added unless it
+    /// has an `Accept`, and `Last-Event-ID` set as the stream goes.
+    public let request: HTTPRequest
+    /// The session that sends it.
+    public let session: HTTPSession
+    public let configuration: Configuration
+
+    public init(request: HTTPRequest, session: HTTPSession = .default, configuration: Configuration = Configuration()) {
+        self.request = request
+        self.session = session
+        self.configuration = configuration
+    }
+
+    /// A source of the events at `url`.
+    public init(url: URL, session: HTTPSession = .default, configuration: Configuration = Configuration()) {
+        self.init(request: HTTPRequest(url: url), session: session, configuration: configuration)
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(self)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+extension HTTPResponseBody {
+    /// The body's lines as they arrive, for newline-delimited formats (JSON lines, logs):
+    /// split at LF, CR or CRLF, without their ends, decoded as UTF-8 (a malformed sequence
+    /// becomes U+FFFD). A last line without an end is included.
+    ///
+    /// ```swift
+    /// let (_, body) = try await HTTPCycle(requestURL: url).startStreaming()
+    /// for try await line in body.lines() { print(line) }
+    /// ```
+    ///
+    /// - Parameter maximumLength: the most bytes one line may hold; longer ends the sequence
+    ///   with ``HTTPError/Code/lineTooLong``, so a server cannot make it hold unbounded memory.
+    public func lines(maximumLength: Int = 1 << 20) -> HTTPResponseLines {
+        HTTPResponseLines(body: self, maximumLength: maximumLength)
+    }
+}
+
+/// The lines of a streamed body; see ``HTTPResponseBody/lines(maximumLength:)``.
+public struct HTTPResponseLines: AsyncSequence, Sendable {
+    public typealias Element = String
+
+    let body: HTTPResponseBody
+    let maximumLength: Int
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private var chunks: HTTPResponseBody.AsyncIterator
+        private var splitter: LineSplitter
+        private var ready: [Data] = []
+        private var nextReady = 0
+        private var ended = false
+
+        init(_ lines: HTTPResponseLines) {
+            chunks = lines.body.makeAsyncIterator()
+            splitter = LineSplitter(maximumLength: lines.maximumLength)
+        }
+
+        /// The next line, or `nil` after the last.
+        ///
+        /// - Throws: ``HTTPError/Code/lineTooLong``, or what ended the transfer.
+        public mutating func next() async throws -> String? {
+            while nextReady == ready.count {
+                guard !ended else { return nil }
+                ready = []
+                nextReady = 0
+                if let chunk = try await chunks.next() {
+                    ready = try splitter.lines(endedBy: chunk)
+                } else {
+                    ended = true
+                    if let last = splitter.finish() { ready = [last] }
+                }
+            }
+            defer { nextReady += 1 }
+            return String(decoding: ready[nextReady], as: UTF8.self)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(self)
+    }
+}
