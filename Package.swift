@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "JewzJSON", targets: ["JewzJSON"]),
         .library(name: "JewzForm", targets: ["JewzForm"]),
         .library(name: "JewzGzip", targets: ["JewzGzip"]),
+        .library(name: "JewzBrotli", targets: ["JewzBrotli"]),
+        .library(name: "JewzZstd", targets: ["JewzZstd"]),
         .library(name: "JewzXML", targets: ["JewzXML"]),
         .library(name: "JewzMultipart", targets: ["JewzMultipart"]),
         .library(name: "JewzAuth", targets: ["JewzAuth"]),
@@ -86,6 +88,28 @@ let package = Package(
             path: "Packages/Processors/Gzip/Sources"
         ),
         .systemLibrary(
+            name: "CBrotli",
+            path: "Packages/Processors/Brotli/CBrotli",
+            pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]
+        ),
+        .target(
+            name: "JewzBrotli",
+            dependencies: ["JewzHTTPCore", "CBrotli"],
+            path: "Packages/Processors/Brotli/Sources"
+        ),
+        .systemLibrary(
+            name: "CZstd",
+            path: "Packages/Processors/Zstd/CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        .target(
+            name: "JewzZstd",
+            dependencies: ["JewzHTTPCore", "CZstd"],
+            path: "Packages/Processors/Zstd/Sources"
+        ),
+        .systemLibrary(
             name: "CLibXML2",
             path: "Packages/Processors/XML/CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -129,7 +153,8 @@ let package = Package(
         .target(
             name: "Jewzruxin",
             dependencies: [
-                "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzXML", "JewzMultipart", "JewzAuth",
+                "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzBrotli", "JewzZstd", "JewzXML",
+                "JewzMultipart", "JewzAuth",
                 "JewzCache", "JewzImageCache", "JewzService", "JewzEventSource",
             ],
             path: "Packages/Jewzruxin/Sources"
@@ -139,6 +164,8 @@ let package = Package(
             dependencies: [
                 "JewzLocking",
                 "CZlib",
+                "CBrotli",
+                "CZstd",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -234,6 +261,16 @@ let package = Package(
             name: "JewzEventSourceTests",
             dependencies: ["JewzEventSource", "JewzSandbox", "JewzTestSupport", "JewzAuth"],
             path: "Tests/JewzEventSourceTests"
+        ),
+        .testTarget(
+            name: "JewzBrotliTests",
+            dependencies: ["JewzBrotli", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzBrotliTests"
+        ),
+        .testTarget(
+            name: "JewzZstdTests",
+            dependencies: ["JewzZstd", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzZstdTests"
         ),
         .testTarget(
             name: "JewzURITemplateTests",

@@ -37,7 +37,7 @@ import Testing
         #expect(lines.first == "POST /dumpupload/ HTTP/1.1", "\(run.output)")
         // What the processors, the session and the cookie jar added, not only what was typed.
         for field in [
-            "Authorization: Basic YWRhOnB3", "Accept-Encoding: gzip, x-gzip, deflate", "Content-Type: application/json",
+            "Authorization: Basic YWRhOnB3", "Accept-Encoding: gzip, x-gzip, deflate, br, zstd", "Content-Type: application/json",
             "Content-Length: 9", "Cookie: token=t1",
         ] {
             #expect(lines.contains(field), "\(field) missing from \(run.output)")

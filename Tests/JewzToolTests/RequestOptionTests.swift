@@ -40,7 +40,7 @@ import Testing
         #expect(lines.contains("Content-Type: application/json"))
         #expect(lines.contains(#"{"name":"Ada"}"#))
         // As it would go out: with what the session adds, and the credentials.
-        #expect(lines.contains("Accept-Encoding: gzip, x-gzip, deflate"), "\(run.output)")
+        #expect(lines.contains("Accept-Encoding: gzip, x-gzip, deflate, br, zstd"), "\(run.output)")
         #expect(sandbox.router.requestCount(forKey: "offline") == 0)
         let authorized = try await runJewz(["--offline", "-a", "ada:pw", sandbox.url("/counter?key=offline")])
         #expect(authorized.output.contains("\nAuthorization: Basic YWRhOnB3\n"), "\(authorized.output)")

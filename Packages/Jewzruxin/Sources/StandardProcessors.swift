@@ -1,9 +1,11 @@
+import JewzBrotli
 import JewzForm
 import JewzGzip
 import JewzHTTPCore
 import JewzJSON
 import JewzMultipart
 import JewzXML
+import JewzZstd
 
 /// The processors `import Jewzruxin` installs in `ProcessorRegistry.shared`. HTTPCore finds this
 /// type by name when the shared registry is first used.
@@ -21,5 +23,7 @@ public enum StandardProcessors: ProcessorRegistryDefaults {
 
     public static func registerDefaultCodings(in registry: ContentCodingRegistry) {
         registry.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
+        registry.register(HTTPBrotliDecoder(), for: HTTPBrotliDecoder.codings)
+        registry.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings)
     }
 }

@@ -1,17 +1,20 @@
+import CBrotli
 import CZlib
+import CZstd
 import Foundation
 
 /// Compresses Sandbox responses with zlib directly, independently of the toolkit's own gzip
 /// code, so tests of that code compare it against zlib rather than against itself.
 enum SandboxCompression {
     enum Coding: String {
-        case gzip, xGzip = "x-gzip", deflate, rawDeflate = "raw-deflate"
+        case gzip, xGzip = "x-gzip", deflate, rawDeflate = "raw-deflate", brotli = "br", zstd
 
         var windowBits: Int32 {
             switch self {
             case .gzip, .xGzip: 15 + 16
             case .deflate: 15
             case .rawDeflate: -15
+            case .brotli, .zstd: 0
             }
         }
 
@@ -62,7 +65,41 @@ enum SandboxCompression {
         return body
     }
 
-    /// `pieces` compressed as one stream; `nil` if zlib refuses.
+    /// `data` compressed in `coding`; for zstd, with a window of 2^`zstdWindowLog` bytes when
+    /// given (a frame a client may refuse). `nil` if the library refuses.
+    static func compress(_ data: Data, as coding: Coding, zstdWindowLog: Int32? = nil) -> Data? {
+        switch coding {
+        case .brotli: brotli(data)
+        case .zstd: zstd(data, windowLog: zstdWindowLog)
+        default: compress([data], as: coding)
+        }
+    }
+
+    private static func brotli(_ data: Data) -> Data? {
+        var size = BrotliEncoderMaxCompressedSize(data.count)
+        var output = [UInt8](repeating: 0, count: max(size, 64))
+        size = output.count
+        let done = data.withUnsafeBytes { input in
+            BrotliEncoderCompress(
+                5, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, input.count, input.bindMemory(to: UInt8.self).baseAddress,
+                &size, &output)
+        }
+        return done == BROTLI_TRUE ? Data(output.prefix(size)) : nil
+    }
+
+    private static func zstd(_ data: Data, windowLog: Int32?) -> Data? {
+        guard let context = ZSTD_createCCtx() else { return nil }
+        defer { ZSTD_freeCCtx(context) }
+        ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, 3)
+        if let windowLog { ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, windowLog) }
+        var output = [UInt8](repeating: 0, count: ZSTD_compressBound(data.count))
+        let size = data.withUnsafeBytes { input in
+            ZSTD_compress2(context, &output, output.count, input.baseAddress, input.count)
+        }
+        return ZSTD_isError(size) == 0 ? Data(output.prefix(size)) : nil
+    }
+
+    /// `pieces` compressed as one zlib stream; `nil` if zlib refuses.
     static func compress(_ pieces: some Sequence<Data>, as coding: Coding) -> Data? {
         var stream = z_stream()
         guard deflateInit2_(&stream, 6, Z_DEFLATED, coding.windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {

@@ -7,7 +7,7 @@ import JewzLocking
 /// | route | answer |
 /// | --- | --- |
 /// | `/events/KEY?count=N&per=M&interval=MS&retry=MS&end=complete\|drop\|hold&type=T&auth=token` | events `id: i`, `event: tick`, `data: {"n":i}` for i after the request's `Last-Event-ID`, at most M a connection (all N by default), MS apart, then the connection ends as `end` says; 204 once all N were sent; with `retry`, a `retry:` field first; with `auth=token`, 401 unless the bearer token is one of `/token/issue`'s |
-/// | `/ndjson?count=N&interval=MS` | N lines `{"index":i,"text":"line i"}`, MS apart, as `application/x-ndjson` |
+/// | `/ndjson?count=N&interval=MS&end=hold` | N lines `{"index":i,"text":"line i"}`, MS apart, as `application/x-ndjson`; with `end=hold` the body never ends |
 final class SandboxEvents: Sendable {
     /// The `Last-Event-ID` of each request per key (empty when absent), in arrival order.
     private let resumes = Mutex<[String: [String]]>([:])
@@ -58,9 +58,10 @@ final class SandboxEvents: Sendable {
         guard (1...100_000).contains(count), (0...60_000).contains(interval) else {
             return .text("count 1...100000, interval 0...60000 ms", status: 400)
         }
+        let ending: SandboxResponse.Ending = value("end") == "hold" ? .hold : .complete
         let lines = (0..<count).map { Data(#"{"index":\#($0),"text":"line \#($0)"}"#.utf8 + [0x0A]) }
         var response = SandboxResponse(status: 200, headers: [("Content-Type", "application/x-ndjson")])
-        response.delivery = .paced(lines, interval: .milliseconds(interval), ending: .complete)
+        response.delivery = .paced(lines, interval: .milliseconds(interval), ending: ending)
         return response
     }
 }

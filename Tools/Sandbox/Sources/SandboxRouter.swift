@@ -18,7 +18,7 @@ import JewzLocking
 /// | `/counter?key=K&fail=N&status=S&retry-after=R&delay=D&hold=H` | status S (503) N times per key, each after D seconds, then 200; every answer after H seconds |
 /// | `/redirect/N?status=S` | N redirects (302, or S: 301/302/303/307/308), then `/dumpupload/` for 307/308, else `/hello/` |
 /// | `/redirect-to?url=U&status=S` | a redirect (302, or S) to U, which may be on another server |
-/// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1` | content compressed by zlib in those codings, in order (`raw-deflate` too) |
+/// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1&zstd-window=W` | content compressed in those codings, in order, by zlib (`raw-deflate` too), libbrotli (`br`) or libzstd (`zstd`, with a 2^W-byte window) |
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
 /// | `/token/issue`, `/token/protected`, `/token/expire` | bearer tokens handed out, checked, all expired (``SandboxTokens``) |
 /// | `/digest-auth/QOP/USER/PASSWORD/ALGORITHM?stale-after=N&next-nonce=1&userhash=1` | RFC 7616 Digest (see ``SandboxDigest``) |
@@ -158,11 +158,13 @@ public final class SandboxRouter: Sendable {
         let codings = names.compactMap(SandboxCompression.Coding.init(rawValue:))
         guard codings.count == names.count, !codings.isEmpty,
             let repetitions = Int(value("repeat") ?? "1"), (1...1_000_000).contains(repetitions)
-        else { return .text("coding must list gzip, x-gzip, deflate or raw-deflate; repeat 1...1000000", status: 400) }
+        else { return .text("coding must list gzip, x-gzip, deflate, raw-deflate, br or zstd; repeat 1...1000000", status: 400) }
+        let window = value("zstd-window").flatMap { Int32($0) }
+        guard (window.map { (10...27).contains($0) } ?? true) else { return .text("zstd-window must be 10...27", status: 400) }
         var body = Data(String(repeating: value("content") ?? "Hello World", count: repetitions).utf8)
         for coding in codings {
-            guard let compressed = SandboxCompression.compress([body], as: coding) else {
-                return .text("zlib failed", status: 500)
+            guard let compressed = SandboxCompression.compress(body, as: coding, zstdWindowLog: window) else {
+                return .text("\(coding.rawValue) compression failed", status: 500)
             }
             body = compressed
         }

@@ -1,7 +1,8 @@
 import Foundation
 import JewzLocking
 
-/// Decodes one `Content-Encoding` (gzip, deflate…). The Gzip module provides gzip and deflate.
+/// Decodes one `Content-Encoding`: JewzGzip provides gzip and deflate, JewzBrotli `br`,
+/// JewzZstd `zstd`.
 public protocol HTTPContentDecoder: Sendable {
     /// A fresh decoder for one body.
     func makeDecoding() -> any HTTPContentDecoding
@@ -50,6 +51,11 @@ public final class ContentCodingRegistry: Sendable {
             entries.acceptEncoding = entries.decoders.map(\.token).joined(separator: ", ")
             entries.requestHeaders = nil
         }
+    }
+
+    /// Registers `decoder` for each token of `tokens` (a decoder's `codings`), replacing earlier ones.
+    public func register(_ decoder: any HTTPContentDecoder, for tokens: [String]) {
+        for token in tokens { register(decoder, for: token) }
     }
 
     /// The decoder for a coding token, if registered.

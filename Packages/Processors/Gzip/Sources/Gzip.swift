@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import JewzHTTPCore
 
 /// Whole-buffer compression and decompression, for callers who need only that.
 ///

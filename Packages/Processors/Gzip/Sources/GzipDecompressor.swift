@@ -34,20 +34,18 @@ public final class GzipDecompressor: HTTPContentDecoding {
     private static let scratchSize = 1 << 17
 
     private let stream: UnsafeMutablePointer<z_stream>
-    private let limits: GzipLimits
+    private var budget: DecompressionBudget
     private var format: Format
     private var isInitialized = false
     private var header: [UInt8] = []
     private var streamEnded = false
-    private var decodedCount = 0
-    private var encodedCount = 0
     /// Allocated on the first inflate, not with the decompressor: a response may name codings
     /// it never sends a byte for.
     private var scratch: [UInt8] = []
 
     public init(format: Format = .automatic, limits: GzipLimits = GzipLimits()) {
         self.format = format
-        self.limits = limits
+        budget = DecompressionBudget(limits)
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
     }
@@ -110,7 +108,7 @@ public final class GzipDecompressor: HTTPContentDecoding {
             inflateReset(stream)
             streamEnded = false
         }
-        encodedCount += input.count
+        budget.consume(input.count)
         stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = uInt(input.count)
         if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: Self.scratchSize) }
@@ -122,8 +120,7 @@ public final class GzipDecompressor: HTTPContentDecoding {
                 let produced = scratch.count - Int(stream.pointee.avail_out)
                 if produced > 0 {
                     output.append(UnsafeBufferPointer(rebasing: scratch[..<produced]))
-                    decodedCount += produced
-                    try checkLimits()
+                    try count(produced)
                 }
                 switch code {
                 case Z_STREAM_END:
@@ -147,12 +144,15 @@ public final class GzipDecompressor: HTTPContentDecoding {
         }
     }
 
-    private func checkLimits() throws {
-        if decodedCount > limits.maximumDecodedSize {
-            throw GzipError.sizeLimitExceeded(limit: limits.maximumDecodedSize)
-        }
-        if decodedCount > limits.ratioCheckThreshold, decodedCount / max(encodedCount, 1) > limits.maximumExpansionRatio {
-            throw GzipError.expansionRatioExceeded(limit: limits.maximumExpansionRatio)
+    /// Counts `produced` decoded bytes against the limits, in gzip's own errors.
+    private func count(_ produced: Int) throws {
+        do {
+            try budget.produce(produced, coding: "gzip")
+        } catch {
+            switch error.code {
+            case .sizeLimitExceeded: throw GzipError.sizeLimitExceeded(limit: budget.limits.maximumDecodedSize)
+            default: throw GzipError.expansionRatioExceeded(limit: budget.limits.maximumExpansionRatio)
+            }
         }
     }
 }

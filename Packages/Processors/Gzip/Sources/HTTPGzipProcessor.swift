@@ -39,10 +39,3 @@ public struct HTTPGzipProcessor: HTTPRequestProcessor, HTTPContentDecoder {
         request.headers["Content-Encoding"] = "gzip"
     }
 }
-
-extension ContentCodingRegistry {
-    /// Registers `decoder` for each token of `tokens`.
-    public func register(_ decoder: any HTTPContentDecoder, for tokens: [String]) {
-        for token in tokens { register(decoder, for: token) }
-    }
-}

@@ -1,0 +1,23 @@
+import JewzHTTPCore
+
+/// Brotli (`br`) for HTTP responses, decoded chunk by chunk as they arrive within ``limits``.
+/// Register it in a `ContentCodingRegistry` (`import Jewzruxin` does) and sessions advertise
+/// `br` in `Accept-Encoding`.
+///
+/// ```swift
+/// ContentCodingRegistry.shared.register(HTTPBrotliDecoder(), for: HTTPBrotliDecoder.codings)
+/// ```
+public struct HTTPBrotliDecoder: HTTPContentDecoder {
+    /// The `Content-Encoding` tokens it decodes.
+    public static let codings = ["br"]
+
+    public var limits: DecompressionLimits
+
+    public init(limits: DecompressionLimits = DecompressionLimits()) {
+        self.limits = limits
+    }
+
+    public func makeDecoding() -> any HTTPContentDecoding {
+        BrotliDecompressor(limits: limits)
+    }
+}
