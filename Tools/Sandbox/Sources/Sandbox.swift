@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
@@ -21,15 +22,21 @@ public final class Sandbox: Sendable {
     public let host: String
     /// Whether the server speaks TLS.
     public let isSecure: Bool
+    /// The Unix domain socket the server listens on instead of a port, if it does.
+    public let socketPath: String?
     /// The routes, shared by every connection (and their counters).
     public let router: SandboxRouter
     private let channel: any Channel
     private let counter: ConnectionCounter
 
-    private init(host: String, port: Int, isSecure: Bool, router: SandboxRouter, channel: any Channel, counter: ConnectionCounter) {
+    private init(
+        host: String, port: Int, isSecure: Bool, socketPath: String? = nil, router: SandboxRouter, channel: any Channel,
+        counter: ConnectionCounter
+    ) {
         self.host = host
         self.port = port
         self.isSecure = isSecure
+        self.socketPath = socketPath
         self.router = router
         self.channel = channel
         self.counter = counter
@@ -49,9 +56,40 @@ public final class Sandbox: Sendable {
     ///   certificates cannot be used.
     public static func start(host: String = "127.0.0.1", port: Int = 0, tls: SandboxTLS? = nil) async throws -> Sandbox {
         let router = SandboxRouter()
-        let context = try tls?.makeContext()
         let counter = ConnectionCounter()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await bootstrap(router: router, context: try tls?.makeContext(), counter: counter)
+            .bind(host: host, port: port)
+            .get()
+        guard let boundPort = channel.localAddress?.port else {
+            try await channel.close()
+            throw ChannelError.unknownLocalAddress
+        }
+        return Sandbox(host: host, port: boundPort, isSecure: tls != nil, router: router, channel: channel, counter: counter)
+    }
+
+    /// Starts a plain-HTTP server on the Unix domain socket at `path` (made anew; removed
+    /// again by ``shutdown()``). Its ``baseURL`` is `http://localhost`, for a session whose
+    /// transport goes to the socket; ``socketURL(_:)`` names the socket in the URL instead.
+    ///
+    /// - Throws: SwiftNIO's error when the socket cannot be made there.
+    public static func start(unixSocketPath path: String) async throws -> Sandbox {
+        let router = SandboxRouter()
+        let counter = ConnectionCounter()
+        let channel = try await bootstrap(router: router, context: nil, counter: counter)
+            .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true)
+            .get()
+        return Sandbox(host: "localhost", port: 0, isSecure: false, socketPath: path, router: router, channel: channel, counter: counter)
+    }
+
+    /// `http+unix://SOCKET/path`: AsyncHTTPClient's URL for a path on this server's socket.
+    public func socketURL(_ path: String) -> String {
+        let encoded = socketPath?.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._~"))) ?? ""
+        return "http+unix://" + encoded + path
+    }
+
+    /// The server's bootstrap: every connection counted, TLS with ALPN when there is a context.
+    private static func bootstrap(router: SandboxRouter, context: NIOSSLContext?, counter: ConnectionCounter) -> ServerBootstrap {
+        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -77,24 +115,20 @@ public final class Sandbox: Sendable {
                     }
                 }
             }
-            .bind(host: host, port: port)
-            .get()
-        guard let boundPort = channel.localAddress?.port else {
-            try await channel.close()
-            throw ChannelError.unknownLocalAddress
-        }
-        return Sandbox(host: host, port: boundPort, isSecure: tls != nil, router: router, channel: channel, counter: counter)
     }
 
     /// `http://host:port` (`https` with TLS), without a trailing slash.
-    public var baseURL: String { "\(isSecure ? "https" : "http")://\(host):\(port)" }
+    public var baseURL: String {
+        socketPath == nil ? "\(isSecure ? "https" : "http")://\(host):\(port)" : "http://localhost"
+    }
 
     /// The absolute URL string of a path on this server (`url("/hello/")`).
     public func url(_ path: String) -> String { baseURL + path }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections (and removes its socket file).
     public func shutdown() async throws {
         try await channel.close()
+        if let socketPath { unlink(socketPath) }
     }
 
     /// Waits until the server is closed (for `jewz serve`).

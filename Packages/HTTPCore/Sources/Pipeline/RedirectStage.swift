@@ -53,9 +53,15 @@ struct RedirectStage: HTTPMiddleware {
         let location = response.headers["Location"] ?? ""
         guard let resolved = URL(string: location, relativeTo: request.url)?.absoluteURL,
             var target = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
-            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host?.isEmpty == false
+            let scheme = target.scheme?.lowercased(), ["http", "https", "http+unix", "https+unix"].contains(scheme),
+            target.host?.isEmpty == false
         else {
             throw HTTPError.invalidResponse(reason: "the redirect's Location \"\(location)\" is not an http or https URL")
+        }
+        // A redirect never leads to a Unix domain socket: a server could reach local daemons
+        // through it. Within the socket a request is on already, it may.
+        if resolved.isUnixSocketURL, resolved.origin != request.url.origin {
+            throw HTTPError.invalidResponse(reason: "the redirect's Location \"\(location)\" leads to a Unix domain socket")
         }
         if request.url.scheme?.lowercased() == "https", scheme == "http", !allowsInsecure {
             throw HTTPError.insecureRedirect(from: request.url.redactedString, to: resolved.redactedString)

@@ -94,7 +94,8 @@ extension HTTPRequest {
 }
 
 extension URL {
-    /// Whether the URL can be sent: http or https, with a host.
+    /// Whether the URL can be sent: http or https (or their `+unix` forms, whose host is a
+    /// percent-encoded socket path), with a host.
     ///
     /// Read from the URL's text, which a parsed URL has already checked: asking the URL for its
     /// scheme and host instead builds a string for each, on every request.
@@ -103,15 +104,21 @@ extension URL {
         return text.withUTF8(Self.isSendableHTTP)
     }
 
-    /// Whether `text`, a URL that parsed, starts with `http://` or `https://` (in any case) and
-    /// an authority whose host, past any user info, is not empty.
+    /// Whether `text`, a URL that parsed, starts with `http://` or `https://` (in any case, with
+    /// `+unix` before the colon or not) and an authority whose host, past any user info, is
+    /// not empty.
     private static func isSendableHTTP(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         // ASCII letters lowercased; past the end, a byte no letter matches.
         func lowercased(_ index: Int) -> UInt8 { index < text.count ? text[index] | 0x20 : 0 }
         guard lowercased(0) == UInt8(ascii: "h"), lowercased(1) == UInt8(ascii: "t"), lowercased(2) == UInt8(ascii: "t"),
             lowercased(3) == UInt8(ascii: "p")
         else { return false }
-        let colon = lowercased(4) == UInt8(ascii: "s") ? 5 : 4
+        var colon = lowercased(4) == UInt8(ascii: "s") ? 5 : 4
+        if colon + 5 <= text.count, text[colon] == UInt8(ascii: "+"), lowercased(colon + 1) == UInt8(ascii: "u"),
+            lowercased(colon + 2) == UInt8(ascii: "n"), lowercased(colon + 3) == UInt8(ascii: "i"), lowercased(colon + 4) == UInt8(ascii: "x")
+        {
+            colon += 5
+        }
         guard text.count >= colon + 3, text[colon] == UInt8(ascii: ":"), text[colon + 1] == UInt8(ascii: "/"),
             text[colon + 2] == UInt8(ascii: "/")
         else { return false }
@@ -123,5 +130,36 @@ extension URL {
         }
         // An empty host leaves nothing, or the port's colon, where it should be.
         return hostStart < end && text[hostStart] != UInt8(ascii: ":")
+    }
+}
+
+extension URL {
+    /// Whether the URL names a Unix domain socket (`http+unix`, `https+unix`): what only the
+    /// default transport reaches, and where a redirect from elsewhere may never lead.
+    package var isUnixSocketURL: Bool {
+        scheme.map { $0.lowercased().hasSuffix("+unix") } ?? false
+    }
+
+    /// This URL sent to the server on the Unix domain socket at `socketPath`: AsyncHTTPClient's
+    /// `http+unix` form, the path and query kept; `nil` when the URL has no http scheme.
+    package func onUnixSocket(_ socketPath: String) -> URL? {
+        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https",
+            var components = URLComponents(url: self, resolvingAgainstBaseURL: false)
+        else { return nil }
+        components.scheme = scheme + "+unix"
+        components.user = nil
+        components.password = nil
+        components.port = nil
+        components.percentEncodedHost = socketPath.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._~")))
+        return components.url
+    }
+
+    /// The `Host` field this URL's authority makes: the host, and the port when it is not the
+    /// scheme's default.
+    package var hostField: String? {
+        guard let host else { return nil }
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        guard let port, port != (scheme?.lowercased() == "https" ? 443 : 80) else { return bracketed }
+        return "\(bracketed):\(port)"
     }
 }

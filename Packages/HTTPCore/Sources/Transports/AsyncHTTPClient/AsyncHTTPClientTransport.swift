@@ -34,6 +34,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Pinned hosts' TLS; `nil` without pins, which costs other requests one check.
     private let pinnedTLS: PinnedTLS?
     private let ownsClients: Bool
+    /// Where every request goes when set (``Configuration-swift.struct/unixSocketPath``).
+    private let unixSocketPath: String?
     /// Read by every request: an atomic load, where a lock would bounce its line between cores.
     private let isShutDown = Atomic(false)
 
@@ -64,6 +66,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             PinnedTLS(pinning: $0, base: configuration.tls.nioConfiguration(allowsHTTP2: configuration.httpVersion.allowsHTTP2))
         }
         ownsClients = true
+        unixSocketPath = configuration.unixSocketPath
     }
 
     /// A client per event loop in use, with its watchdog, connecting directly or through `proxy`.
@@ -102,9 +105,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// The lanes a request to `url` goes down: direct unless a proxy is configured for it.
+    /// The lanes a request to `url` goes down: direct unless a proxy is configured for it (a
+    /// Unix domain socket is never reached through one).
     private func lanes(for url: URL) -> [ClientLane] {
-        guard let proxies, let proxy = proxies.proxy(for: url) else { return lanes }
+        guard let proxies, unixSocketPath == nil, !url.isUnixSocketURL, let proxy = proxies.proxy(for: url) else { return lanes }
         return proxiedLanes[proxy] ?? lanes
     }
 
@@ -121,6 +125,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         proxies = nil
         pinnedTLS = nil
         ownsClients = false
+        unixSocketPath = nil
     }
 
     deinit {
@@ -152,7 +157,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 guard case .head(let head, let url) = try await exchange.next() else {
                     throw HTTPError.transport(reason: "the response ended before its head")
                 }
-                try Self.deliver(head, url: url ?? request.url, to: &receiver)
+                // A request sent to a socket answers for the URL it was given.
+                try Self.deliver(head, url: unixSocketPath == nil ? url ?? request.url : request.url, to: &receiver)
                 while case .body(let parts) = try await exchange.next() {
                     try Self.deliver(parts, to: &receiver)
                     try await receiver.waitForDemand()
@@ -183,12 +189,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             idleLimit: request.idleTimeout.map { UInt64(max(TimeAmount($0).nanoseconds, 1)) })
         do {
             var headers = HTTPHeaders()
-            headers.reserveCapacity(request.headers.fields.count)
+            headers.reserveCapacity(request.headers.fields.count + 1)
             for field in request.headers {
                 headers.add(name: field.name, value: field.value)
             }
+            var url = request.url
+            if unixSocketPath != nil || url.isUnixSocketURL { url = try Self.socketURL(of: request, on: unixSocketPath, headers: &headers) }
             let outgoing = try HTTPClient.Request(
-                url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
+                url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
                 body: try body(of: request, reportingProgress: onBodySent != nil, eventLoop: lane.client.eventLoopGroup.next()),
                 tlsConfiguration: pinnedTLS.flatMap { pinned in request.url.host.flatMap(pinned.configuration(forHost:)) })
             let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) }
@@ -197,6 +205,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             throw HTTPError(transportError: error)
         }
         return exchange
+    }
+
+    /// The URL that takes `request` to a Unix domain socket — `socketPath`, or the one its
+    /// `http+unix` URL names — with the `Host` field AsyncHTTPClient leaves out for sockets:
+    /// the URL's authority, or `localhost` for a socket URL.
+    ///
+    /// - Throws: ``HTTPError/Code/invalidURL`` for a URL that cannot be sent to a socket.
+    private static func socketURL(of request: HTTPRequest, on socketPath: String?, headers: inout HTTPHeaders) throws(HTTPError) -> URL {
+        let host = request.url.isUnixSocketURL ? "localhost" : request.url.hostField
+        if !headers.contains(name: "Host"), let host { headers.add(name: "Host", value: host) }
+        guard let socketPath, !request.url.isUnixSocketURL else { return request.url }
+        guard let url = request.url.onUnixSocket(socketPath) else { throw .invalidURL(request.url.absoluteString) }
+        return url
     }
 
     /// `error` for a pinned host, told as a pin mismatch listing what the server presented.

@@ -27,7 +27,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Throws: ``HTTPError/Code/invalidConfiguration`` naming the setting, when the
     ///   configuration asks for what `URLSession` cannot be told on Linux: TLS roots (added or
     ///   replaced), verification other than full, a client certificate, a minimum TLS version
-    ///   other than 1.2, pins, HTTP/1.1 only, proxies. Its TLS and proxies are libcurl's own;
+    ///   other than 1.2, pins, HTTP/1.1 only, proxies, a Unix domain socket. Its TLS and proxies are libcurl's own;
     ///   ``AsyncHTTPClientTransport`` honours them all.
     public init(configuration: HTTPSession.Configuration = .init()) throws(HTTPError) {
         if let setting = Self.unsupportedSetting(in: configuration.transport) {
@@ -60,7 +60,7 @@ public final class URLSessionTransport: HTTPTransport {
             ("tls.additionalTrustRoots", !tls.additionalTrustRoots.isEmpty), ("tls.verification", tls.verification != .full),
             ("tls.clientIdentity", tls.clientIdentity != nil), ("tls.minimumVersion", tls.minimumVersion != .tls12),
             ("tls.pinning", tls.pinning != nil), ("httpVersion", transport.httpVersion != .automatic),
-            ("proxies", transport.proxies != nil),
+            ("proxies", transport.proxies != nil), ("unixSocketPath", transport.unixSocketPath != nil),
         ]
         return unsupported.first { $0.1 }?.0
     }
@@ -70,6 +70,9 @@ public final class URLSessionTransport: HTTPTransport {
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
         if isShutDown.withLock({ $0 }) { throw HTTPError.sessionShutDown }
+        guard !request.url.isUnixSocketURL else {
+            throw HTTPError.invalidConfiguration("URLSessionTransport cannot reach a Unix domain socket (\(request.url.redactedString)); use AsyncHTTPClientTransport")
+        }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         // Foundation's per-request timeout is an idle timeout, as ours is.

@@ -19,6 +19,11 @@ extension AsyncHTTPClientTransport {
         /// Where requests go through a proxy; `nil` (the default) for none. Environment
         /// variables are read only when asked: ``Proxies/environment(_:)``.
         public var proxies: Proxies?
+        /// Sends every request to the server on this Unix domain socket, as curl's
+        /// `--unix-socket` does (a container engine's, a local daemon's): the URL's host and
+        /// port go only in `Host`. A single request can name a socket instead with
+        /// AsyncHTTPClient's URL form, `http+unix://%2Fvar%2Frun%2Fapp.sock/path`.
+        public var unixSocketPath: String?
 
         public init() {}
 
