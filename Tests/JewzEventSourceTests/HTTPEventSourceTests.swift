@@ -10,7 +10,7 @@ import Testing
 /// `HTTPEventSource` against the Sandbox's `/events/KEY`, which resumes after `Last-Event-ID`.
 @Suite struct HTTPEventSourceTests {
     /// Reconnections in tests wait milliseconds, not the default 3 s.
-    static let quick = HTTPEventSource.Configuration(defaultRetry: .milliseconds(5))
+    static let quick = HTTPEventSource.Configuration(defaultRetry: .milliseconds(5), minimumBackoff: .milliseconds(5))
 
     private func collect(_ source: HTTPEventSource) async throws -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
@@ -155,6 +155,52 @@ import Testing
             }
             #expect(error?.code == .tooManyReconnects)
             #expect((error?.underlying as? HTTPError)?.code == .connectionFailed)
+        }
+    }
+
+    // MARK: Hostile streams
+
+    /// The head of an event stream of unknown length, sent by a scripted server.
+    private static let streamHead = responseHead("HTTP/1.1 200 OK", ["Content-Type: text/event-stream", "Connection: close"])
+
+    @Test func aServerEndingEveryStreamAtOnceMeetsTheBackOff() async throws {
+        try await withScriptedServer({ _ in [.send(Self.streamHead + "retry: 0\n\n"), .close] }) { server, session in
+            let url = try #require(URL(string: server.url("/storm")))
+            let storm = HTTPEventSource.Configuration(minimumBackoff: .milliseconds(40))
+            let started = ContinuousClock.now
+            let reader = Task { for try await _ in HTTPEventSource(url: url, session: session, configuration: storm) {} }
+            try await waitUntil { server.requestCount >= 4 }
+            // Before the fourth connection: 40 + 80 + 160 ms of back-off, whatever `retry: 0` asked.
+            #expect(started.duration(to: .now) >= .milliseconds(280))
+            reader.cancel()
+            _ = await reader.result
+            var configuration = storm
+            configuration.maximumReconnectAttempts = 2
+            let error = await #expect(throws: EventSourceError.self) {
+                for try await _ in HTTPEventSource(url: url, session: session, configuration: configuration) {}
+            }
+            #expect(error?.code == .tooManyReconnects)
+            #expect((error?.underlying as? EventSourceError)?.code == .emptyStream)
+        }
+    }
+
+    @Test func anEndlessLineOrEventIsAnErrorNotMemory() async throws {
+        try await withScriptedServer({ request in
+            request.target == "/line"
+                ? [.send(Self.streamHead + "data: "), .sendForever(Array(repeating: UInt8(ascii: "x"), count: 1 << 16))]
+                : [.send(Self.streamHead), .sendForever(Array("data: endless\n".utf8))]
+        }) { server, session in
+            let configuration = HTTPEventSource.Configuration(maximumLineLength: 64 << 10, maximumEventSize: 256 << 10)
+            let line = await #expect(throws: HTTPError.self) {
+                for try await _ in HTTPEventSource(url: try #require(URL(string: server.url("/line"))), session: session, configuration: configuration) {}
+            }
+            #expect(line?.code == .lineTooLong)
+            let event = await #expect(throws: EventSourceError.self) {
+                for try await _ in HTTPEventSource(url: try #require(URL(string: server.url("/event"))), session: session, configuration: configuration) {}
+            }
+            #expect(event?.code == .eventTooLarge)
+            // Neither was sent again: the limits are the server's fault, not the connection's.
+            #expect(server.requestCount == 2)
         }
     }
 }

@@ -13,6 +13,9 @@ public struct EventSourceError: Error, Sendable, CustomStringConvertible {
         /// Connections failed ``HTTPEventSource/Configuration-swift.struct/maximumReconnectAttempts``
         /// times in a row, with no event between; ``EventSourceError/underlying`` is the last failure.
         public static let tooManyReconnects = Code(name: "tooManyReconnects")
+        /// A stream ended before its first event: the failure ``tooManyReconnects`` counts when
+        /// a server keeps answering and closing at once.
+        public static let emptyStream = Code(name: "emptyStream")
 
         public var description: String { name }
     }
@@ -38,6 +41,9 @@ public struct EventSourceError: Error, Sendable, CustomStringConvertible {
         EventSourceError(.notAnEventStream, contentType)
     }
 
+    /// A stream ended before its first event.
+    public static let emptyStream = EventSourceError(.emptyStream, "")
+
     /// `attempts` connections failed in a row, the last with `last`.
     public static func tooManyReconnects(attempts: Int, last: any Error) -> EventSourceError {
         EventSourceError(.tooManyReconnects, String(attempts), underlying: last)
@@ -49,6 +55,8 @@ public struct EventSourceError: Error, Sendable, CustomStringConvertible {
             "An event's data is longer than \(detail) bytes; raise maximumEventSize if the server's events are that large."
         case .notAnEventStream:
             "The server answered with \(detail.isEmpty ? "no Content-Type" : "'\(detail)'"), not text/event-stream; check the URL, or the server's error page."
+        case .emptyStream:
+            "The event stream ended before its first event."
         case .tooManyReconnects:
             "\(detail) connections in a row failed without an event; the last: \(underlying.map { String(describing: $0) } ?? "")"
         default:

@@ -10,8 +10,10 @@ extension HTTPEventSource {
         private var ready: [ServerSentEvent] = []
         private var nextReady = 0
         private var connections = 0
-        /// Connections in a row that failed before an event arrived.
+        /// Connections in a row that failed, or ended, before an event arrived.
         private var failures = 0
+        /// Whether the connection open now has given an event.
+        private var connectionGaveEvent = false
         private var finished = false
 
         init(_ source: HTTPEventSource) {
@@ -34,6 +36,7 @@ extension HTTPEventSource {
                 if nextReady < ready.count {
                     defer { nextReady += 1 }
                     failures = 0
+                    connectionGaveEvent = true
                     return ready[nextReady]
                 }
                 guard !finished else { return nil }
@@ -49,6 +52,9 @@ extension HTTPEventSource {
                         body = nil
                         parser.finish()
                         if !source.configuration.reconnects { return end() }
+                        // A stream that ends before its first event is a failure, so that a
+                        // server ending every one at once (with `retry: 0`) meets the back-off.
+                        if !connectionGaveEvent { try countFailure(EventSourceError.emptyStream) }
                     }
                 } catch {
                     body = nil
@@ -71,6 +77,13 @@ extension HTTPEventSource {
                 finished = true
                 throw error
             }
+            try countFailure(error)
+        }
+
+        /// Counts a connection that failed with `error`, or gave no event.
+        ///
+        /// - Throws: ``EventSourceError/Code/tooManyReconnects`` past the configured limit.
+        private mutating func countFailure(_ error: any Error) throws {
             failures += 1
             if let limit = source.configuration.maximumReconnectAttempts, failures > limit {
                 finished = true
@@ -83,6 +96,7 @@ extension HTTPEventSource {
         private mutating func connect() async throws -> HTTPResponseBody.AsyncIterator? {
             if connections > 0 { try await Task.sleep(for: reconnectionDelay) }
             connections += 1
+            connectionGaveEvent = false
             var request = source.request
             if !request.headers.contains("Accept") { request.headers["Accept"] = "text/event-stream" }
             request.headers["Cache-Control"] = "no-cache"
@@ -99,12 +113,14 @@ extension HTTPEventSource {
             return body.makeAsyncIterator()
         }
 
-        /// The server's `retry` (or the default), doubled for each failure in a row after the first, at most
-        /// the configured maximum.
+        /// The server's `retry` (or the default); after failures in a row, at least
+        /// ``HTTPEventSource/Configuration-swift.struct/minimumBackoff`` and doubled for each
+        /// after the first; at most the configured maximum.
         private var reconnectionDelay: Duration {
             let configuration = source.configuration
             var delay = parser.reconnectionTime ?? configuration.defaultRetry
-            for _ in 0..<Swift.max(0, Swift.min(failures, 16) - 1) where delay < configuration.maximumRetry { delay *= 2 }
+            if failures > 0 { delay = Swift.max(delay, configuration.minimumBackoff) }
+            for _ in 0..<Swift.max(0, Swift.min(failures, 24) - 1) where delay < configuration.maximumRetry { delay *= 2 }
             return Swift.min(delay, configuration.maximumRetry)
         }
     }

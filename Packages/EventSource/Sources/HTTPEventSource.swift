@@ -4,7 +4,8 @@ import JewzHTTPCore
 /// Server-Sent Events from a URL, as an `AsyncSequence` that reconnects as `EventSource` does:
 /// when the stream ends or the connection drops it waits the server's `retry` (or
 /// ``Configuration-swift.struct/defaultRetry``), sends `Last-Event-ID`, and goes on; it ends on
-/// a 204 and fails on an answer that is not `text/event-stream`.
+/// a 204 and fails on an answer that is not `text/event-stream`. Connections that fail or give
+/// no event back off (``Configuration-swift.struct/minimumBackoff``, doubling).
 ///
 /// Every connection is a cycle of `session`: its middleware, authentication (a token refreshed
 /// between two connections is the one sent), cookies, proxies and transport apply. The body is
@@ -27,6 +28,10 @@ public struct HTTPEventSource: AsyncSequence, Sendable {
         public var defaultRetry: Duration
         /// The longest wait: caps a server's `retry` and the backoff after failures. Default: 5 min.
         public var maximumRetry: Duration
+        /// The shortest wait after a connection that failed or gave no event, whatever the
+        /// server's `retry` (which may be 0): a server cannot make the source reconnect in a
+        /// tight loop. Default: 250 ms.
+        public var minimumBackoff: Duration
         /// How many connections in a row may fail without an event before the sequence throws
         /// ``EventSourceError/Code/tooManyReconnects``; `nil` retries for as long as the loop
         /// runs, as a browser does. Default: `nil`.
@@ -41,12 +46,13 @@ public struct HTTPEventSource: AsyncSequence, Sendable {
 
         public init(
             reconnects: Bool = true, defaultRetry: Duration = .seconds(3), maximumRetry: Duration = .seconds(300),
-            maximumReconnectAttempts: Int? = nil, maximumLineLength: Int = 1 << 20, maximumEventSize: Int = 8 << 20,
+            minimumBackoff: Duration = .milliseconds(250), maximumReconnectAttempts: Int? = nil, maximumLineLength: Int = 1 << 20, maximumEventSize: Int = 8 << 20,
             lastEventID: String = ""
         ) {
             self.reconnects = reconnects
             self.defaultRetry = defaultRetry
             self.maximumRetry = maximumRetry
+            self.minimumBackoff = minimumBackoff
             self.maximumReconnectAttempts = maximumReconnectAttempts
             self.maximumLineLength = maximumLineLength
             self.maximumEventSize = maximumEventSize
