@@ -38,6 +38,18 @@ import Testing
         }
     }
 
+    @Test func aStreamOpenedByTheCallerIsReadFirstThenResumed() async throws {
+        try await withSandbox { sandbox, session in
+            let url = try #require(URL(string: sandbox.url("/events/opened?count=3&per=2&retry=5")))
+            let cycle = HTTPCycle(requestURL: url, session: session)
+            let (response, body) = try await cycle.startStreaming()
+            #expect(response.headers["Content-Type"] == "text/event-stream")
+            let events = try await collect(HTTPEventSource(continuing: body, request: cycle.request, session: session, configuration: Self.quick))
+            #expect(events.map(\.id) == ["1", "2", "3"])
+            #expect(sandbox.router.lastEventIDs(forKey: "opened") == ["", "2", "3"])
+        }
+    }
+
     @Test func withoutReconnectionTheFirstStreamIsAll() async throws {
         try await withSandbox { sandbox, session in
             let url = try #require(URL(string: sandbox.url("/events/once?count=5&per=2")))

@@ -22,6 +22,10 @@ extension HTTPEventSource {
             parser = EventStreamParser(
                 maximumLineLength: configuration.maximumLineLength, maximumEventSize: configuration.maximumEventSize,
                 lastEventID: configuration.lastEventID)
+            if let opened = source.opened?.take() {
+                body = opened.makeAsyncIterator()
+                connections = 1
+            }
         }
 
         /// The next event; `nil` once the server answers 204, or a stream ends when the source

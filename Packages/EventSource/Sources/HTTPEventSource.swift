@@ -1,5 +1,6 @@
 import Foundation
 import JewzHTTPCore
+import Synchronization
 
 /// Server-Sent Events from a URL, as an `AsyncSequence` that reconnects as `EventSource` does:
 /// when the stream ends or the connection drops it waits the server's `retry` (or
@@ -77,6 +78,34 @@ public struct HTTPEventSource: AsyncSequence, Sendable {
     public init(url: URL, session: HTTPSession = .default, configuration: Configuration = Configuration()) {
         self.init(request: HTTPRequest(url: url), session: session, configuration: configuration)
     }
+
+    /// A source that reads `body` first — an event stream opened already, with
+    /// ``JewzHTTPCore/HTTPCycle/startStreaming()`` (after looking at its head, or with a request
+    /// only you could send) — and reconnects with `request` as usual once it ends. Only the
+    /// first iterator reads `body`.
+    public init(continuing body: HTTPResponseBody, request: HTTPRequest, session: HTTPSession = .default, configuration: Configuration = Configuration()) {
+        self.init(request: request, session: session, configuration: configuration)
+        opened = OpenedBody(body)
+    }
+
+    /// A body opened by the caller, handed to the first iterator that asks.
+    final class OpenedBody: Sendable {
+        private let body: Mutex<HTTPResponseBody?>
+
+        init(_ body: HTTPResponseBody) {
+            self.body = Mutex(body)
+        }
+
+        func take() -> HTTPResponseBody? {
+            body.withLock { body in
+                defer { body = nil }
+                return body
+            }
+        }
+    }
+
+    /// The stream opened by the caller, if any.
+    private(set) var opened: OpenedBody?
 
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(self)

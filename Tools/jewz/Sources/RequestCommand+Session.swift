@@ -82,7 +82,7 @@ extension RequestCommand {
         return (auth, String(cString: typed))
     }
 
-    /// `--verify`, `--pin`, `--cert`/`--cert-key`, `--http1` and `--proxy`.
+    /// `--verify`, `--pin`, `--cert`/`--cert-key`, `--http1`, `--unix-socket` and `--proxy`.
     ///
     /// - Throws: ``HTTPError/Code/invalidConfiguration`` for a file or URL that cannot be used.
     private func configureTransport(_ transport: inout AsyncHTTPClientTransport.Configuration) throws {
@@ -107,6 +107,7 @@ extension RequestCommand {
             throw HTTPError.invalidConfiguration("--cert-key goes with --cert, the certificate it belongs to")
         }
         if http1 { transport.httpVersion = .http1Only }
+        transport.unixSocketPath = unixSocket
         switch proxy {
         case nil: break
         case "env"?:

@@ -17,6 +17,8 @@ struct RequestCommand: AsyncParsableCommand {
             jewz --form :8000/dumpupload/ q="swift nio"   urlencoded
             jewz :8000/dumpupload/ file@photo.png         multipart, streamed
             jewz -d :8000/download/1000000                to a file, with progress
+            jewz -S :8000/events/feed?count=5             Server-Sent Events as they arrive, resumed
+            jewz --unix-socket /run/app.sock http://app/status
             jewz -a ada:pw --auth-type digest :8000/digest-auth/auth/ada/pw/MD5
             """)
 
@@ -25,6 +27,8 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup var sending: BodyOptions
 
     @OptionGroup var resilience: ResilienceOptions
+
+    @OptionGroup var streaming: StreamOptions
 
     @Flag(help: "Print the request that would be sent, and send nothing.")
     var offline = false
@@ -71,6 +75,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Send through a proxy: http://[user:password@]host:port (CONNECT), socks5://host:port, or env to take HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment.")
     var proxy: String?
 
+    @Option(help: "Connect to the server on this Unix domain socket (as curl's --unix-socket); the URL's host goes in Host only: jewz --unix-socket /var/run/docker.sock http://docker/v1.43/info")
+    var unixSocket: String?
+
     @Option(help: "Keep responses in an HTTP cache in this directory (RFC 9111): a fresh one answers the next identical request without the network, a stale one is revalidated. Downloads (--output) are stored and given back from disk, never held in memory.")
     var cache: String?
 
@@ -112,6 +119,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects takes 0 or more.") }
+        try streaming.validate(savesToFile: downloading.savesToFile, offline: offline)
         let (session, remembered, echo, trace) = try makeSession(printing: parts, placeholder: body?.placeholder)
         let cycle: HTTPCycle
         do {
@@ -135,6 +143,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
 
         try resilience.apply(to: cycle, timeout: timeout)
+        if streaming.stream { return try await stream(cycle, session: session, parts: parts, trace: trace) }
 
         var failure: HTTPError?
         let started = ContinuousClock.now

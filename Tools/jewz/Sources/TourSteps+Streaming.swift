@@ -1,0 +1,76 @@
+import Foundation
+import Jewzruxin
+import JewzSandbox
+
+/// The tour's steps about bodies that stream and where servers listen: Server-Sent Events that
+/// resume, JSON lines, brotli and zstd, a Unix domain socket.
+extension TourStep {
+    static func streamingSteps(_ sandbox: Sandbox) -> [TourStep] {
+        let url = sandbox.url
+        return [
+            TourStep(
+                title: "Server-Sent Events resume after the last event ID when a stream ends, until a 204",
+                code: """
+                    let feed = HTTPEventSource(url: URL(string: url("/events/tour?count=5&per=2&retry=20"))!)
+                    for try await event in feed { ids.append(event.id) }   // three streams, then the 204
+                    // jewz -S URL prints them as they arrive; --no-reconnect stops at the first end
+                    """
+            ) {
+                guard let feed = URL(string: url("/events/tour?count=5&per=2&retry=20")) else { return Outcome("no URL", expected: "") }
+                var ids: [String] = []
+                for try await event in HTTPEventSource(url: feed) { ids.append(event.id) }
+                let resumed = sandbox.router.lastEventIDs(forKey: "tour").map { $0.isEmpty ? "none" : $0 }
+                return Outcome(
+                    "events \(ids.joined(separator: ",")); Last-Event-ID sent: \(resumed.joined(separator: ", "))",
+                    expected: "events 1,2,3,4,5; Last-Event-ID sent: none, 2, 4, 5")
+            },
+            TourStep(
+                title: "JSON lines are decoded one by one as they arrive",
+                code: """
+                    struct Line: Decodable { var index: Int; var text: String }
+                    let (_, body) = try await HTTPCycle(requestURL: URL(string: url("/ndjson?count=3&interval=50"))!).startStreaming()
+                    for try await line in body.jsonLines(as: Line.self) { texts.append(line.text) }
+                    """
+            ) {
+                struct Line: Decodable { var index: Int; var text: String }
+                guard let lines = URL(string: url("/ndjson?count=3&interval=50")) else { return Outcome("no URL", expected: "") }
+                let (_, body) = try await HTTPCycle(requestURL: lines).startStreaming()
+                var texts: [String] = []
+                for try await line in body.jsonLines(as: Line.self) { texts.append(line.text) }
+                return Outcome(texts.joined(separator: ", "), expected: "line 0, line 1, line 2")
+            },
+            TourStep(
+                title: "brotli and zstd bodies are decoded as they arrive, beside gzip (Accept-Encoding names all)",
+                code: """
+                    let br = try await HTTPCycle.get(url("/encoded?coding=br&content=brotli%20"))
+                    let zstd = try await HTTPCycle.get(url("/encoded?coding=zstd&content=zstd"))
+                    """
+            ) {
+                let br = try await HTTPCycle.get(url("/encoded?coding=br&content=brotli%20"))
+                let zstd = try await HTTPCycle.get(url("/encoded?coding=zstd&content=zstd"))
+                return Outcome((br.response?.text ?? "") + (zstd.response?.text ?? ""), expected: "brotli zstd")
+            },
+            TourStep(
+                title: "A server on a Unix domain socket, as curl --unix-socket (jewz --unix-socket PATH URL)",
+                code: """
+                    let local = try await Sandbox.start(unixSocketPath: socketPath)
+                    configuration.transport.unixSocketPath = socketPath      // or a URL: http+unix://%2Ftmp%2F…/hello/
+                    try await HTTPCycle.get("http://app.local/hello/", session: HTTPSession(configuration: configuration))
+                    """
+            ) {
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-tour-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: directory) }
+                let socketPath = directory.appendingPathComponent("app.sock").path
+                let local = try await Sandbox.start(unixSocketPath: socketPath)
+                var configuration = HTTPSession.Configuration()
+                configuration.transport.unixSocketPath = socketPath
+                let session = HTTPSession(configuration: configuration)
+                let cycle = try await HTTPCycle.get("http://app.local/hello/", session: session)
+                try await session.shutdown()
+                try await local.shutdown()
+                return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"Hello World\"")
+            },
+        ]
+    }
+}
