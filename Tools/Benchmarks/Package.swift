@@ -43,6 +43,15 @@ let package = Package(
             plugins: plugins
         ),
         .executableTarget(
+            name: "CompressionBenchmarks",
+            dependencies: [
+                benchmark, .product(name: "JewzBrotli", package: root), .product(name: "JewzZstd", package: root),
+                .product(name: "JewzHTTPCore", package: root), "CodecBaseline",
+            ],
+            path: "Benchmarks/CompressionBenchmarks",
+            plugins: plugins
+        ),
+        .executableTarget(
             name: "XMLBenchmarks",
             dependencies: [benchmark, .product(name: "JewzXML", package: root)],
             path: "Benchmarks/XMLBenchmarks",
@@ -79,6 +88,11 @@ let package = Package(
         .target(
             name: "BenchmarkFixtures", dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")],
             path: "Sources/BenchmarkFixtures"
+        ),
+        .target(
+            name: "CodecBaseline",
+            path: "Sources/CodecBaseline",
+            linkerSettings: [.linkedLibrary("brotlienc"), .linkedLibrary("brotlidec"), .linkedLibrary("zstd")]
         ),
         .target(
             name: "ZlibBaseline",

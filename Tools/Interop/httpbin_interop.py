@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Interop check run by .ci/run: `jewz` as a user runs it against Python's `httpbin`, served on
 a free loopback port by werkzeug in this process — query, headers, JSON, form, multipart, gzip,
-deflate, XML, redirects, status codes, text encodings and a PNG download.
+deflate, brotli, XML, redirects, status codes, text encodings and a PNG download.
 
 Usage: httpbin_interop.py PATH_TO_JEWZ
 """
@@ -40,6 +40,7 @@ def main():
          lambda r: body_json(r)["files"] == {"file": "hello from a file"} and body_json(r)["form"] == {"author": "Ada"}),
         ("gzip", [base + "/gzip"], 0, lambda r: body_json(r)["gzipped"] is True),
         ("deflate", [base + "/deflate"], 0, lambda r: body_json(r)["deflated"] is True),
+        ("brotli", [base + "/brotli"], 0, lambda r: body_json(r)["brotli"] is True),
         ("xml", [base + "/xml"], 0, lambda r: "<slideshow" in r.stdout),
         ("redirects", ["--follow", base + "/redirect/3"], 0, lambda r: body_json(r)["url"].endswith("/get")),
         ("redirect shown", ["--print", "h", base + "/redirect/1"], 0, lambda r: r.stdout.startswith("HTTP/1.1 302")),
