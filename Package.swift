@@ -142,7 +142,7 @@ let package = Package(
         ),
         .target(
             name: "JewzEventSource",
-            dependencies: ["JewzHTTPCore"],
+            dependencies: ["JewzLocking", "JewzHTTPCore"],
             path: "Packages/EventSource/Sources"
         ),
         .target(
@@ -264,7 +264,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzBrotliTests",
-            dependencies: ["JewzBrotli", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["JewzBrotli", "JewzTestSupport"],
             path: "Tests/JewzBrotliTests"
         ),
         .testTarget(

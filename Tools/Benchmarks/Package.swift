@@ -38,7 +38,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "GzipBenchmarks",
-            dependencies: [benchmark, .product(name: "JewzGzip", package: root), "ZlibBaseline"],
+            dependencies: [benchmark, .product(name: "JewzGzip", package: root), "ZlibBaseline", "BenchmarkFixtures"],
             path: "Benchmarks/GzipBenchmarks",
             plugins: plugins
         ),
@@ -46,7 +46,7 @@ let package = Package(
             name: "CompressionBenchmarks",
             dependencies: [
                 benchmark, .product(name: "JewzBrotli", package: root), .product(name: "JewzZstd", package: root),
-                .product(name: "JewzHTTPCore", package: root), "CodecBaseline",
+                .product(name: "JewzHTTPCore", package: root), "CodecBaseline", "BenchmarkFixtures",
             ],
             path: "Benchmarks/CompressionBenchmarks",
             plugins: plugins
@@ -86,7 +86,8 @@ let package = Package(
             path: "Sources/HTTPInterleaved"
         ),
         .target(
-            name: "BenchmarkFixtures", dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")],
+            name: "BenchmarkFixtures",
+            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "JewzHTTPCore", package: root)],
             path: "Sources/BenchmarkFixtures"
         ),
         .target(

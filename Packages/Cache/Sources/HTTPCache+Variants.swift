@@ -21,7 +21,7 @@ extension HTTPCache {
     func entries(storing entry: CachedResponse, for request: HTTPRequest) -> (entry: CachedResponse, index: CachedResponse?) {
         let names = entry.rules.varyNames
         guard !names.isEmpty else { return (entry, nil) }
-        let variant = entry.keyed(Self.variantKey(entry.key, names: names, request: request))
+        let variant = entry.replacing(key: Self.variantKey(entry.key, names: names, request: request))
         return (variant, CachedResponse.variantIndex(key: entry.key, varyNames: names, latest: variant.key, date: entry.responseDate))
     }
 
@@ -73,15 +73,5 @@ extension CachedResponse {
         CachedResponse(
             key: key, statusCode: 0, headers: ["Vary": varyNames.joined(separator: ", "), latestVariantField: latest], body: Data(),
             url: nil, requestDate: date, responseDate: date, varyingFields: [:])
-    }
-
-    /// The same response under another key.
-    func keyed(_ key: String) -> CachedResponse {
-        var copy = CachedResponse(
-            key: key, statusCode: statusCode, headers: headers, body: body, url: url, requestDate: requestDate,
-            responseDate: responseDate, varyingFields: varyingFields, lifetimeOverride: lifetimeOverride)
-        copy.bodyFile = bodyFile
-        copy.bodyLength = bodyLength
-        return copy
     }
 }

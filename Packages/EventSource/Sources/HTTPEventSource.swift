@@ -1,6 +1,6 @@
 import Foundation
 import JewzHTTPCore
-import Synchronization
+import JewzLocking
 
 /// Server-Sent Events from a URL, as an `AsyncSequence` that reconnects as `EventSource` does:
 /// when the stream ends or the connection drops it waits the server's `retry` (or

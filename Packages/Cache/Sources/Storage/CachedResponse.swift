@@ -176,11 +176,17 @@ extension CachedResponse {
             if replaced.insert(name).inserted { headers.remove(field.name) }
             headers.add(field.value, for: field.name)
         }
-        var updated = CachedResponse(
-            key: key, statusCode: statusCode, headers: headers, body: body, url: url, requestDate: requestDate,
-            responseDate: responseDate, varyingFields: varyingFields, lifetimeOverride: lifetimeOverride)
-        updated.bodyFile = bodyFile
-        updated.bodyLength = bodyLength
-        return updated
+        return replacing(headers: headers, requestDate: requestDate, responseDate: responseDate)
+    }
+
+    /// This response with the parts given replaced, its body (in memory or in its file) kept.
+    func replacing(key: String? = nil, headers: HTTPHeaderFields? = nil, requestDate: Date? = nil, responseDate: Date? = nil) -> CachedResponse {
+        var copy = CachedResponse(
+            key: key ?? self.key, statusCode: statusCode, headers: headers ?? self.headers, body: body, url: url,
+            requestDate: requestDate ?? self.requestDate, responseDate: responseDate ?? self.responseDate,
+            varyingFields: varyingFields, lifetimeOverride: lifetimeOverride)
+        copy.bodyFile = bodyFile
+        copy.bodyLength = bodyLength
+        return copy
     }
 }

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkFixtures
 import CodecBaseline
 import Foundation
 import JewzBrotli
@@ -23,37 +24,22 @@ let benchmarks: @Sendable () -> Void = {
     print("50 MB body: brotli \(brotli.count) bytes, zstd \(zstd.count) bytes")
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput, .peakMemoryResident], maxDuration: .seconds(10), maxIterations: 20)
 
-    /// `packed` fed to `decoder` 16 KiB at a time.
-    func streamed(_ packed: Data, into decoder: any HTTPContentDecoding) -> Data {
-        var output = Data()
-        packed.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let end = min(offset + 16 << 10, bytes.count)
-                try? decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), into: &output)
-                offset = end
+    Benchmark("brotli 50 MB: Jewzruxin BrotliDecompressor, 16 KiB pieces", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(decodeInPieces(brotli, with: BrotliDecompressor(limits: .none))) }
+    }
+    /// The library's one-shot decoder on `packed`, into an exact-size buffer, as a baseline.
+    func baseline(_ name: String, _ packed: Data, _ decompress: @escaping @Sendable (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int) -> Int) {
+        Benchmark(name, configuration: configuration) { benchmark in
+            var output = [UInt8](repeating: 0, count: plain.count)
+            for _ in benchmark.scaledIterations {
+                blackHole(packed.withUnsafeBytes { decompress($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &output, output.count) })
             }
         }
-        try? decoder.finish(into: &output)
-        return output
     }
 
-    Benchmark("brotli 50 MB: Jewzruxin BrotliDecompressor, 16 KiB pieces", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(streamed(brotli, into: BrotliDecompressor(limits: .none))) }
-    }
-    Benchmark("brotli 50 MB: libbrotli, one BrotliDecoderDecompress call (baseline)", configuration: configuration) { benchmark in
-        var output = [UInt8](repeating: 0, count: plain.count)
-        for _ in benchmark.scaledIterations {
-            blackHole(brotli.withUnsafeBytes { codec_baseline_brotli_decompress($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &output, output.count) })
-        }
-    }
+    baseline("brotli 50 MB: libbrotli, one BrotliDecoderDecompress call (baseline)", brotli, codec_baseline_brotli_decompress)
     Benchmark("zstd 50 MB: Jewzruxin ZstdDecompressor, 16 KiB pieces", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(streamed(zstd, into: ZstdDecompressor(limits: .none))) }
+        for _ in benchmark.scaledIterations { blackHole(decodeInPieces(zstd, with: ZstdDecompressor(limits: .none))) }
     }
-    Benchmark("zstd 50 MB: libzstd, one ZSTD_decompress call (baseline)", configuration: configuration) { benchmark in
-        var output = [UInt8](repeating: 0, count: plain.count)
-        for _ in benchmark.scaledIterations {
-            blackHole(zstd.withUnsafeBytes { codec_baseline_zstd_decompress($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &output, output.count) })
-        }
-    }
+    baseline("zstd 50 MB: libzstd, one ZSTD_decompress call (baseline)", zstd, codec_baseline_zstd_decompress)
 }

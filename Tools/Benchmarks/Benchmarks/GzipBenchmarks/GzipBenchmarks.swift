@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkFixtures
 import Foundation
 import JewzGzip
 import ZlibBaseline
@@ -21,20 +22,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(try? Gzip.decompress(packed, limits: .none)) }
     }
     Benchmark("decompress 50 MB: Jewzruxin streamed, 16 KiB pieces", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let decompressor = GzipDecompressor(limits: .none)
-            var output = Data()
-            packed.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let end = min(offset + 16 << 10, bytes.count)
-                    try? decompressor.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), into: &output)
-                    offset = end
-                }
-            }
-            try? decompressor.finish(into: &output)
-            blackHole(output)
-        }
+        for _ in benchmark.scaledIterations { blackHole(decodeInPieces(packed, with: GzipDecompressor(limits: .none))) }
     }
     Benchmark("decompress 50 MB: zlib, one inflate call (baseline)", configuration: configuration) { benchmark in
         var output = [UInt8](repeating: 0, count: plain.count)
