@@ -35,6 +35,23 @@ func withCachedSandbox(
     try await withSandbox(configuration: configuration, body)
 }
 
+/// Runs `body` with a scripted server answering with the status line and fields `answer`
+/// gives (and a one-byte body, the request's index), and a session whose cache has
+/// `configuration` and runs on `clock`; the server's count tells what reached it.
+func withScriptedCache(
+    clock: TestClock = TestClock(), store: any CacheStore = MemoryCacheStore(), configuration cacheConfiguration: HTTPCache.Configuration = .init(),
+    _ answer: @escaping @Sendable (ScriptedServer.Request) -> [String], _ body: (ScriptedServer, HTTPSession) async throws -> Void
+) async throws {
+    var configuration = HTTPSession.Configuration()
+    configuration.cache = HTTPCache(store: store, configuration: cacheConfiguration, now: clock.now)
+    configuration.retryPolicy = .never
+    try await withScriptedServer(configuration: configuration, { request in
+        let lines = answer(request)
+        let status = lines.first ?? "HTTP/1.1 200 OK"
+        return [.send(responseHead(status, Array(lines.dropFirst()) + ["Date: \(HTTPDate.string(from: Date()))", "Content-Length: 1"]) + "\(request.index)")]
+    }, body)
+}
+
 /// One request through a cycle, with headers and caching options; a failing status throws.
 @discardableResult
 func fetch(

@@ -8,27 +8,11 @@ import Testing
 /// RFC 9111 as the cache reads what servers send (#38): variants side by side, strict dates,
 /// `Age`, hop-by-hop fields, stale-if-error's statuses, invalidation, the heuristic's bound.
 @Suite struct RulesTests {
-    /// Runs `body` with a scripted server answering `head` + a one-byte body, a session whose
-    /// cache runs on `clock`, and returns nothing; the server's count tells what reached it.
-    func withScripted(
-        clock: TestClock = TestClock(), store: any CacheStore = MemoryCacheStore(), _ answer: @escaping @Sendable (ScriptedServer.Request) -> [String],
-        _ body: (ScriptedServer, HTTPSession) async throws -> Void
-    ) async throws {
-        var configuration = HTTPSession.Configuration()
-        configuration.cache = HTTPCache(store: store, now: clock.now)
-        configuration.retryPolicy = .never
-        try await withScriptedServer(configuration: configuration, { request in
-            let lines = answer(request)
-            let status = lines.first ?? "HTTP/1.1 200 OK"
-            return [.send(responseHead(status, Array(lines.dropFirst()) + ["Date: \(HTTPDate.string(from: Date()))", "Content-Length: 1"]) + "\(request.index)")]
-        }, body)
-    }
-
     @Test(arguments: ["memory", "disk"]) func variantsOfOneURLAreKeptSideBySide(store kind: String) async throws {
         let directory = try makeScratchDirectory(prefix: "jewz-variants")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store: any CacheStore = kind == "memory" ? MemoryCacheStore() : try DiskCacheStore(directory: directory)
-        try await withScripted(store: store, { _ in ["HTTP/1.1 200 OK", "Cache-Control: max-age=600", "Vary: Accept"] }) { server, session in
+        try await withScriptedCache(store: store, { _ in ["HTTP/1.1 200 OK", "Cache-Control: max-age=600", "Vary: Accept"] }) { server, session in
             let url = server.url("/negotiated")
             let a1 = try await fetch(url, session: session, headers: ["Accept": "text/a"])
             let b1 = try await fetch(url, session: session, headers: ["Accept": "text/b"])
@@ -42,7 +26,7 @@ import Testing
     }
 
     @Test func variantsPerURLAreBoundedAndVaryStarIsNeverStored() async throws {
-        try await withScripted({ request in
+        try await withScriptedCache({ request in
             request.target == "/star" ? ["HTTP/1.1 200 OK", "Cache-Control: max-age=600", "Vary: *"]
                 : ["HTTP/1.1 200 OK", "Cache-Control: max-age=600", "Vary: X-Variant"]
         }) { server, session in
@@ -64,7 +48,7 @@ import Testing
         ("Fri, 06 Nov 2094 08:49:37 GMT", true), ("Saturday, 06-Nov-60 08:49:37 GMT", true), ("Sat Nov  6 08:49:37 2094", true),
     ])
     func anExpiresThatIsNoHTTPDateIsExpired(_ expires: String, fresh: Bool) async throws {
-        try await withScripted({ _ in ["HTTP/1.1 200 OK", "Expires: \(expires)"] }) { server, session in
+        try await withScriptedCache({ _ in ["HTTP/1.1 200 OK", "Expires: \(expires)"] }) { server, session in
             try await fetch(server.url("/expires"), session: session)
             let again = try await fetch(server.url("/expires"), session: session)
             #expect(again.source == (fresh ? .cache : .network), "Expires: \(expires)")
@@ -73,7 +57,7 @@ import Testing
 
     @Test func twoExpiresFieldsAreNoDate() async throws {
         let future = "Fri, 06 Nov 2094 08:49:37 GMT"
-        try await withScripted({ _ in ["HTTP/1.1 200 OK", "Expires: \(future)", "Expires: \(future)"] }) { server, session in
+        try await withScriptedCache({ _ in ["HTTP/1.1 200 OK", "Expires: \(future)", "Expires: \(future)"] }) { server, session in
             try await fetch(server.url("/twice"), session: session)
             #expect(try await fetch(server.url("/twice"), session: session).source == .network)
         }
@@ -83,7 +67,7 @@ import Testing
     /// two fields) the first counts.
     @Test(arguments: [(["Age: 7200.0"], true), (["Age: 7200"], false), (["Age: 7200, 0"], false), (["Age: 7200", "Age: 0"], false), (["Age: -5"], true)])
     func ageIsTheFirstNonNegativeInteger(_ age: [String], fresh: Bool) async throws {
-        try await withScripted({ _ in ["HTTP/1.1 200 OK", "Cache-Control: max-age=3600"] + age }) { server, session in
+        try await withScriptedCache({ _ in ["HTTP/1.1 200 OK", "Cache-Control: max-age=3600"] + age }) { server, session in
             try await fetch(server.url("/aged"), session: session)
             #expect(try await fetch(server.url("/aged"), session: session).source == (fresh ? .cache : .network), "\(age)")
         }
@@ -91,7 +75,7 @@ import Testing
 
     /// §3.1: `Connection`, the fields it names and the other hop-by-hop fields are not stored.
     @Test func connectionFieldsAreNotStored() async throws {
-        try await withScripted({ _ in
+        try await withScriptedCache({ _ in
             ["HTTP/1.1 200 OK", "Cache-Control: max-age=600", "Connection: X-Hop", "X-Hop: secret", "Keep-Alive: timeout=5", "X-Kept: yes"]
         }) { server, session in
             try await fetch(server.url("/hop"), session: session)
@@ -106,7 +90,7 @@ import Testing
 
     @Test(arguments: [500, 502, 503, 504]) func staleIfErrorAnswersServerFailures(_ status: Int) async throws {
         let clock = TestClock()
-        try await withScripted(clock: clock, { request in
+        try await withScriptedCache(clock: clock, { request in
             request.index == 0 ? ["HTTP/1.1 200 OK", "Cache-Control: max-age=10, stale-if-error=600"] : ["HTTP/1.1 \(status) Failing"]
         }) { server, session in
             let first = try await fetch(server.url("/failing"), session: session)
@@ -123,7 +107,7 @@ import Testing
     func heuristicFreshnessIsATenthOfTheAgeAtMostAWeek(modifiedDaysAgo: Double, afterDays: Double, fresh: Bool) async throws {
         let clock = TestClock()
         let modified = HTTPDate.string(from: Date().addingTimeInterval(-modifiedDaysAgo * 86_400))
-        try await withScripted(clock: clock, { _ in ["HTTP/1.1 200 OK", "Last-Modified: \(modified)"] }) { server, session in
+        try await withScriptedCache(clock: clock, { _ in ["HTTP/1.1 200 OK", "Last-Modified: \(modified)"] }) { server, session in
             try await fetch(server.url("/heuristic"), session: session)
             clock.advance(by: afterDays * 86_400)
             #expect(try await fetch(server.url("/heuristic"), session: session).source == (fresh ? .cache : .network))

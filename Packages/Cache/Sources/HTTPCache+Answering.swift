@@ -42,11 +42,11 @@ extension HTTPCache {
         }
         let rules = stored.rules
         let age = rules.age(at: now)
-        let staleness = age - rules.freshnessLifetime
+        let staleness = age - rules.freshnessLifetime(shared: configuration.isShared)
         let mustAsk = rules.noCache || control.noCache || caching.policy == .revalidate
         if !mustAsk, isFresh(stored, at: now, control: control) { return hit(stored, source: .cache, at: now) }
         if !mustAsk, caching.policy == .returnCacheElseLoad { return hit(stored, source: .stale, at: now) }
-        if !mustAsk, !rules.mustRevalidate {
+        if !mustAsk, !rules.mustRevalidate(shared: configuration.isShared) {
             if let window = rules.staleWhileRevalidate, staleness <= window {
                 revalidateInBackground(request, key: key, session: session)
                 return hit(stored, source: .stale, at: now)

@@ -8,7 +8,7 @@ extension HTTPCache {
     /// lifetime, and within the request's `max-age` and `min-fresh` (RFC 9111 §4.2, §5.2.1).
     func isFresh(_ stored: CachedResponse, at now: Date, control: CacheControl) -> Bool {
         let age = stored.rules.age(at: now)
-        var lifetime = stored.rules.freshnessLifetime
+        var lifetime = stored.rules.freshnessLifetime(shared: configuration.isShared)
         if let maxAge = control.maxAge { lifetime = min(lifetime, Double(maxAge)) }
         if let minFresh = control.minFresh { lifetime -= Double(minFresh) }
         return lifetime > age
@@ -18,10 +18,10 @@ extension HTTPCache {
     /// it and nothing demands revalidation.
     func staleForError(_ stored: CachedResponse, control: CacheControl) -> HTTPFileResponse? {
         let now = now()
-        guard !stored.rules.mustRevalidate, let window = control.staleIfError.map(Double.init) ?? stored.rules.staleIfError else {
+        guard !stored.rules.mustRevalidate(shared: configuration.isShared), let window = control.staleIfError.map(Double.init) ?? stored.rules.staleIfError else {
             return nil
         }
-        guard stored.rules.age(at: now) - stored.rules.freshnessLifetime <= window else { return nil }
+        guard stored.rules.age(at: now) - stored.rules.freshnessLifetime(shared: configuration.isShared) <= window else { return nil }
         return hit(stored, source: .stale, at: now)
     }
 
@@ -35,20 +35,36 @@ extension HTTPCache {
         guard (200...599).contains(response.statusCode), response.statusCode != 206, response.statusCode != 304 else { return nil }
         let vary = response.headers.tokens(for: "Vary")
         if vary.contains("*") { return nil }
+        let responseControl = CacheControl(response.headers)
+        if configuration.isShared, !Self.sharable(response: responseControl, request: request) { return nil }
         if lifetime == nil {
-            let responseControl = CacheControl(response.headers)
             if responseControl.noStore { return nil }
             let explicit = responseControl.isExplicit || response.headers.contains("Expires")
             if !explicit, !configuration.storesJSONWithoutCachingHeaders, response.contentType.map({ $0.essence == "application/json" || $0.suffix == "json" }) == true { return nil }
             let hasLifetime = responseControl.maxAge != nil || response.headers.contains("Expires") || responseControl.isPublic
+                || (configuration.isShared && responseControl.sharedMaxAge != nil)
             guard hasLifetime || StoredRules.isHeuristicallyCacheable(response.statusCode) else { return nil }
         }
         var varying: [String: String] = [:]
         for name in vary { varying[name] = request.headers[name] }
+        var headers = Self.storedHeaders(response.headers)
+        if configuration.isShared { for name in responseControl.privateFields { headers.remove(name) } }
         return CachedResponse(
-            key: key, statusCode: response.statusCode, headers: Self.storedHeaders(response.headers), body: response.data, url: response.url,
+            key: key, statusCode: response.statusCode, headers: headers, body: response.data, url: response.url,
             requestDate: requestDate, responseDate: responseDate, varyingFields: varying,
             lifetimeOverride: lifetime.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 })
+    }
+
+    /// Whether a shared cache may store a response with `response`'s directives for
+    /// `request`: not one marked `private` (unless only some fields are, which are left out),
+    /// and one to a request with `Authorization` only when `public`, `must-revalidate` or
+    /// `s-maxage` allows it (§3.5), since it would answer other users.
+    static func sharable(response: CacheControl, request: HTTPRequest) -> Bool {
+        if response.isPrivate, response.privateFields.isEmpty { return false }
+        if request.headers.contains("Authorization") {
+            return response.isPublic || response.mustRevalidate || response.sharedMaxAge != nil
+        }
+        return true
     }
 
     /// The headers a cache keeps (§3.1): without `Connection`, the fields it names, and the

@@ -3,8 +3,9 @@ import JewzHTTPCore
 import JewzLocking
 import struct Synchronization.Atomic
 
-/// An HTTP cache for a session, by RFC 9111's rules for a private cache, in memory or on disk:
-/// set it as the session's ``HTTPSession/Configuration/cache``.
+/// An HTTP cache for a session, by RFC 9111's rules for a private cache (or a shared one:
+/// ``Configuration-swift.struct/isShared``), in memory or on disk: set it as the session's
+/// ``HTTPSession/Configuration/cache``.
 ///
 /// A fresh stored response answers without the network; a stale one with validators is
 /// revalidated with a conditional request (a `304` serves the stored body with the new
@@ -33,6 +34,13 @@ public final class HTTPCache: HTTPResponseCache {
         /// How many variants of one URL (responses with `Vary`, for different values of the
         /// fields it names) are kept side by side; the least recently stored goes first.
         public var maximumVariantsPerURL = 4
+        /// Whether the cache is shared by several users (a proxy's, a gateway's), with RFC 9111's
+        /// rules for shared caches: `s-maxage` over `max-age`, `proxy-revalidate` heeded, a
+        /// `private` response not stored (a `private="Field"` one stored without the field), and
+        /// a response to a request with `Authorization` stored only when `public`,
+        /// `must-revalidate` or `s-maxage` says it may be (§3.5). Off: the cache is private,
+        /// one user's, as a client's is.
+        public var isShared = false
 
         public init() {}
     }

@@ -2,28 +2,37 @@ import Foundation
 import JewzHTTPCore
 
 /// The directives of the `Cache-Control` fields of a request or a response (RFC 9111 §5.2),
-/// as a private cache reads them.
+/// those only shared caches heed included.
 ///
 /// Unknown directives are ignored; a delta-seconds that is not digits makes a response's
 /// `max-age` zero (§4.2.1: invalid freshness information means stale) and is ignored
 /// elsewhere; values past 2³¹ are held at 2³¹ (§1.2.2).
 struct CacheControl: Sendable, Hashable {
     var maxAge: Int?
+    /// `s-maxage`: a shared cache's lifetime, over `max-age` and `Expires`.
+    var sharedMaxAge: Int?
     /// `max-stale`: `Int.max` when given without a value (any staleness).
     var maxStale: Int?
     var minFresh: Int?
     var noCache = false
     var noStore = false
     var mustRevalidate = false
+    /// `proxy-revalidate`: `must-revalidate` for shared caches only.
+    var proxyRevalidate = false
     var isPublic = false
     var isPrivate = false
+    /// The fields a qualified `private="…"` keeps out of shared caches (lowercased); empty
+    /// for a plain `private`, which keeps the whole response out.
+    var privateFields: [String] = []
     var onlyIfCached = false
     var staleWhileRevalidate: Int?
     var staleIfError: Int?
 
     /// Whether a response says how long it stays fresh (or that it may be stored at all)
     /// rather than leaving it to heuristics.
-    var isExplicit: Bool { maxAge != nil || noCache || noStore || isPublic || isPrivate || mustRevalidate }
+    var isExplicit: Bool {
+        maxAge != nil || sharedMaxAge != nil || noCache || noStore || isPublic || isPrivate || mustRevalidate || proxyRevalidate
+    }
 
     init(_ headers: HTTPHeaderFields) {
         for value in headers.values(for: "Cache-Control") {
@@ -42,9 +51,13 @@ struct CacheControl: Sendable, Hashable {
         case "min-fresh": minFresh = Self.seconds(argument)
         case "no-cache": noCache = true
         case "no-store": noStore = true
-        case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+        case "s-maxage": sharedMaxAge = Self.seconds(argument) ?? 0
+        case "must-revalidate": mustRevalidate = true
+        case "proxy-revalidate": proxyRevalidate = true
         case "public": isPublic = true
-        case "private": isPrivate = true
+        case "private":
+            isPrivate = true
+            privateFields = argument.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } } ?? []
         case "only-if-cached": onlyIfCached = true
         case "stale-while-revalidate": staleWhileRevalidate = Self.seconds(argument)
         case "stale-if-error": staleIfError = Self.seconds(argument)

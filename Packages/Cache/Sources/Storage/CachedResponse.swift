@@ -81,13 +81,17 @@ public struct CachedResponse: Sendable {
 /// A stored response's freshness (RFC 9111 §4.2) and the directives that bind a cache,
 /// computed when it is stored.
 struct StoredRules: Sendable {
-    /// How long it is fresh from its origin, in seconds.
-    let freshnessLifetime: Double
+    /// How long it is fresh from its origin, in seconds, for a private cache.
+    private let privateLifetime: Double
+    /// The same for a shared cache: `s-maxage` wins over the rest (§5.2.2.10).
+    private let sharedLifetime: Double
     /// Its age when it arrived: §4.2.3's `corrected_initial_age`.
     let initialAge: Double
     let responseDate: Date
-    /// `must-revalidate` (or `proxy-revalidate`): once stale, never given without asking.
-    let mustRevalidate: Bool
+    /// `must-revalidate`: once stale, never given without asking.
+    private let privateRevalidation: Bool
+    /// The same for a shared cache, which `proxy-revalidate` and `s-maxage` bind too.
+    private let sharedRevalidation: Bool
     /// `no-cache`: stored, but given only after the origin confirms it.
     let noCache: Bool
     /// `stale-while-revalidate`'s window (RFC 5861 §3), in seconds.
@@ -108,6 +112,7 @@ struct StoredRules: Sendable {
         let ageValue = Self.ageValue(headers)
         initialAge = max(apparentAge, ageValue + max(0, responseDate.timeIntervalSince(requestDate)))
         self.responseDate = responseDate
+        let freshnessLifetime: Double
         if let lifetimeOverride {
             freshnessLifetime = lifetimeOverride
         } else if let maxAge = control.maxAge {
@@ -125,7 +130,10 @@ struct StoredRules: Sendable {
         } else {
             freshnessLifetime = 0
         }
-        mustRevalidate = control.mustRevalidate && lifetimeOverride == nil
+        privateLifetime = freshnessLifetime
+        sharedLifetime = lifetimeOverride == nil ? control.sharedMaxAge.map(Double.init) ?? freshnessLifetime : freshnessLifetime
+        privateRevalidation = control.mustRevalidate && lifetimeOverride == nil
+        sharedRevalidation = (control.mustRevalidate || control.proxyRevalidate || control.sharedMaxAge != nil) && lifetimeOverride == nil
         noCache = control.noCache && lifetimeOverride == nil
         staleWhileRevalidate = control.staleWhileRevalidate.map(Double.init)
         staleIfError = control.staleIfError.map(Double.init)
@@ -144,6 +152,16 @@ struct StoredRules: Sendable {
         guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return 0 }
         // A value too large for an Int is the largest age there is (§1.2.2).
         return Double(Int(text) ?? Int(Int32.max))
+    }
+
+    /// How long it is fresh from its origin, in seconds, in a shared cache or a private one.
+    func freshnessLifetime(shared: Bool) -> Double {
+        shared ? sharedLifetime : privateLifetime
+    }
+
+    /// Whether, once stale, it must never be given without asking the origin.
+    func mustRevalidate(shared: Bool) -> Bool {
+        shared ? sharedRevalidation : privateRevalidation
     }
 
     /// §4.2.3's `current_age`.
