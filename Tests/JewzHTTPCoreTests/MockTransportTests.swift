@@ -1,6 +1,7 @@
 import Foundation
 import JewzHTTPCore
 import JewzLocking
+import JewzSandbox
 import JewzTestSupport
 import Testing
 
@@ -74,5 +75,25 @@ import Testing
         #expect(reason.url.absoluteString == "https://h.example/nothing?q=1")
         #expect(unmatched.description.contains("POST https://h.example/nothing?q=1"))
     }
-}
 
+    @Test func unmatchedRequestsGoOnToTheFallback() async throws {
+        let sandbox = try await Sandbox.start()
+        let mock = MockTransport(fallback: AsyncHTTPClientTransport())
+        try mock.fakeGET("/json", json: ["faked": true])
+        let session = HTTPSession(transport: mock, logger: quietLogger)
+        let faked = try await HTTPCycle.get(sandbox.url("/json"), session: session)
+        #expect(faked.response?.text == #"{"faked":true}"#)
+        let real = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+        #expect(real.response?.text == "Hello World")
+        // A streamed body that no stub takes reaches the network whole.
+        let upload = HTTPCycle(requestURL: try #require(URL(string: sandbox.url("/dumpupload/"))), requestMethod: .post, session: session)
+        let (chunks, writer) = AsyncThrowingStream<Data, any Error>.makeStream()
+        writer.yield(Data("hello".utf8))
+        writer.finish()
+        upload.request.body = .stream(HTTPBodyStream(length: 5, chunks))
+        #expect(try await upload.start().text == "hello")
+        #expect(mock.requests.map { $0.url.path(percentEncoded: true) } == ["/json", "/hello/", "/dumpupload/"])
+        try await session.shutdown()
+        try await sandbox.shutdown()
+    }
+}

@@ -4,7 +4,8 @@ import JewzLocking
 /// A transport that answers from stubs instead of the network, so tests and previews run
 /// without a server. Mocked cycles go through the same processors, retry and status logic as
 /// real ones; a request no stub matches fails with ``UnmatchedRequest`` (reported by a cycle as
-/// ``HTTPError/Code/transport``, with the mock's error as ``HTTPError/underlying``).
+/// ``HTTPError/Code/transport``, with the mock's error as ``HTTPError/underlying``) — or, given a
+/// fallback transport, goes on to it, as the seed's fakes let unfaked requests reach the network.
 ///
 /// ```swift
 /// let mock = MockTransport()
@@ -39,10 +40,16 @@ public final class MockTransport: HTTPTransport {
 
     private let stubs = Mutex<[Stub]>([])
     private let received = Mutex<[HTTPRequest]>([])
+    /// Where requests no stub matches go; `nil`: they fail.
+    public let fallback: (any HTTPTransport)?
 
-    public init() {}
+    /// - Parameter fallback: the transport that sends requests no stub matches (the network's,
+    ///   or another mock); `nil` fails them with ``UnmatchedRequest``. It is shut down with the mock.
+    public init(fallback: (any HTTPTransport)? = nil) {
+        self.fallback = fallback
+    }
 
-    /// The requests sent so far, in order.
+    /// The requests sent so far, in order, those passed to the fallback included.
     public var requests: [HTTPRequest] { received.withLock { $0 } }
 
     /// Answers requests that `predicate` accepts. Later stubs take precedence over earlier ones.
@@ -90,13 +97,14 @@ public final class MockTransport: HTTPTransport {
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
         received.withLock { $0.append(request) }
+        guard let stub = stubs.withLock({ $0.last { $0.matches(request) } }) else {
+            guard let fallback else { throw HTTPError.transport(underlying: UnmatchedRequest(method: request.method, url: request.url)) }
+            return try await fallback.send(request, timeout: timeout, onBodySent: onBodySent, to: &receiver)
+        }
         // Consume the body as a real transport would: progress is reported, and a one-shot
         // body cannot be sent twice here either.
         if let body = request.body {
             for try await _ in try body.chunks(reporting: onBodySent) {}
-        }
-        guard let stub = stubs.withLock({ $0.last { $0.matches(request) } }) else {
-            throw HTTPError.transport(underlying: UnmatchedRequest(method: request.method, url: request.url))
         }
         if stub.delay > .zero {
             if let timeout, timeout < stub.delay {
@@ -117,5 +125,7 @@ public final class MockTransport: HTTPTransport {
         }
     }
 
-    public func shutdown() async throws {}
+    public func shutdown() async throws {
+        try await fallback?.shutdown()
+    }
 }
