@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "JewzImageCache", targets: ["JewzImageCache"]),
         .library(name: "JewzService", targets: ["JewzService"]),
         .library(name: "JewzEventSource", targets: ["JewzEventSource"]),
+        .library(name: "JewzHAR", targets: ["JewzHAR"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -146,6 +147,11 @@ let package = Package(
             path: "Packages/EventSource/Sources"
         ),
         .target(
+            name: "JewzHAR",
+            dependencies: ["JewzLocking", "JewzHTTPCore"],
+            path: "Packages/HAR/Sources"
+        ),
+        .target(
             name: "JewzImageCache",
             dependencies: ["JewzLocking", "JewzHTTPCore", "JewzCache"],
             path: "Packages/ImageCache/Sources"
@@ -155,7 +161,7 @@ let package = Package(
             dependencies: [
                 "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzBrotli", "JewzZstd", "JewzXML",
                 "JewzMultipart", "JewzAuth",
-                "JewzCache", "JewzImageCache", "JewzService", "JewzEventSource",
+                "JewzCache", "JewzImageCache", "JewzService", "JewzEventSource", "JewzHAR",
             ],
             path: "Packages/Jewzruxin/Sources"
         ),
@@ -261,6 +267,11 @@ let package = Package(
             name: "JewzEventSourceTests",
             dependencies: ["JewzEventSource", "JewzSandbox", "JewzTestSupport", "JewzAuth"],
             path: "Tests/JewzEventSourceTests"
+        ),
+        .testTarget(
+            name: "JewzHARTests",
+            dependencies: ["JewzHAR", "JewzGzip", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzHARTests"
         ),
         .testTarget(
             name: "JewzBrotliTests",

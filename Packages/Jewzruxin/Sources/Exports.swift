@@ -5,6 +5,7 @@
 @_exported import JewzEventSource
 @_exported import JewzForm
 @_exported import JewzGzip
+@_exported import JewzHAR
 @_exported import JewzHTTPCore
 @_exported import JewzImageCache
 @_exported import JewzJSON

@@ -34,7 +34,7 @@ enum ExchangePrinter {
     }
 
     static func printResponseHead(_ response: HTTPResponse) {
-        print("\(response.version ?? .http1_1) \(response.statusCode) \(reasonPhrase(for: response.statusCode))")
+        print("\(response.version ?? .http1_1) \(response.statusCode) \(HTTPResponse.reasonPhrase(for: response.statusCode))")
         for field in response.headers { print("\(field.name): \(field.value)") }
         print()
     }

@@ -191,7 +191,7 @@ struct RequestCommand: AsyncParsableCommand {
         switch failure.code {
         case .statusCode:
             let code = failure.statusCode ?? 0
-            printError("the server answered \(code) \(reasonPhrase(for: code))")
+            printError("the server answered \(code) \(HTTPResponse.reasonPhrase(for: code))")
             return code >= 500 ? .serverError : .clientError
         case .insecureRedirect:
             // The library's message names its configuration; the command's option is what to change here.

@@ -2,8 +2,8 @@ import Foundation
 import Jewzruxin
 import JewzSandbox
 
-/// The tour's steps about bodies that stream and where servers listen: Server-Sent Events that
-/// resume, JSON lines, brotli and zstd, a Unix domain socket.
+/// The tour's steps about bodies that stream, recordings and where servers listen: Server-Sent
+/// Events that resume, JSON lines, brotli and zstd, HAR, a Unix domain socket.
 extension TourStep {
     static func streamingSteps(_ sandbox: Sandbox) -> [TourStep] {
         let url = sandbox.url
@@ -49,6 +49,29 @@ extension TourStep {
                 let br = try await HTTPCycle.get(url("/encoded?coding=br&content=brotli%20"))
                 let zstd = try await HTTPCycle.get(url("/encoded?coding=zstd&content=zstd"))
                 return Outcome((br.response?.text ?? "") + (zstd.response?.text ?? ""), expected: "brotli zstd")
+            },
+            TourStep(
+                title: "Record exchanges as HAR 1.2, then replay them with the server gone",
+                code: """
+                    let recorder = HARRecorder()            // or HARRecorder(writingTo: file)
+                    try session.update { $0.networkMiddleware = [recorder] }
+                    let live = try await HTTPCycle.get(url("/json"), session: session)
+                    let offline = HTTPSession(transport: HARReplayTransport(archive: try recorder.archive()))
+                    let again = try await HTTPCycle.get(url("/json"), session: offline)   // from the archive
+                    """
+            ) {
+                let recorder = HARRecorder()
+                let session = HTTPSession()
+                try session.update { $0.networkMiddleware = [recorder] }
+                let live = try await HTTPCycle.get(url("/json"), session: session)
+                try await session.shutdown()
+                let offline = HTTPSession(transport: HARReplayTransport(archive: try recorder.archive()))
+                let again = try await HTTPCycle.get(url("/json"), session: offline)
+                try await offline.shutdown()
+                let same = again.response?.data == live.response?.data && again.response?.statusCode == 200
+                return Outcome(
+                    "\(try recorder.archive().log.entries.count) entry recorded, replayed \(same ? "the same" : "something else")",
+                    expected: "1 entry recorded, replayed the same")
             },
             TourStep(
                 title: "A server on a Unix domain socket, as curl --unix-socket (jewz --unix-socket PATH URL)",

@@ -26,7 +26,7 @@ struct CacheStage: HTTPMiddleware {
     private static func streamed(_ request: HTTPRequest, through cache: any HTTPResponseCache, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         let answer = try await cache.streamedResponse(for: request, session: run.session) { request, keeper in
-            try await next.keeping(keeper)(request)
+            try await next.copyingBody(to: keeper)(request)
         }
         var response = answer.response
         // From the store, or a 304 the collector held back for the cache: give it out, unless

@@ -44,7 +44,22 @@ public struct HTTPNext: Sendable {
         }
     }
 
-    /// The path below, for an exchange whose streamed body a cache wants a copy of.
+    /// The path below, with a copy of each response body going where `keeper` chooses from
+    /// its head — besides wherever the body goes (memory, a download's file, a stream's reader,
+    /// a cache) and besides any copy asked for above. The copy has its content codings undone
+    /// and arrives as the body does, so a middleware can record or hash a body it never holds;
+    /// the writer's `finish()` is called once the body is whole (not when the exchange fails).
+    ///
+    /// ```swift
+    /// let digest = DigestWriter()     // an HTTPResponseBodyWriter of yours
+    /// let response = try await next.copyingBody { _ in digest }(request)
+    /// ```
+    public func copyingBody(to keeper: @escaping HTTPBodyKeeper) -> HTTPNext {
+        guard let existing = self.keeper else { return keeping(keeper) }
+        return keeping { head in BodyWriterPair.joining(existing(head), keeper(head)) }
+    }
+
+    /// The path below, with `keeper` instead of the copies asked for so far.
     func keeping(_ keeper: HTTPBodyKeeper?) -> HTTPNext {
         HTTPNext(pipeline: pipeline, position: position, run: run, keeper: keeper, isShared: isShared)
     }

@@ -96,3 +96,31 @@ public struct HTTPFileResponse: Sendable {
         self.length = length
     }
 }
+
+/// Two copies of one body, written in turn.
+final class BodyWriterPair: HTTPResponseBodyWriter {
+    private let first: any HTTPResponseBodyWriter
+    private let second: any HTTPResponseBodyWriter
+
+    private init(_ first: any HTTPResponseBodyWriter, _ second: any HTTPResponseBodyWriter) {
+        self.first = first
+        self.second = second
+    }
+
+    /// A writer for both, either alone when the other is `nil`, or `nil`.
+    static func joining(_ first: (any HTTPResponseBodyWriter)?, _ second: (any HTTPResponseBodyWriter)?) -> (any HTTPResponseBodyWriter)? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return BodyWriterPair(first, second)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        first.write(bytes)
+        second.write(bytes)
+    }
+
+    func finish() {
+        first.finish()
+        second.finish()
+    }
+}
