@@ -191,6 +191,8 @@ let package = Package(
                 "Jewzruxin",
                 "JewzSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -296,7 +298,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzToolTests",
-            dependencies: ["JewzLocking", "jewz", "JewzCache", "JewzImageCache", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["JewzLocking", "jewz", "JewzCache", "JewzImageCache", "JewzHAR", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzToolTests"
         ),
     ]

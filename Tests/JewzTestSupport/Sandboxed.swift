@@ -88,7 +88,12 @@ public struct Inspection: Decodable {
     public var bodyLength: Int
 
     public init(_ response: HTTPResponse?) throws {
-        self = try JSONDecoder().decode(Inspection.self, from: try #require(response?.data))
+        try self.init(data: try #require(response?.data))
+    }
+
+    /// The inspection in `/inspect`'s body.
+    public init(data: Data) throws {
+        self = try JSONDecoder().decode(Inspection.self, from: data)
     }
 
     public func values(_ name: String) -> [String] {

@@ -93,36 +93,46 @@ func runJewz(
     }
 }
 
-/// A `jewz serve` running in the background, for tests that need the binary as a server.
+/// A `jewz serve` or `jewz proxy` running in the background, for tests that need the binary as
+/// a server.
 final class ServingJewz: Sendable {
     private let process: ChildProcess
     /// The URL its first line announced (`https://127.0.0.1:PORT`).
     let baseURL: String
+    /// What it wrote on standard error, so far.
+    private let errors = Mutex(Data())
 
-    /// Starts `jewz serve` with `arguments` and waits for the line that says where it listens.
+    /// Starts `jewz COMMAND` with `arguments` and waits for the line that says where it
+    /// listens (the first URL on it).
     ///
     /// - Throws: when the process cannot start or ends before announcing itself.
-    static func start(_ arguments: [String]) async throws -> ServingJewz {
+    static func start(_ arguments: [String], command: String = "serve", environment: [String: String] = [:]) async throws -> ServingJewz {
         try await runBlocking {
             let process = try ChildProcess.spawn(
-                jewzExecutable.path, arguments: ["serve"] + arguments, environment: childEnvironment)
+                jewzExecutable.path, arguments: [command] + arguments, environment: childEnvironment.merging(environment) { $1 })
             try process.standardInput?.close()
-            // Whatever the server writes is read and dropped, so a full pipe never stalls it.
-            DispatchQueue.global().async { _ = process.standardError?.readDataToEndOfFile() }
             let output = process.standardOutput
-            // The announcement is one unbuffered line: "Sandbox listening on URL (try …)".
+            // The announcement is one unbuffered line: "Sandbox listening on URL (try …)",
+            // "jewz proxy listening on URL, …".
             var line = Data()
             while let byte = try output.read(upToCount: 1), let first = byte.first, first != 0x0A {
                 line.append(first)
             }
             let words = String(decoding: line, as: UTF8.self).split(separator: " ")
-            guard words.count > 3, words[0] == "Sandbox" else {
+            guard let url = words.first(where: { $0.contains("://") }) else {
                 process.send(SIGTERM)
                 _ = process.waitForExit()
                 throw CocoaError(.fileReadCorruptFile)
             }
             DispatchQueue.global().async { _ = output.readDataToEndOfFile() }
-            return ServingJewz(process: process, baseURL: String(words[3]))
+            let serving = ServingJewz(process: process, baseURL: String(url.trimmingCharacters(in: CharacterSet(charactersIn: ","))))
+            // Whatever the server writes is read and kept, so a full pipe never stalls it.
+            DispatchQueue.global().async {
+                while let chunk = try? process.standardError?.read(upToCount: 4096), !chunk.isEmpty {
+                    serving.errors.withLock { $0.append(chunk) }
+                }
+            }
+            return serving
         }
     }
 
@@ -131,9 +141,35 @@ final class ServingJewz: Sendable {
         self.baseURL = baseURL
     }
 
+    /// The lines it wrote on standard error so far.
+    var errorLines: [String] {
+        String(decoding: errors.withLock { $0 }, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
     /// Ends the server; it is reaped on a Dispatch thread, off the test's.
     func stop() {
         process.send(SIGTERM)
         DispatchQueue.global().async { [process] in _ = process.waitForExit() }
+    }
+
+    /// Ends the server with SIGTERM and waits for it (off the test's thread).
+    func stopAndWait() async throws {
+        process.send(SIGTERM)
+        _ = try await runBlocking { [process] in process.waitForExit() }
+    }
+}
+
+/// A run of `curl` (a client no one here wrote) with `arguments`: its exit status and output.
+func runCurl(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+    try await runBlocking {
+        let process = try ChildProcess.spawn("/usr/bin/curl", arguments: ["--silent", "--show-error", "--max-time", "60"] + arguments, environment: childEnvironment)
+        try process.standardInput?.close()
+        let errorData = Mutex(Data())
+        let drained = DispatchGroup()
+        DispatchQueue.global().async(group: drained) { errorData.withLock { $0 = process.standardError?.readDataToEndOfFile() ?? Data() } }
+        let output = process.standardOutput.readDataToEndOfFile()
+        drained.wait()
+        let status = process.waitForExit().exitStatus ?? -1
+        return (status, String(decoding: output, as: UTF8.self), String(decoding: errorData.withLock { $0 }, as: UTF8.self))
     }
 }

@@ -15,13 +15,14 @@ struct Jewz: AsyncParsableCommand {
             jewz service PROFILE RESOURCE [VAR ...]  call a resource of a service profile or OpenAPI document (--list, --verify)
             jewz bench URL -n N -c C        time N GETs at concurrency C through the full HTTPCycle path (--json)
             jewz serve [--port N]           run the Sandbox server
+            jewz proxy [--upstream URL]     a local proxy through Jewzruxin: --record/--replay HAR, --cache DIR, curl -x
             jewz tour [STEP] [--list]       walk through the toolkit against an in-process Sandbox (one step, or the list)
 
             Exit status: 0 for 2xx/3xx, 4 for 4xx, 5 for 5xx, 2 for network errors and timeouts, 1 for usage errors,
             3 when `jewz image` gets a body that is not an image.
             JEWZ_LOG_LEVEL=debug shows the library's log (requests, retries, failures) on standard error.
             """,
-        subcommands: [RequestCommand.self, ExpandCommand.self, ImageCommand.self, ServiceCommand.self, PinsCommand.self, BenchCommand.self, ServeCommand.self, TourCommand.self],
+        subcommands: [RequestCommand.self, ExpandCommand.self, ImageCommand.self, ServiceCommand.self, PinsCommand.self, BenchCommand.self, ServeCommand.self, ProxyCommand.self, TourCommand.self],
         defaultSubcommand: RequestCommand.self)
 
     /// Parses and runs, mapping every outcome to the documented exit status (ArgumentParser's

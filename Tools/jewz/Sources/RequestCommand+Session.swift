@@ -35,13 +35,7 @@ extension RequestCommand {
                 throw JewzExit.usage.code
             }
         }
-        do {
-            try configureTransport(&configuration.transport)
-        } catch let error as HTTPError {
-            printError(error.description)
-            throw JewzExit.usage.code
-        }
-        try configureAuthentication(&configuration)
+        try connection.configure(&configuration)
         let echo = RequestEcho.forPrinting(parts, offline: offline, placeholder: placeholder)
         configuration.networkMiddleware = (echo.map { [$0] } ?? []) + (log ? [HTTPLoggingMiddleware(logger: Self.exchangeLog)] : [])
         let trace = printing.verbose ? StageTrace() : nil
@@ -51,74 +45,6 @@ extension RequestCommand {
 
     /// Where `--log` writes: standard error, a line each way per exchange, as `jewz: → GET …`.
     private static let exchangeLog = Logger(label: "jewz") { _ in ExchangeLogHandler() }
-
-    /// `--auth` and `--auth-type`, as httpie reads them.
-    private func configureAuthentication(_ configuration: inout HTTPSession.Configuration) throws {
-        guard let auth else { return }
-        let type = authType.lowercased()
-        if type == "bearer" {
-            configuration.requestProcessors = [BearerTokenProcessor(token: auth)]
-            return
-        }
-        guard ["basic", "digest"].contains(type) else {
-            throw ValidationError("--auth-type takes basic, digest or bearer.")
-        }
-        let (user, password) = try Self.credentials(auth)
-        if type == "digest" {
-            configuration.authentications = [DigestAuthentication(username: user, password: password)]
-        } else {
-            configuration.requestProcessors = [BasicAuthProcessor(username: user, password: password)]
-        }
-    }
-
-    /// `USER:PASSWORD`, or `USER` with the password asked for on the terminal.
-    private static func credentials(_ auth: String) throws -> (String, String) {
-        if let colon = auth.firstIndex(of: ":") {
-            return (String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
-        }
-        guard isatty(STDIN_FILENO) == 1, let typed = getpass("jewz: password for \(auth): ") else {
-            throw ValidationError("Give the password too: --auth \(auth):PASSWORD (it is asked for only on a terminal).")
-        }
-        return (auth, String(cString: typed))
-    }
-
-    /// `--verify`, `--pin`, `--cert`/`--cert-key`, `--http1`, `--unix-socket` and `--proxy`.
-    ///
-    /// - Throws: ``HTTPError/Code/invalidConfiguration`` for a file or URL that cannot be used.
-    private func configureTransport(_ transport: inout AsyncHTTPClientTransport.Configuration) throws {
-        switch verify.lowercased() {
-        case "yes", "true": break
-        case "no", "false": transport.tls.verification = .none
-        default: transport.tls.additionalTrustRoots = [try .init(contentsOfFile: verify)]
-        }
-        if !pin.isEmpty {
-            var pins: [String: [String]] = [:]
-            for word in pin {
-                guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
-                    throw HTTPError.invalidConfiguration("--pin takes HOST=sha256/…[,sha256/…], not '\(word)'")
-                }
-                pins[String(word[..<equals]), default: []] += word[word.index(after: equals)...].split(separator: ",").map(String.init)
-            }
-            transport.tls.pinning = try .init(pins, anchors: transport.tls.additionalTrustRoots)
-        }
-        if let cert {
-            transport.tls.clientIdentity = try .init(certificateFile: cert, privateKeyFile: certKey ?? cert)
-        } else if certKey != nil {
-            throw HTTPError.invalidConfiguration("--cert-key goes with --cert, the certificate it belongs to")
-        }
-        if http1 { transport.httpVersion = .http1Only }
-        transport.unixSocketPath = unixSocket
-        switch proxy {
-        case nil: break
-        case "env"?:
-            guard let proxies = try AsyncHTTPClientTransport.Configuration.Proxies.environment() else {
-                throw HTTPError.invalidConfiguration("--proxy env: none of HTTP_PROXY, HTTPS_PROXY and ALL_PROXY is set")
-            }
-            transport.proxies = proxies
-        case let url?:
-            transport.proxies = .all(try .init(url: url))
-        }
-    }
 
     /// `--cache-policy`'s words for ``HTTPRequest/Caching/Policy``.
     static func cachePolicy(_ word: String) throws -> HTTPRequest.Caching.Policy {

@@ -51,32 +51,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Keep headers and cookies in this file: the headers given here are remembered, cookies sent and updated from the response (created if missing).")
     var session: String?
 
-    @Option(name: [.customShort("a"), .long], help: "Credentials: USER:PASSWORD (the password is asked for on a terminal when only USER is given), or the token with --auth-type bearer.")
-    var auth: String?
-
-    @Option(help: "basic (the default; sent with the request), digest (answers the server's challenge, RFC 7616) or bearer.")
-    var authType = "basic"
-
-    @Option(help: "Check the server's TLS certificate: yes (the default), no (for test servers only), or the path of a CA bundle (PEM) to trust as well.")
-    var verify = "yes"
-
-    @Option(help: "Pin a host to its root's key: HOST=sha256/…[,sha256/…] (HOST may be *.example.com or **.example.com); the chain must end at a root with one of them, the system's or --verify's. jewz pins prints pins.")
-    var pin: [String] = []
-
-    @Option(help: "A client certificate (PEM) for servers that ask for one (mutual TLS); its key is in the same file unless --cert-key is given.")
-    var cert: String?
-
-    @Option(help: "The private key (PEM, unencrypted) of --cert.")
-    var certKey: String?
-
-    @Flag(help: "Speak HTTP/1.1 only; otherwise HTTP/2 is used when the server offers it.")
-    var http1 = false
-
-    @Option(help: "Send through a proxy: http://[user:password@]host:port (CONNECT), socks5://host:port, or env to take HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment.")
-    var proxy: String?
-
-    @Option(help: "Connect to the server on this Unix domain socket (as curl's --unix-socket); the URL's host goes in Host only: jewz --unix-socket /var/run/docker.sock http://docker/v1.43/info")
-    var unixSocket: String?
+    @OptionGroup var connection: ConnectionOptions
 
     @Option(help: "Keep responses in an HTTP cache in this directory (RFC 9111): a fresh one answers the next identical request without the network, a stale one is revalidated. Downloads (--output) are stored and given back from disk, never held in memory.")
     var cache: String?

@@ -1,0 +1,124 @@
+import Foundation
+import JewzHAR
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// `jewz proxy` as a user runs it, with curl (a client no one here wrote) on the other side.
+@Suite struct ProxyCommandTests {
+    @Test func aReverseProxyRecordsWhatCurlExchangedAndReplaysItWithTheOriginGone() async throws {
+        let directory = try makeScratchDirectory(prefix: "jewz-proxy")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let archive = directory.appendingPathComponent("api.har").path
+        let sandbox = try await Sandbox.start()
+        let recording = try await ServingJewz.start(["--port", "0", "--upstream", sandbox.baseURL, "--record", archive], command: "proxy")
+        let json = try await runCurl([recording.baseURL + "/json?x=1"])
+        let posted = try await runCurl(["--data-binary", "hello", recording.baseURL + "/dumpupload/"])
+        let missing = try await runCurl(["--include", recording.baseURL + "/status/404"])
+        #expect(json.status == 0 && json.output.contains(#""name":"Jewzruxin""#), "\(json.error)")
+        #expect(posted.output == "hello")
+        #expect(missing.output.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+        #expect(missing.output.contains("Via: 1.1 jewz\r\n"))
+        try await recording.stopAndWait()
+        #expect(recording.errorLines.filter { $0.hasPrefix("jewz: proxy ") }.count == 3, "\(recording.errorLines)")
+        #expect(recording.errorLines.first?.contains("/json?x=1 → 200 network") == true, "\(recording.errorLines)")
+        let recorded = try HTTPArchive(contentsOf: URL(fileURLWithPath: archive))
+        #expect(recorded.log.entries.map(\.response.status) == [200, 200, 404])
+        #expect(recorded.log.entries[1].request.postData?.text == "hello")
+        try await sandbox.shutdown()
+
+        let replaying = try await ServingJewz.start(["--port", "0", "--upstream", sandbox.baseURL, "--replay", archive], command: "proxy")
+        #expect(try await runCurl([replaying.baseURL + "/json?x=1"]).output == json.output)
+        #expect(try await runCurl(["--data-binary", "hello", replaying.baseURL + "/dumpupload/"]).output == "hello")
+        let unknown = try await runCurl(["--include", replaying.baseURL + "/hello/"])
+        #expect(unknown.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
+        #expect(unknown.output.contains("the closest recorded is"), "\(unknown.output)")
+        try await replaying.stopAndWait()
+        #expect(replaying.errorLines.first?.contains("→ 200 replay") == true, "\(replaying.errorLines)")
+    }
+
+    @Test func curlThroughAForwardProxyAndATunnel() async throws {
+        let sandbox = try await Sandbox.start()
+        let certificates = try SandboxCertificates.generate()
+        let secure = try await Sandbox.start(tls: SandboxTLS(certificates: certificates))
+        let directory = try makeScratchDirectory(prefix: "jewz-proxy-tls")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let authority = directory.appendingPathComponent("ca.pem")
+        try Data(certificates.authorityPEM.utf8).write(to: authority)
+        let proxy = try await ServingJewz.start(["--port", "0"], command: "proxy")
+        let plain = try await runCurl(["-x", proxy.baseURL, sandbox.url("/hello/")])
+        #expect(plain.output == "Hello World", "\(plain.error)")
+        let tunnelled = try await runCurl(["-x", proxy.baseURL, "--cacert", authority.path, secure.url("/hello/")])
+        #expect(tunnelled.output == "Hello World", "\(tunnelled.error)")
+        // A path alone is no forward-proxy request.
+        let refused = try await runCurl(["--include", proxy.baseURL + "/hello/"])
+        #expect(refused.output.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+        try await proxy.stopAndWait()
+        #expect(proxy.errorLines.contains { $0.contains("CONNECT 127.0.0.1:\(secure.port) → tunnel") }, "\(proxy.errorLines)")
+        try await secure.shutdown()
+        try await sandbox.shutdown()
+    }
+
+    @Test func aSharedCacheAnswersASecondClientWithoutTheOrigin() async throws {
+        let directory = try makeScratchDirectory(prefix: "jewz-proxy-cache")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sandbox = try await Sandbox.start()
+        let proxy = try await ServingJewz.start(["--port", "0", "--upstream", sandbox.baseURL, "--cache", directory.path], command: "proxy")
+        for _ in 0..<2 { #expect(try await runCurl([proxy.baseURL + "/cached/shared?cc=max-age=600"]).output == "shared #1") }
+        #expect(sandbox.router.cacheHits(forKey: "shared") == 1)
+        // `private` is one user's: a shared cache passes it on every time.
+        for round in 1...2 { #expect(try await runCurl([proxy.baseURL + "/cached/mine?cc=private,max-age=600"]).output == "mine #\(round)") }
+        try await proxy.stopAndWait()
+        #expect(proxy.errorLines.contains { $0.contains("/cached/shared?cc=max-age=600 → 200 cache") }, "\(proxy.errorLines)")
+        try await sandbox.shutdown()
+    }
+
+    @Test func hopByHopFieldsStayHereAndAHostileUpstreamGetsA502() async throws {
+        let sandbox = try await Sandbox.start()
+        let proxy = try await ServingJewz.start(["--port", "0", "--retries", "0"], command: "proxy")
+        let inspected = try await runCurl([
+            "-x", proxy.baseURL, "-H", "Connection: X-Secret", "-H", "X-Secret: 1", "-H", "Keep-Alive: timeout=5", "-H", "X-Kept: yes",
+            sandbox.url("/inspect"),
+        ])
+        let inspection = try Inspection(data: Data(inspected.output.utf8))
+        #expect(inspection.values("X-Kept") == ["yes"])
+        #expect(inspection.values("X-Secret").isEmpty)
+        #expect(inspection.values("Keep-Alive").isEmpty)
+        #expect(inspection.values("Via") == ["1.1 jewz"])
+        try await withScriptedServer({ _ in [.send("this is not HTTP\r\n\r\n"), .close] }) { hostile, _ in
+            let answer = try await runCurl(["--include", "-x", proxy.baseURL, hostile.url("/")])
+            #expect(answer.output.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"), "\(answer.output)")
+            #expect(answer.output.contains("the upstream failed"))
+        }
+        // And it goes on serving.
+        #expect(try await runCurl(["-x", proxy.baseURL, sandbox.url("/hello/")]).output == "Hello World")
+        try await proxy.stopAndWait()
+        try await sandbox.shutdown()
+    }
+
+    @Test func aClientThatGoesAwayCancelsTheUpstreamRequest() async throws {
+        let sandbox = try await Sandbox.start()
+        let proxy = try await ServingJewz.start(["--port", "0", "--upstream", sandbox.baseURL], command: "proxy")
+        // The Sandbox holds its answer 60 s; curl gives up after 1.
+        let gaveUp = try await runCurl(["--max-time", "1", proxy.baseURL + "/counter?key=held&fail=0&hold=60"])
+        #expect(gaveUp.status == 28)
+        #expect(sandbox.router.requestCount(forKey: "held") == 1)
+        try await waitUntil { sandbox.openConnectionCount == 0 }
+        try await proxy.stopAndWait()
+        #expect(proxy.errorLines.contains { $0.contains("→ client gone") }, "\(proxy.errorLines)")
+        try await sandbox.shutdown()
+    }
+
+    @Test func aLargeDownloadStreamsThroughWithoutMemory() async throws {
+        let sandbox = try await Sandbox.start()
+        let proxy = try await ServingJewz.start(
+            ["--port", "0", "--upstream", sandbox.baseURL], command: "proxy", environment: ["JEWZ_REPORT_PEAK_MEMORY": "1"])
+        let size = LargeTransferTests.size
+        let download = try await runCurl(["--output", "/dev/null", "--write-out", "%{size_download}", proxy.baseURL + "/download/\(size)"])
+        #expect(download.output == String(size), "\(download.error)")
+        try await proxy.stopAndWait()
+        let peak = try #require(LargeTransferTests.peak(in: proxy.errorLines.joined(separator: "\n")), "\(proxy.errorLines)")
+        #expect(peak < LargeTransferTests.memoryLimit, "peak RSS \(peak >> 20) MiB")
+        try await sandbox.shutdown()
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import Jewzruxin
+
+/// How `jewz` reaches servers and proves who it is: TLS (`--verify`, `--pin`, `--cert`), the
+/// HTTP version, an outgoing proxy, a Unix socket, and credentials. Shared by requests and
+/// `jewz proxy`, whose own requests go out the same way.
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: [.customShort("a"), .long], help: "Credentials: USER:PASSWORD (the password is asked for on a terminal when only USER is given), or the token with --auth-type bearer.")
+    var auth: String?
+
+    @Option(help: "basic (the default; sent with the request), digest (answers the server's challenge, RFC 7616) or bearer.")
+    var authType = "basic"
+
+    @Option(help: "Check the server's TLS certificate: yes (the default), no (for test servers only), or the path of a CA bundle (PEM) to trust as well.")
+    var verify = "yes"
+
+    @Option(help: "Pin a host to its root's key: HOST=sha256/…[,sha256/…] (HOST may be *.example.com or **.example.com); the chain must end at a root with one of them, the system's or --verify's. jewz pins prints pins.")
+    var pin: [String] = []
+
+    @Option(help: "A client certificate (PEM) for servers that ask for one (mutual TLS); its key is in the same file unless --cert-key is given.")
+    var cert: String?
+
+    @Option(help: "The private key (PEM, unencrypted) of --cert.")
+    var certKey: String?
+
+    @Flag(help: "Speak HTTP/1.1 only; otherwise HTTP/2 is used when the server offers it.")
+    var http1 = false
+
+    @Option(help: "Send through a proxy: http://[user:password@]host:port (CONNECT), socks5://host:port, or env to take HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment.")
+    var proxy: String?
+
+    @Option(help: "Connect to the server on this Unix domain socket (as curl's --unix-socket); the URL's host goes in Host only: jewz --unix-socket /var/run/docker.sock http://docker/v1.43/info")
+    var unixSocket: String?
+
+    /// Sets the session's transport and authentication as the options say.
+    ///
+    /// - Throws: the exit status for a file or URL that cannot be used (after saying why), or
+    ///   a `ValidationError`.
+    func configure(_ configuration: inout HTTPSession.Configuration) throws {
+        do {
+            try configureTransport(&configuration.transport)
+        } catch let error as HTTPError {
+            printError(error.description)
+            throw JewzExit.usage.code
+        }
+        try configureAuthentication(&configuration)
+    }
+
+    /// `--auth` and `--auth-type`, as httpie reads them.
+    private func configureAuthentication(_ configuration: inout HTTPSession.Configuration) throws {
+        guard let auth else { return }
+        let type = authType.lowercased()
+        if type == "bearer" {
+            configuration.requestProcessors = [BearerTokenProcessor(token: auth)]
+            return
+        }
+        guard ["basic", "digest"].contains(type) else {
+            throw ValidationError("--auth-type takes basic, digest or bearer.")
+        }
+        let (user, password) = try Self.credentials(auth)
+        if type == "digest" {
+            configuration.authentications = [DigestAuthentication(username: user, password: password)]
+        } else {
+            configuration.requestProcessors = [BasicAuthProcessor(username: user, password: password)]
+        }
+    }
+
+    /// `USER:PASSWORD`, or `USER` with the password asked for on the terminal.
+    private static func credentials(_ auth: String) throws -> (String, String) {
+        if let colon = auth.firstIndex(of: ":") {
+            return (String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
+        }
+        guard isatty(STDIN_FILENO) == 1, let typed = getpass("jewz: password for \(auth): ") else {
+            throw ValidationError("Give the password too: --auth \(auth):PASSWORD (it is asked for only on a terminal).")
+        }
+        return (auth, String(cString: typed))
+    }
+
+    /// `--verify`, `--pin`, `--cert`/`--cert-key`, `--http1`, `--unix-socket` and `--proxy`.
+    ///
+    /// - Throws: ``HTTPError/Code/invalidConfiguration`` for a file or URL that cannot be used.
+    private func configureTransport(_ transport: inout AsyncHTTPClientTransport.Configuration) throws {
+        switch verify.lowercased() {
+        case "yes", "true": break
+        case "no", "false": transport.tls.verification = .none
+        default: transport.tls.additionalTrustRoots = [try .init(contentsOfFile: verify)]
+        }
+        if !pin.isEmpty {
+            var pins: [String: [String]] = [:]
+            for word in pin {
+                guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                    throw HTTPError.invalidConfiguration("--pin takes HOST=sha256/…[,sha256/…], not '\(word)'")
+                }
+                pins[String(word[..<equals]), default: []] += word[word.index(after: equals)...].split(separator: ",").map(String.init)
+            }
+            transport.tls.pinning = try .init(pins, anchors: transport.tls.additionalTrustRoots)
+        }
+        if let cert {
+            transport.tls.clientIdentity = try .init(certificateFile: cert, privateKeyFile: certKey ?? cert)
+        } else if certKey != nil {
+            throw HTTPError.invalidConfiguration("--cert-key goes with --cert, the certificate it belongs to")
+        }
+        if http1 { transport.httpVersion = .http1Only }
+        transport.unixSocketPath = unixSocket
+        switch proxy {
+        case nil: break
+        case "env"?:
+            guard let proxies = try AsyncHTTPClientTransport.Configuration.Proxies.environment() else {
+                throw HTTPError.invalidConfiguration("--proxy env: none of HTTP_PROXY, HTTPS_PROXY and ALL_PROXY is set")
+            }
+            transport.proxies = proxies
+        case let url?:
+            transport.proxies = .all(try .init(url: url))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Jewzruxin
+
+/// `jewz proxy`: a local HTTP proxy whose requests go out through an `HTTPSession`, so any
+/// program gets Jewzruxin's cache, retries, credentials, TLS settings, recording and replay.
+struct ProxyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "proxy", abstract: "Run a local HTTP proxy: reverse (--upstream) or forward (curl -x), recording, replaying, caching.",
+        discussion: """
+            jewz proxy --port 8080 --upstream https://api.example.com --record api.har
+                then: curl http://127.0.0.1:8080/users/42
+            jewz proxy --port 8080 --replay api.har                  answers from the archive, the origin not needed
+            jewz proxy --port 8080 --upstream URL --cache ~/.cache/jewz-proxy   a shared cache (RFC 9111)
+            jewz proxy --port 3128                                   then: curl -x http://127.0.0.1:3128 http://example.com/
+            HTTPS through a forward proxy goes in CONNECT tunnels, passed on untouched.
+            """)
+
+    @Option(help: "The port to listen on; 0 picks a free one (printed on start).")
+    var port: Int = 8080
+
+    @Option(help: "The address to listen on.")
+    var bind: String = "127.0.0.1"
+
+    @Option(help: "Forward every request to this origin (a reverse proxy in front of it); without it, a forward proxy for absolute http:// URLs.")
+    var upstream: String?
+
+    @Option(help: "Record every exchange that goes upstream in this HAR 1.2 file (credentials redacted).")
+    var record: String?
+
+    @Option(help: "Answer from this HAR file instead of the network; requests it lacks get a 502, or go upstream with --fallback.")
+    var replay: String?
+
+    @Flag(help: "With --replay: send requests the archive lacks on to the network.")
+    var fallback = false
+
+    @Option(help: "Keep answers in a shared HTTP cache in this directory (RFC 9111's shared-cache rules).")
+    var cache: String?
+
+    @Option(help: "With --cache: the most the directory may hold, in MiB (default 1024).")
+    var cacheSize: Int = 1024
+
+    @Option(help: "Retry a failed upstream request up to N times (idempotent requests; default 3).")
+    var retries: Int?
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
+        if fallback, replay == nil { throw ValidationError("--fallback goes with --replay.") }
+        let mode: ProxyForwarder.Mode
+        if let upstream {
+            guard let url = URL(string: upstream), url.isSendableHTTP, url.scheme.map({ ["http", "https"].contains($0.lowercased()) }) == true else {
+                throw ValidationError("--upstream takes an http:// or https:// URL.")
+            }
+            mode = .reverse(url)
+        } else {
+            mode = .forward
+        }
+        let session = try makeSession()
+        let server: ProxyServer
+        do {
+            server = try await ProxyServer.start(host: bind, port: port, forwarder: ProxyForwarder(session: session, mode: mode, replaying: replay != nil))
+        } catch {
+            printError("cannot listen on \(bind):\(port): \(error)")
+            throw JewzExit.network.code
+        }
+        let target = upstream.map { "in front of \($0)" } ?? "forwarding absolute http:// URLs and CONNECT tunnels"
+        // Scripts read the port from this line, often through a pipe: write it unbuffered.
+        FileHandle.standardOutput.write(Data("jewz proxy listening on http://\(bind):\(server.port), \(target)\n".utf8))
+        let signals = Self.stopping(server)
+        try await server.waitUntilClosed()
+        signals.forEach { $0.cancel() }
+        try? await session.shutdown()
+    }
+
+    /// The session requests go out through: every status passed on as it is, redirects and
+    /// bodies untouched (no content decoding, no cookie jar), the cache shared, the recorder and
+    /// the archive as asked, the connection options as for a request.
+    private func makeSession() throws -> HTTPSession {
+        var configuration = HTTPSession.Configuration()
+        configuration.followsRedirects = false
+        configuration.shouldTreatStatusCodeAsFailure = { _ in false }
+        configuration.contentCodings = ContentCodingRegistry()
+        configuration.processorRegistry = ProcessorRegistry()
+        configuration.cookieJar = nil
+        if let retries {
+            guard retries >= 0 else { throw ValidationError("--retries takes 0 or more.") }
+            configuration.retryPolicy.maximumRetryCount = retries
+        }
+        try connection.configure(&configuration)
+        if let cache {
+            guard cacheSize > 0 else { throw ValidationError("--cache-size takes a number of MiB above 0.") }
+            var shared = HTTPCache.Configuration()
+            shared.isShared = true
+            do {
+                configuration.cache = try HTTPCache(directory: URL(fileURLWithPath: cache), sizeLimit: cacheSize << 20, configuration: shared)
+            } catch let error as CacheError {
+                printError(error.description)
+                throw JewzExit.usage.code
+            }
+        }
+        do {
+            if let record { configuration.networkMiddleware = [try HARRecorder(writingTo: URL(fileURLWithPath: record))] }
+            guard let replay else { return HTTPSession(configuration: configuration) }
+            let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: replay))
+            let network = fallback ? AsyncHTTPClientTransport(configuration: configuration.transport) : nil
+            return HTTPSession(configuration: configuration, transport: HARReplayTransport(archive: archive, fallback: network))
+        } catch {
+            printError(error.description)
+            throw JewzExit.usage.code
+        }
+    }
+
+    /// SIGINT and SIGTERM close the server, so that the command ends as any other does.
+    private static func stopping(_ server: ProxyServer) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { Task { await server.close() } }
+            source.resume()
+            return source
+        }
+    }
+}
