@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import JewzSandbox
 import NIOPosix
 
 /// One client connection of `jewz proxy`, on its event loop: a request at a time, each handed to
@@ -189,7 +190,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             upstream.close(promise: nil)
             return
         }
-        let (local, remote) = GlueHandler.matchedPair()
+        let (local, remote) = ProxyGlue.pair()
         do {
             // The glue goes in before the decoder leaves, so that bytes it held past the
             // CONNECT request reach the glue rather than this handler.
