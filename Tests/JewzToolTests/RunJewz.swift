@@ -101,6 +101,8 @@ final class ServingJewz: Sendable {
     let baseURL: String
     /// What it wrote on standard error, so far.
     private let errors = Mutex(Data())
+    /// Left once standard error has reached its end.
+    private let errorsDrained = DispatchGroup()
 
     /// Starts `jewz COMMAND` with `arguments` and waits for the line that says where it
     /// listens (the first URL on it).
@@ -126,9 +128,12 @@ final class ServingJewz: Sendable {
             }
             DispatchQueue.global().async { _ = output.readDataToEndOfFile() }
             let serving = ServingJewz(process: process, baseURL: String(url.trimmingCharacters(in: CharacterSet(charactersIn: ","))))
-            // Whatever the server writes is read and kept, so a full pipe never stalls it.
+            // Whatever the server writes is read and kept as it comes, so a full pipe never
+            // stalls it.
+            serving.errorsDrained.enter()
             DispatchQueue.global().async {
-                while let chunk = try? process.standardError?.read(upToCount: 4096), !chunk.isEmpty {
+                defer { serving.errorsDrained.leave() }
+                while let chunk = process.standardError?.availableData, !chunk.isEmpty {
                     serving.errors.withLock { $0.append(chunk) }
                 }
             }
@@ -152,10 +157,14 @@ final class ServingJewz: Sendable {
         DispatchQueue.global().async { [process] in _ = process.waitForExit() }
     }
 
-    /// Ends the server with SIGTERM and waits for it (off the test's thread).
+    /// Ends the server with SIGTERM and waits for it and for the last of its standard error
+    /// (off the test's thread).
     func stopAndWait() async throws {
         process.send(SIGTERM)
-        _ = try await runBlocking { [process] in process.waitForExit() }
+        _ = try await runBlocking { [process, errorsDrained] in
+            errorsDrained.wait()
+            return process.waitForExit()
+        }
     }
 }
 

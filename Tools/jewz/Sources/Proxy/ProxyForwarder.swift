@@ -70,9 +70,10 @@ struct ProxyForwarder: Sendable {
             if !hasBody || length == 0 { answered.mark() }
             var written = 0
             for try await chunk in stream {
-                try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(data: chunk)))).get()
+                // Marked before the last bytes go: the client may close as soon as it has them.
                 written += chunk.count
                 if let length, written >= length { answered.mark() }
+                try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(data: chunk)))).get()
             }
             // The body is out: a client that closes at once (its last byte read) is no failure.
             let ended = (try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()) != nil
