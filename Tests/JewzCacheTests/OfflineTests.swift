@@ -30,7 +30,8 @@ import Testing
         let failure = await #expect(throws: HTTPError.self) { try await fetch(plain, session: session) }
         #expect(failure?.response?.statusCode == 503)
         try await sandbox.shutdown()
-        let refused = try await fetch(url, session: session)
+        // The port is held at once, so no server the suite starts next is given it.
+        let refused = try await withRefusingPort(sandbox.port) { _ in try await fetch(url, session: session) }
         #expect(refused.source == .stale)
         #expect(refused.body == "offline #1")
         try await session.shutdown()

@@ -55,7 +55,7 @@ public final class ChildProcess: Sendable {
         standardOutput = output
         standardError = error
         reaped.enter()
-        DispatchQueue.global().async { [self] in reap() }
+        onOwnThread { [self] in reap() }
     }
 
     /// Starts `executable` with `arguments`, in `directory` if one is given.
@@ -110,7 +110,7 @@ public final class ChildProcess: Sendable {
         let inputHandle = FileHandle(fileDescriptor: input.write, closeOnDealloc: true)
         if let given {
             // A larger input is written beside the child, which reads it as it goes.
-            DispatchQueue.global().async {
+            onOwnThread {
                 if !prefilled { try? inputHandle.write(contentsOf: given) }
                 try? inputHandle.close()
             }

@@ -118,8 +118,8 @@ import Testing
         let before = Set(contents(of: temporary))
         return try await runBlocking {
             let process = try ChildProcess.spawn(jewzExecutable.path, arguments: arguments, environment: childEnvironment, input: Data())
-            DispatchQueue.global().async { _ = process.standardError?.readDataToEndOfFile() }
-            DispatchQueue.global().async { _ = process.standardOutput.readDataToEndOfFile() }
+            onOwnThread { _ = process.standardError?.readDataToEndOfFile() }
+            onOwnThread { _ = process.standardOutput.readDataToEndOfFile() }
             let deadline = ContinuousClock.now + .seconds(60)
             var writing: String?
             while writing == nil, !process.hasExited, ContinuousClock.now < deadline {

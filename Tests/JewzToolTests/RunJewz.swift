@@ -79,7 +79,7 @@ func runJewz(
         // up and stall the child.
         let errorData = Mutex(Data())
         let drained = DispatchGroup()
-        DispatchQueue.global().async(group: drained) {
+        onOwnThread(joining: drained) {
             let data = process.standardError?.readDataToEndOfFile() ?? Data()
             errorData.withLock { $0 = data }
         }
@@ -126,13 +126,11 @@ final class ServingJewz: Sendable {
                 _ = process.waitForExit()
                 throw CocoaError(.fileReadCorruptFile)
             }
-            DispatchQueue.global().async { _ = output.readDataToEndOfFile() }
+            onOwnThread { _ = output.readDataToEndOfFile() }
             let serving = ServingJewz(process: process, baseURL: String(url.trimmingCharacters(in: CharacterSet(charactersIn: ","))))
             // Whatever the server writes is read and kept as it comes, so a full pipe never
             // stalls it.
-            serving.errorsDrained.enter()
-            DispatchQueue.global().async {
-                defer { serving.errorsDrained.leave() }
+            onOwnThread(joining: serving.errorsDrained) {
                 while let chunk = process.standardError?.availableData, !chunk.isEmpty {
                     serving.errors.withLock { $0.append(chunk) }
                 }
@@ -154,7 +152,7 @@ final class ServingJewz: Sendable {
     /// Ends the server; it is reaped on a Dispatch thread, off the test's.
     func stop() {
         process.send(SIGTERM)
-        DispatchQueue.global().async { [process] in _ = process.waitForExit() }
+        onOwnThread { [process] in _ = process.waitForExit() }
     }
 
     /// Ends the server with SIGTERM and waits for it and for the last of its standard error
@@ -175,7 +173,7 @@ func runCurl(_ arguments: [String]) async throws -> (status: Int32, output: Stri
         try process.standardInput?.close()
         let errorData = Mutex(Data())
         let drained = DispatchGroup()
-        DispatchQueue.global().async(group: drained) { errorData.withLock { $0 = process.standardError?.readDataToEndOfFile() ?? Data() } }
+        onOwnThread(joining: drained) { errorData.withLock { $0 = process.standardError?.readDataToEndOfFile() ?? Data() } }
         let output = process.standardOutput.readDataToEndOfFile()
         drained.wait()
         let status = process.waitForExit().exitStatus ?? -1

@@ -11,7 +11,7 @@ import Testing
         let url = sandbox.url("/events/held?count=2&per=1&end=hold")
         let printed = try await runBlocking {
             let process = try ChildProcess.spawn(jewzExecutable.path, arguments: ["-S", url], environment: childEnvironment, input: Data())
-            DispatchQueue.global().async { _ = process.standardError?.readDataToEndOfFile() }
+            onOwnThread { _ = process.standardError?.readDataToEndOfFile() }
             defer {
                 process.send(SIGKILL)
                 _ = process.waitForExit()
