@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "JewzService", targets: ["JewzService"]),
         .library(name: "JewzEventSource", targets: ["JewzEventSource"]),
         .library(name: "JewzHAR", targets: ["JewzHAR"]),
+        .library(name: "JewzHTTPTypes", targets: ["JewzHTTPTypes"]),
+        .library(name: "JewzOpenAPI", targets: ["JewzOpenAPI"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -30,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // The request duration and active requests, for whatever metrics backend a program uses.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // TLS settings of the default transport, and the Sandbox's TLS and HTTP/2 listener.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
@@ -37,6 +41,10 @@ let package = Package(
         // The Sandbox's certificates, made at run time so that none is committed.
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // The server ecosystem's currency types, which OpenAPI clients, Vapor and Hummingbird pass.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // The ClientTransport protocol that swift-openapi-generator's clients call.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         // YAML for OpenAPI documents read as service profiles.
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
@@ -62,10 +70,25 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Packages/HTTPCore/Sources",
             exclude: ["Cookies/Resources/SOURCE.md"],
             resources: [.copy("Cookies/Resources/public_suffix_list.dat")]
+        ),
+        .target(
+            name: "JewzHTTPTypes",
+            dependencies: ["JewzHTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Packages/HTTPTypes/Sources"
+        ),
+        .target(
+            name: "JewzOpenAPI",
+            dependencies: [
+                "JewzHTTPCore", "JewzHTTPTypes",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Packages/OpenAPI/Sources"
         ),
         .target(
             name: "JewzJSON",
@@ -198,6 +221,16 @@ let package = Package(
             ],
             path: "Tools/jewz/Sources"
         ),
+        // A client generated from the Sandbox's OpenAPI document (Tools/SandboxClient/regenerate.sh),
+        // for the tests and the tour of JewzOpenAPI.
+        .target(
+            name: "JewzSandboxClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tools/SandboxClient/Sources"
+        ),
         .target(name: "CJewzSpawn", path: "Tests/CJewzSpawn"),
         .target(
             name: "JewzTestSupport",
@@ -205,11 +238,28 @@ let package = Package(
             path: "Tests/JewzTestSupport"
         ),
         .testTarget(
+            name: "JewzHTTPTypesTests",
+            dependencies: ["JewzHTTPTypes", "JewzTestSupport", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/JewzHTTPTypesTests"
+        ),
+        .testTarget(
+            name: "JewzOpenAPITests",
+            dependencies: [
+                "JewzLocking", "JewzOpenAPI", "JewzSandboxClient", "JewzSandbox", "JewzTestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/JewzOpenAPITests"
+        ),
+        .testTarget(
             name: "JewzHTTPCoreTests",
             dependencies: [
                 "JewzLocking", "JewzHTTPCore", "JewzSandbox", "JewzTestSupport",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/JewzHTTPCoreTests",
             resources: [.copy("Resources/http-state")]

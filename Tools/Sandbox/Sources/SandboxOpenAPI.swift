@@ -31,11 +31,21 @@ public enum SandboxOpenAPI {
             get:
               operationId: sample
               summary: A small JSON document.
+              responses:
+                "200":
+                  description: The document.
+                  content:
+                    application/json: {schema: {$ref: "#/components/schemas/Sample"}}
           /items/{count}:
             get:
               operationId: items
               parameters:
                 - {name: count, in: path, required: true, schema: {type: integer}}
+              responses:
+                "200":
+                  description: count items, numbered from 0.
+                  content:
+                    application/json: {schema: {type: array, items: {$ref: "#/components/schemas/Item"}}}
           /inspect:
             get:
               operationId: inspect
@@ -44,6 +54,11 @@ public enum SandboxOpenAPI {
                 - {name: q, in: query, schema: {type: string}}
                 - {name: tags, in: query, schema: {type: array, items: {type: string}}}
                 - {name: page-size, in: query, schema: {type: integer}}
+              responses:
+                "200":
+                  description: The request line, headers and body.
+                  content:
+                    application/json: {schema: {$ref: "#/components/schemas/Inspection"}}
           /cached/{key}:
             get:
               operationId: entry
@@ -52,11 +67,21 @@ public enum SandboxOpenAPI {
                 - {name: key, in: path, required: true, schema: {type: string}}
                 - {name: type, in: query, schema: {type: string, enum: [json]}}
                 - {name: delay, in: query, schema: {type: integer}}
+              responses:
+                "200":
+                  description: The entry, and how many times it was asked for.
+                  content:
+                    application/json: {schema: {$ref: "#/components/schemas/Entry"}}
           /status/{code}:
             get:
               operationId: status
               parameters:
                 - {name: code, in: path, required: true, schema: {type: integer}}
+              responses:
+                default:
+                  description: The status asked for.
+                  content:
+                    text/plain: {schema: {type: string}}
           /dumpupload/:
             post:
               operationId: upload
@@ -64,6 +89,79 @@ public enum SandboxOpenAPI {
               requestBody:
                 content:
                   application/octet-stream: {schema: {type: string, format: binary}}
+              responses:
+                "200":
+                  description: The body as it came.
+                  content:
+                    application/octet-stream: {schema: {type: string, format: binary}}
+          /download/{size}:
+            get:
+              operationId: fetch
+              summary: size bytes of a fixed pattern (byte i is i mod 251), streamed.
+              parameters:
+                - {name: size, in: path, required: true, schema: {type: integer, format: int64}}
+              responses:
+                "200":
+                  description: The bytes.
+                  content:
+                    application/octet-stream: {schema: {type: string, format: binary}}
+          /sink:
+            post:
+              operationId: sink
+              summary: Reads a body of any size and answers with its length and CRC-32.
+              requestBody:
+                content:
+                  application/octet-stream: {schema: {type: string, format: binary}}
+              responses:
+                "200":
+                  description: What arrived.
+                  content:
+                    application/json: {schema: {$ref: "#/components/schemas/Sunk"}}
+        components:
+          schemas:
+            Sample:
+              type: object
+              required: [name, version, tags, items]
+              properties:
+                name: {type: string}
+                version: {type: integer}
+                tags: {type: array, items: {type: string}}
+                items:
+                  type: array
+                  items:
+                    type: object
+                    required: [id, title]
+                    properties: {id: {type: integer}, title: {type: string}}
+            Item:
+              type: object
+              required: [id, name, price, tags, active]
+              properties:
+                id: {type: integer}
+                name: {type: string}
+                price: {type: number}
+                tags: {type: array, items: {type: string}}
+                active: {type: boolean}
+            Inspection:
+              type: object
+              required: [method, uri, version, headers, body, bodyLength]
+              properties:
+                method: {type: string}
+                uri: {type: string}
+                version: {type: string}
+                headers: {type: array, items: {type: array, items: {type: string}}}
+                body: {type: string}
+                bodyLength: {type: integer}
+            Entry:
+              type: object
+              required: [key, hit]
+              properties: {key: {type: string}, hit: {type: integer}}
+            Sunk:
+              type: object
+              required: [length, crc32]
+              properties:
+                length: {type: integer, format: int64}
+                crc32: {type: integer, format: int64}
+                contentType: {type: string}
         """
     }
 }

@@ -35,6 +35,7 @@ final class Pipeline: Sendable {
     ///   - queues: whether requests may have to wait for a place (a maximum, or a pause).
     init(_ configuration: HTTPSession.Configuration, parts: Parts, authenticates: Bool, download: DownloadTarget?, queues: Bool) {
         let order: [Step] = [
+            configuration.tracer.map { .builtIn(TracingStage(tracer: $0)) } ?? .absent,  // a span per run
             .user(configuration.middleware),  // the caller's steps, once per run
             .builtIn(RetryStage()),  // attempts, and the retry policy between them
             download.map { .builtIn(ResumeStage(target: $0)) } ?? .absent,  // Range for what is written
@@ -45,6 +46,8 @@ final class Pipeline: Sendable {
             .user(configuration.networkMiddleware),  // the caller's steps, per exchange on the wire
             configuration.coalescesIdenticalGETs ? .builtIn(CoalescingStage(flights: parts.coalescer)) : .absent,
             queues ? .builtIn(QueueStage(queue: parts.queue)) : .absent,  // a place on the network
+            configuration.tracer.map { .builtIn(ExchangeTracingStage(tracer: $0)) } ?? .absent,  // a span per exchange
+            configuration.metricsFactory.map { .builtIn(MetricsStage(factory: $0)) } ?? .absent,  // its duration
             .builtIn(TransportStage(transport: parts.transport)),  // the wire, content decoding
         ]
         var stages: [any HTTPMiddleware] = []

@@ -1,4 +1,6 @@
+import CoreMetrics
 import Foundation
+import Tracing
 
 extension HTTPSession {
     /// Every setting of a session, in one value: what its transport connects with, the
@@ -109,6 +111,15 @@ extension HTTPSession {
         /// Called with the number of running cycles whenever it changes, in order, on a serial
         /// queue of its own (the seed's network activity indicator). `nil` reports nothing.
         public var activityHandler: (@Sendable (Int) -> Void)?
+        /// Traces each run of a cycle with a span, and each exchange on the wire with a child
+        /// span whose context goes out in the request's headers (W3C `traceparent` with an
+        /// OpenTelemetry tracer), named as ``HTTPTelemetry`` says. By default the tracer the
+        /// program bootstrapped with `InstrumentationSystem`, if any; `nil` traces nothing.
+        public var tracer: (any Tracer)? = HTTPTelemetry.bootstrappedTracer
+        /// Records each exchange's duration and the exchanges in flight
+        /// (``HTTPTelemetry/requestDuration``, ``HTTPTelemetry/activeRequests``). By default the
+        /// factory the program bootstrapped with `MetricsSystem`, if any; `nil` records nothing.
+        public var metricsFactory: (any MetricsFactory)? = HTTPTelemetry.bootstrappedMetricsFactory
 
         public init() {}
 

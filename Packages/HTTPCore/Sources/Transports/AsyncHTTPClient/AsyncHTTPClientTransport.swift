@@ -43,10 +43,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// The pool's `maximumConnectionsPerHost` is shared out among the event loops (fewer loops
     /// are used when the limit is lower than their number), so it holds for the whole
-    /// transport. Each request is traced with the tracer bootstrapped with
-    /// `InstrumentationSystem` (swift-distributed-tracing) by then, if any.
+    /// transport. It starts no spans of its own: a session's tracing stages trace each run and
+    /// each exchange (``HTTPSession/Configuration/tracer``).
     public convenience init(configuration: Configuration = .init()) {
-        self.init(configuration: configuration, tracer: InstrumentationSystem.tracer)
+        self.init(configuration: configuration, tracer: nil)
     }
 
     /// Creates a transport whose clients start a span with `tracer` for each request (`nil`:

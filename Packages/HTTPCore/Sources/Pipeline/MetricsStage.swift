@@ -1,0 +1,45 @@
+import CoreMetrics
+import Foundation
+
+/// Counts each exchange on the wire as OpenTelemetry's HTTP client metrics do: its duration in
+/// seconds (``HTTPTelemetry/requestDuration``, a histogram) and the exchanges in flight
+/// (``HTTPTelemetry/activeRequests``). In the pipeline only when the session has a metrics
+/// factory; beside ``ExchangeTracingStage``, last before the transport.
+struct MetricsStage: HTTPMiddleware {
+    let factory: any MetricsFactory
+    var name: String { "metrics" }
+
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        let server = HTTPTelemetry.server(of: request.url)
+        let dimensions = [
+            (HTTPTelemetry.Attribute.method, request.method.rawValue),
+            (HTTPTelemetry.Attribute.serverAddress, server.address),
+            (HTTPTelemetry.Attribute.serverPort, String(server.port)),
+            (HTTPTelemetry.Attribute.scheme, server.scheme),
+        ]
+        let active = Meter(label: HTTPTelemetry.activeRequests, dimensions: dimensions, factory: factory)
+        active.increment()
+        defer { active.decrement() }
+        let started = ContinuousClock.now
+        do {
+            let response = try await next(request)
+            var outcome = [(HTTPTelemetry.Attribute.statusCode, String(response.statusCode))]
+            if let version = response.version {
+                outcome.append((HTTPTelemetry.Attribute.protocolVersion, HTTPTelemetry.protocolVersion(version)))
+            }
+            if response.statusCode >= 400 { outcome.append((HTTPTelemetry.Attribute.errorType, String(response.statusCode))) }
+            record(since: started, dimensions + outcome)
+            return response
+        } catch {
+            let type = HTTPTelemetry.errorType(of: error)
+            record(since: started, dimensions + [(HTTPTelemetry.Attribute.errorType, type)])
+            throw error
+        }
+    }
+
+    private func record(since started: ContinuousClock.Instant, _ dimensions: [(String, String)]) {
+        let elapsed = (ContinuousClock.now - started).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        Recorder(label: HTTPTelemetry.requestDuration, dimensions: dimensions, aggregate: true, factory: factory).record(seconds)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import JewzLocking
+import Tracing
+
+/// A span for each run of a cycle, around everything else: the request as the caller made it,
+/// the final response after retries, redirects and challenges, and an event for each retry and
+/// redirect (``ExchangeTracingStage`` adds a child span per exchange). In the pipeline only
+/// when the session has a tracer.
+struct TracingStage: HTTPMiddleware {
+    let tracer: any Tracer
+    var name: String { "tracing" }
+
+    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        try await tracer.withSpan(request.method.rawValue, ofKind: .internal) { span in
+            span.attributes[HTTPTelemetry.Attribute.method] = request.method.rawValue
+            span.attributes[HTTPTelemetry.Attribute.url] = request.url.redactedString
+            let trace = RunTrace(span: span)
+            do {
+                let response = try await RunTrace.$current.withValue(trace) { try await next(request) }
+                span.attributes[HTTPTelemetry.Attribute.statusCode] = response.statusCode
+                if next.run.statusFails(response) {
+                    span.attributes[HTTPTelemetry.Attribute.errorType] = String(response.statusCode)
+                    span.setStatus(SpanStatus(code: .error))
+                }
+                return response
+            } catch {
+                span.attributes[HTTPTelemetry.Attribute.errorType] = HTTPTelemetry.errorType(of: error)
+                span.setStatus(SpanStatus(code: .error, message: String(describing: error)))
+                throw error
+            }
+        }
+    }
+}
+
+/// What a run's span learns from its exchanges: how many went out, and how the last ended, so
+/// the next one is named a retry or a redirect.
+final class RunTrace: Sendable {
+    /// The run's trace, for the exchanges below its stage.
+    @TaskLocal static var current: RunTrace?
+
+    let span: any Span
+    private let state = Mutex<(exchanges: Int, lastStatus: Int?)>((0, nil))
+
+    init(span: any Span) {
+        self.span = span
+    }
+
+    /// Counts an exchange that starts, and adds the event that explains it to the run's span
+    /// when it is not the first. Returns how many went before it.
+    func exchangeStarts(_ request: HTTPRequest) -> Int {
+        let (earlier, lastStatus) = state.withLock { state in
+            defer { state.exchanges += 1 }
+            return (state.exchanges, state.lastStatus)
+        }
+        guard earlier > 0 else { return 0 }
+        let redirected = lastStatus.map { (300..<400).contains($0) } ?? false
+        var attributes = SpanAttributes()
+        attributes[HTTPTelemetry.Attribute.resendCount] = earlier
+        attributes[HTTPTelemetry.Attribute.url] = request.url.redactedString
+        if let lastStatus { attributes[HTTPTelemetry.Attribute.statusCode] = lastStatus }
+        span.addEvent(SpanEvent(name: redirected ? HTTPTelemetry.Event.redirect : HTTPTelemetry.Event.retry, attributes: attributes))
+        return earlier
+    }
+
+    /// Notes how an exchange ended: its status, or `nil` for an error.
+    func exchangeEnded(status: Int?) {
+        state.withLock { $0.lastStatus = status }
+    }
+}

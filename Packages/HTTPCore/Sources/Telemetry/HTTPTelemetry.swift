@@ -1,0 +1,74 @@
+import CoreMetrics
+import Foundation
+import Tracing
+
+/// What a session's tracing and metrics stages record, by OpenTelemetry's semantic conventions
+/// for HTTP clients (<https://opentelemetry.io/docs/specs/semconv/http/>), so a backend's HTTP
+/// views read them without a mapping.
+public enum HTTPTelemetry {
+    /// The tracer a program bootstrapped with `InstrumentationSystem`, or `nil` when it
+    /// bootstrapped none: then a session traces nothing and pays nothing for it.
+    public static var bootstrappedTracer: (any Tracer)? {
+        let tracer = InstrumentationSystem.tracer
+        return tracer is NoOpTracer ? nil : tracer
+    }
+
+    /// The metrics factory a program bootstrapped with `MetricsSystem`, or `nil` when it
+    /// bootstrapped none.
+    public static var bootstrappedMetricsFactory: (any MetricsFactory)? {
+        let factory = MetricsSystem.factory
+        return factory is NOOPMetricsHandler ? nil : factory
+    }
+
+    /// The histogram of exchange durations, in seconds.
+    public static let requestDuration = "http.client.request.duration"
+    /// The number of exchanges in flight.
+    public static let activeRequests = "http.client.active_requests"
+
+    /// The conventions' attribute names.
+    public enum Attribute {
+        public static let method = "http.request.method"
+        public static let statusCode = "http.response.status_code"
+        public static let resendCount = "http.request.resend_count"
+        public static let url = "url.full"
+        public static let scheme = "url.scheme"
+        public static let serverAddress = "server.address"
+        public static let serverPort = "server.port"
+        public static let errorType = "error.type"
+        public static let protocolVersion = "network.protocol.version"
+    }
+
+    /// The conventions' names of the events on a run's span.
+    public enum Event {
+        /// A retry of the run's request; its attributes say which attempt comes and why.
+        public static let retry = "http.retry"
+        /// A redirect followed; `url.full` says where.
+        public static let redirect = "http.redirect"
+    }
+}
+
+extension HTTPTelemetry {
+    /// `server.address`, `server.port` and `url.scheme` of `url`, the port the scheme's default
+    /// when the URL names none, as the conventions ask.
+    static func server(of url: URL) -> (address: String, port: Int, scheme: String) {
+        let scheme = url.scheme?.lowercased() ?? "http"
+        return (url.host ?? "", url.port ?? (scheme == "https" ? 443 : 80), scheme)
+    }
+
+    /// `error.type` of a thrown error: an ``HTTPError``'s code (`timedOut`), else the type's name.
+    static func errorType(of error: any Error) -> String {
+        (error as? HTTPError).map { $0.code.description } ?? String(describing: type(of: error))
+    }
+
+    /// `network.protocol.version`: `1.1`, `2`.
+    static func protocolVersion(_ version: HTTPVersion) -> String {
+        version.minor == 0 && version.major >= 2 ? String(version.major) : "\(version.major).\(version.minor)"
+    }
+}
+
+/// Writes a tracer's context fields (W3C `traceparent`, `tracestate`) into a request's headers.
+struct HTTPHeaderInjector: Injector {
+    func inject(_ value: String, forKey key: String, into headers: inout HTTPHeaderFields) {
+        headers.set(value, for: key)
+    }
+}

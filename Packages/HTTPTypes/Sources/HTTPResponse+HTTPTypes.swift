@@ -1,0 +1,26 @@
+import Foundation
+import HTTPTypes
+import JewzHTTPCore
+
+extension JewzHTTPCore.HTTPResponse {
+    /// The response `response` of swift-http-types describes: status and header fields, in
+    /// order, with `data` as the body and `url` as where it came from.
+    public init(_ response: HTTPTypes.HTTPResponse, data: Data = Data(), url: URL? = nil) {
+        self.init(statusCode: response.status.code, headers: HTTPHeaderFields(response.headerFields), data: data, url: url)
+    }
+}
+
+extension HTTPTypes.HTTPResponse {
+    /// `response`'s status and header fields as swift-http-types' value; the reason phrase is
+    /// the standard one of the status. The body stays with `response`.
+    ///
+    /// - Throws: ``HTTPTypesConversionError`` for a status outside 0...999 or a header
+    ///   HTTPTypes refuses.
+    public init(_ response: JewzHTTPCore.HTTPResponse) throws(HTTPTypesConversionError) {
+        guard (0...999).contains(response.statusCode) else {
+            throw HTTPTypesConversionError(.invalidStatus, String(response.statusCode))
+        }
+        let status = Status(code: response.statusCode, reasonPhrase: JewzHTTPCore.HTTPResponse.reasonPhrase(for: response.statusCode))
+        self.init(status: status, headerFields: try HTTPFields(response.headers))
+    }
+}
