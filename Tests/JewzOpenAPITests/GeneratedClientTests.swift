@@ -143,3 +143,30 @@ private final class Counter: Sendable {
         }
     }
 }
+
+/// A gibibyte each way through a generated client stays under 100 MiB of this process's peak
+/// memory (the in-process Sandbox holds a chunk at a time). Heavy: runs alone
+/// (`JEWZ_HEAVY_TESTS=1 swift test --filter Heavy`, as `.ci/run` does).
+@Suite(.enabled(if: heavyTestsEnabled)) struct HeavyGeneratedClientTransferTests {
+    @Test func aGibibyteEachWayStaysUnder100MiB() async throws {
+        let size: Int64 = 1 << 30
+        try await withSandbox { sandbox, session in
+            let client = Client(serverURL: try #require(URL(string: sandbox.baseURL)), transport: HTTPSessionTransport(session: session))
+            try resetPeakResidentSize()
+            let before = try #require(peakResidentSize())
+            var received: Int64 = 0
+            for try await chunk in try await client.fetch(path: .init(size: size)).ok.body.binary { received += Int64(chunk.count) }
+            let chunk = ArraySlice(SandboxStreams.pattern(0..<(1 << 20)))
+            let produced = Counter()
+            let chunks = AsyncThrowingStream<ArraySlice<UInt8>, any Error>(unfolding: {
+                produced.advance(by: 1 << 20, upTo: size).map { _ in chunk }
+            })
+            let sunk = try await client.sink(body: .binary(HTTPBody(chunks, length: .known(size)))).ok.body.json
+            let peak = try #require(peakResidentSize())
+            #expect(received == size)
+            #expect(sunk.length == size)
+            #expect(peak - before < 100 << 20, "peak RSS grew by \(Double(peak - before) / Double(1 << 20)) MiB")
+            print("generated client, 1 GiB each way: peak RSS \(peak >> 20) MiB (\((peak - before) >> 20) MiB above the start)")
+        }
+    }
+}

@@ -19,9 +19,11 @@ import Testing
         let second = try await runJewz(["-v", "--cache", directory.path, url])
         #expect(second.status == 0)
         #expect(second.output.contains("cli #1"))
-        // The answer's origin, then the stages the request went through: it stopped at the cache.
-        #expect(second.messages.count == 2, "\(second.error)")
-        #expect(second.messages.last == "jewz: through retry → cache", "\(second.error)")
+        // The answer's origin, the stages the request went through (it stopped at the cache),
+        // and its one attempt, which the cache answered.
+        #expect(second.messages.count == 3, "\(second.error)")
+        #expect(second.messages.dropFirst().first == "jewz: through retry → cache", "\(second.error)")
+        #expect(second.messages.last?.hasPrefix("jewz: attempt 1: sent at ") == true, "\(second.error)")
         #expect(second.messages.first?.hasPrefix("jewz: answered from the cache, ") == true, "\(second.error)")
         #expect(second.messages.first?.hasSuffix(" s old, without the network") == true, "\(second.error)")
         #expect(sandbox.router.cacheHits(forKey: "cli") == 1)

@@ -11,6 +11,12 @@ import Testing
         let sandbox = try await Sandbox.start()
         let plain = try await runJewz(["-v", sandbox.url("/hello/")])
         #expect(plain.messages.contains("jewz: through retry → print → transport"), "\(plain.error)")
+        #expect(plain.messages.contains { $0.hasPrefix("jewz: attempt 1: sent at ") && $0.contains(", 200 at ") }, "\(plain.error)")
+        let retried = try await runJewz(["-v", "--retries", "1", sandbox.url("/counter?key=verbose&fail=1")])
+        let attempts = retried.messages.filter { $0.hasPrefix("jewz: attempt ") }
+        #expect(attempts.count == 2, "\(retried.error)")
+        #expect(attempts.first?.contains(", 503 at ") == true && attempts.first?.contains(", retried after ") == true, "\(attempts)")
+        #expect(attempts.last?.contains(", 200 at ") == true, "\(attempts)")
         let hops = try await runJewz(["-v", "--follow", sandbox.url("/redirect/1")])
         #expect(
             hops.messages.contains("jewz: through retry → redirects → print → transport → print → transport → print → transport"),

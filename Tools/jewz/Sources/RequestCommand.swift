@@ -142,7 +142,10 @@ struct RequestCommand: AsyncParsableCommand {
         }
         if let response = cycle.response {
             if printing.verbose, let origin = Self.origin(of: response) { printError(origin) }
-            if let trace { printError(trace.line) }
+            if let trace {
+                printError(trace.line)
+                trace.attemptLines.forEach(printError)
+            }
             if parts.contains("h") { ExchangePrinter.printResponseHead(response) }
             if parts.contains("m") { ExchangePrinter.printMetadata(response, request: cycle.request, elapsed: elapsed) }
             if downloading.savesToFile, failure == nil {

@@ -129,7 +129,7 @@ extension TourStep {
                 return Outcome("status \(cycle.response?.statusCode ?? 0), no error", expected: "status 503, no error")
             },
         ] + sessionSteps(sandbox) + middlewareSteps(sandbox) + transportSteps(sandbox) + authSteps(sandbox) + cacheSteps(sandbox) + imageSteps(sandbox)
-            + serviceSteps(sandbox) + processorSteps(sandbox) + streamingSteps(sandbox) + lifecycleSteps(sandbox) + [
+            + serviceSteps(sandbox) + ecosystemSteps(sandbox) + processorSteps(sandbox) + streamingSteps(sandbox) + lifecycleSteps(sandbox) + [
             TourStep(
                 title: "Register your own processor by content type; responses use it automatically",
                 code: """

@@ -30,6 +30,8 @@ import NIOPosix
 //   IMAGES=1                       ImageCache: memory hit, disk hit, a burst of 100 against a network GET
 //   MIDDLEWARE=1                   one no-op middleware against none (MiddlewareCases.swift); with
 //                                  CYCLE_ONLY=1, MIDDLEWARE=N puts N no-op middleware in the path
+//   TRACING=1                      an in-memory tracer, and an in-memory metrics backend, each
+//                                  against neither (TracingCases.swift)
 //   SERVICE=1                      HTTPService.request against HTTPCycle.get of the URL it expands
 //                                  to, over an instant transport and on the wire (ServiceCases.swift)
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
@@ -295,6 +297,11 @@ if getenv("MIDDLEWARE") != nil, getenv("CYCLE_ONLY") == nil {
     let (middlewareCases, middlewareSessions) = middlewareCases(hello: hello)
     allCases = middlewareCases
     for middlewareSession in middlewareSessions { shutdowns.append { try await middlewareSession.shutdown() } }
+}
+if getenv("TRACING") != nil {
+    let (tracingCases, tracingSessions) = tracingCases(hello: hello)
+    allCases = tracingCases
+    for tracingSession in tracingSessions { shutdowns.append { try await tracingSession.shutdown() } }
 }
 if getenv("SERVICE") != nil {
     let (serviceCases, serviceSessions) = try serviceCases(hello: hello)
