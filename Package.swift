@@ -41,7 +41,7 @@ let package = Package(
         // The Sandbox's certificates, made at run time so that none is committed.
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
-        // The server ecosystem's currency types, which OpenAPI clients, Vapor and Hummingbird pass.
+        // The server ecosystem's currency types, which OpenAPI clients and Hummingbird 2 pass.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // The ClientTransport protocol that swift-openapi-generator's clients call.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),

@@ -26,15 +26,7 @@ extension RequestCommand {
         configuration.followsRedirects = follow
         configuration.maximumRedirects = maxRedirects ?? configuration.maximumRedirects
         configuration.allowsInsecureRedirects = allowInsecureRedirects
-        if let cache {
-            do {
-                guard cacheSize > 0 else { throw ValidationError("--cache-size takes a number of MiB above 0.") }
-                configuration.cache = try HTTPCache(directory: URL(fileURLWithPath: cache), sizeLimit: cacheSize << 20)
-            } catch let error as CacheError {
-                printError(error.description)
-                throw JewzExit.usage.code
-            }
-        }
+        if let cache { configuration.cache = try diskCache(at: cache, mebibytes: cacheSize) }
         try connection.configure(&configuration)
         let echo = RequestEcho.forPrinting(parts, offline: offline, placeholder: placeholder)
         configuration.networkMiddleware = (echo.map { [$0] } ?? []) + (log ? [HTTPLoggingMiddleware(logger: Self.exchangeLog)] : [])

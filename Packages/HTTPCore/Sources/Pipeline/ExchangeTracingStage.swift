@@ -29,15 +29,11 @@ struct ExchangeTracingStage: HTTPMiddleware {
                     span.attributes[HTTPTelemetry.Attribute.protocolVersion] = HTTPTelemetry.protocolVersion(version)
                 }
                 // The conventions count every 4xx and 5xx as a failed client exchange.
-                if response.statusCode >= 400 {
-                    span.attributes[HTTPTelemetry.Attribute.errorType] = String(response.statusCode)
-                    span.setStatus(SpanStatus(code: .error))
-                }
+                if response.statusCode >= 400 { span.recordFailure(status: response.statusCode) }
                 return response
             } catch {
                 trace?.exchangeEnded(status: nil)
-                span.attributes[HTTPTelemetry.Attribute.errorType] = HTTPTelemetry.errorType(of: error)
-                span.setStatus(SpanStatus(code: .error, message: String(describing: error)))
+                span.recordFailure(error)
                 throw error
             }
         }

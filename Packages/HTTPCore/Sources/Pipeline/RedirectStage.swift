@@ -89,8 +89,6 @@ struct RedirectStage: HTTPMiddleware {
 extension URL {
     /// Scheme, host and port, the default port written out: what credentials are bound to.
     var origin: String {
-        let scheme = scheme?.lowercased() ?? ""
-        let port = port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(host?.lowercased() ?? ""):\(port)"
+        "\(scheme?.lowercased() ?? "")://\(host?.lowercased() ?? ""):\(effectivePort)"
     }
 }

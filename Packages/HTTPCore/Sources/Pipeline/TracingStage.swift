@@ -18,14 +18,10 @@ struct TracingStage: HTTPMiddleware {
             do {
                 let response = try await RunTrace.$current.withValue(trace) { try await next(request) }
                 span.attributes[HTTPTelemetry.Attribute.statusCode] = response.statusCode
-                if next.run.statusFails(response) {
-                    span.attributes[HTTPTelemetry.Attribute.errorType] = String(response.statusCode)
-                    span.setStatus(SpanStatus(code: .error))
-                }
+                if next.run.statusFails(response) { span.recordFailure(status: response.statusCode) }
                 return response
             } catch {
-                span.attributes[HTTPTelemetry.Attribute.errorType] = HTTPTelemetry.errorType(of: error)
-                span.setStatus(SpanStatus(code: .error, message: String(describing: error)))
+                span.recordFailure(error)
                 throw error
             }
         }

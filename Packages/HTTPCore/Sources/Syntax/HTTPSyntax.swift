@@ -159,7 +159,13 @@ extension URL {
     package var hostField: String? {
         guard let host else { return nil }
         let bracketed = host.contains(":") ? "[\(host)]" : host
-        guard let port, port != (scheme?.lowercased() == "https" ? 443 : 80) else { return bracketed }
+        guard let port, port != defaultPort else { return bracketed }
         return "\(bracketed):\(port)"
     }
+
+    /// The port the URL names, else its scheme's default.
+    package var effectivePort: Int { port ?? defaultPort }
+
+    /// The scheme's default port: 443 for https, 80 for anything else.
+    package var defaultPort: Int { scheme?.lowercased() == "https" ? 443 : 80 }
 }

@@ -51,8 +51,7 @@ extension HTTPTelemetry {
     /// `server.address`, `server.port` and `url.scheme` of `url`, the port the scheme's default
     /// when the URL names none, as the conventions ask.
     static func server(of url: URL) -> (address: String, port: Int, scheme: String) {
-        let scheme = url.scheme?.lowercased() ?? "http"
-        return (url.host ?? "", url.port ?? (scheme == "https" ? 443 : 80), scheme)
+        (url.host ?? "", url.effectivePort, url.scheme?.lowercased() ?? "http")
     }
 
     /// `error.type` of a thrown error: an ``HTTPError``'s code (`timedOut`), else the type's name.
@@ -63,6 +62,20 @@ extension HTTPTelemetry {
     /// `network.protocol.version`: `1.1`, `2`.
     static func protocolVersion(_ version: HTTPVersion) -> String {
         version.minor == 0 && version.major >= 2 ? String(version.major) : "\(version.major).\(version.minor)"
+    }
+}
+
+extension Span {
+    /// Marks the span failed by `error`: `error.type` and the error status.
+    func recordFailure(_ error: any Error) {
+        attributes[HTTPTelemetry.Attribute.errorType] = HTTPTelemetry.errorType(of: error)
+        setStatus(SpanStatus(code: .error, message: String(describing: error)))
+    }
+
+    /// Marks the span failed by a response's status: `error.type` is the code.
+    func recordFailure(status: Int) {
+        attributes[HTTPTelemetry.Attribute.errorType] = String(status)
+        setStatus(SpanStatus(code: .error))
     }
 }
 

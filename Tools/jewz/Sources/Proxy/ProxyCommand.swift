@@ -90,17 +90,7 @@ struct ProxyCommand: AsyncParsableCommand {
             configuration.retryPolicy.maximumRetryCount = retries
         }
         try connection.configure(&configuration)
-        if let cache {
-            guard cacheSize > 0 else { throw ValidationError("--cache-size takes a number of MiB above 0.") }
-            var shared = HTTPCache.Configuration()
-            shared.isShared = true
-            do {
-                configuration.cache = try HTTPCache(directory: URL(fileURLWithPath: cache), sizeLimit: cacheSize << 20, configuration: shared)
-            } catch let error as CacheError {
-                printError(error.description)
-                throw JewzExit.usage.code
-            }
-        }
+        if let cache { configuration.cache = try diskCache(at: cache, mebibytes: cacheSize, shared: true) }
         do {
             if let record { configuration.networkMiddleware = [try HARRecorder(writingTo: URL(fileURLWithPath: record))] }
             guard let replay else { return HTTPSession(configuration: configuration) }

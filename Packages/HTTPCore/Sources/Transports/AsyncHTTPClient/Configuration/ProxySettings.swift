@@ -118,8 +118,7 @@ extension AsyncHTTPClientTransport.Configuration {
             let scheme = url.scheme?.lowercased()
             guard let proxy = scheme == "https" ? https : scheme == "http" ? http : nil else { return nil }
             guard let host = url.host?.lowercased() else { return proxy }
-            let port = url.port ?? (scheme == "https" ? 443 : 80)
-            return bypass.contains { Self.entry($0, covers: host, port: port) } ? nil : proxy
+            return bypass.contains { Self.entry($0, covers: host, port: url.effectivePort) } ? nil : proxy
         }
 
         private static func entry(_ entry: String, covers host: String, port: Int) -> Bool {
