@@ -106,7 +106,7 @@ struct ResponseCollector: HTTPResponseReceiver {
         }
     }
 
-    mutating func waitForDemand() async throws {
+    nonisolated(nonsending) mutating func waitForDemand() async throws {
         if case .stream(let channel) = destination {
             try await channel.waitForDemand()
         }

@@ -7,7 +7,7 @@ extension CycleRun {
     /// Gives a response whose body did not go to the run's file or stream — one a middleware
     /// made — to it now, unless it stays in memory (a failing status, a redirect).
     @inline(never)
-    func deliverToDestination(_ response: HTTPResponse) async throws -> HTTPResponse {
+    nonisolated(nonsending) func deliverToDestination(_ response: HTTPResponse) async throws -> HTTPResponse {
         guard !keepsInMemory(response) else { return response }
         try await bodies.destination.deliver(HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count))
         var delivered = response
@@ -103,7 +103,7 @@ extension CycleRun {
     @inline(never)
     func close(failure: HTTPError?) {
         bodies.channel?.finish(with: failure)
-        session.activity.end(cycle)
+        session.activity.end(activitySlot)
         if let failure {
             if failure.code == .cancelled {
                 emit(.cancelled(explicitly: failure.isExplicitCancellation, elapsed: .now - started))

@@ -37,6 +37,8 @@ final class CycleRun: Sendable {
     let solicited: Bool
     /// The session's monitors, empty when nobody listens.
     let monitors: [any HTTPEventMonitor]
+    /// Where the session's activity counts this run, from its start to ``close(failure:)``.
+    let activitySlot: Int
 
     init(cycle: HTTPCycle, generation: Int, settings cycleSettings: HTTPCycle.Settings, channel: ResponseBodyChannel?) {
         let started = ContinuousClock.now
@@ -67,6 +69,7 @@ final class CycleRun: Sendable {
             preparationFailure = error
         }
         deadline = (request.timeout ?? settings.configuration.timeoutForResource).map { started + $0 }
+        activitySlot = cycle.session.activity.begin(cycle)
     }
 
     var session: HTTPSession { cycle.session }
@@ -75,7 +78,7 @@ final class CycleRun: Sendable {
     ///
     /// - Throws: ``HTTPError``: why preparing failed, what a stage threw, the status error
     ///   (with the processed response), a processor's failure.
-    func perform() async throws -> HTTPResponse {
+    nonisolated(nonsending) func perform() async throws -> HTTPResponse {
         if let preparationFailure { throw preparationFailure }
         emit(.requestPrepared(request, elapsed: .now - started))
         var response = try await HTTPNext(pipeline: pipeline, position: 0, run: self, keeper: nil, isShared: false)(request)
@@ -98,15 +101,15 @@ final class CycleRun: Sendable {
             // Ranges of an encoded body cannot be decoded from the middle.
             request.headers["Accept-Encoding"] = "identity"
         }
-        request.headers.addMissing(
-            from: settings.configuration.contentCodings.requestHeaders(adding: settings.configuration.additionalHeaders))
+        let defaults = settings.configuration.contentCodings.requestHeaders(adding: settings.configuration.additionalHeaders)
+        request.headers.addMissing(from: defaults.fields)
         for processor in processors {
             try applying(processor) { try processor.prepare(&request) }
         }
         if request.object != nil, request.body == nil {
             try encodeWithoutProcessor(&request, registry: settings.configuration.processorRegistry)
         }
-        try request.validateForSending(vettedURL: vettedURL)
+        try request.validateForSending(vettedURL: vettedURL, vettedHeaders: defaults.vetted)
         return request
     }
 

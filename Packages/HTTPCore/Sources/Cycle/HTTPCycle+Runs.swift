@@ -40,9 +40,8 @@ extension HTTPCycle {
     }
 
     /// One run from start to end: the ``CycleRun``, then the completion.
-    func run(_ generation: Int, completion: Completion?, channel: ResponseBodyChannel?) async throws -> HTTPResponse {
+    nonisolated(nonsending) func run(_ generation: Int, completion: Completion?, channel: ResponseBodyChannel?) async throws -> HTTPResponse {
         let run = CycleRun(cycle: self, generation: generation, settings: state.withLock { $0.settings }, channel: channel)
-        session.activity.begin(self)
         do {
             let response = try await run.perform()
             run.close(failure: nil)

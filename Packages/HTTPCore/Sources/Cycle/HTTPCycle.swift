@@ -268,7 +268,7 @@ public final class HTTPCycle: Sendable {
     /// - Returns: the processed response, as ``start()``.
     /// - Throws: ``HTTPError``, as ``start()``.
     @discardableResult
-    package func startUnshared() async throws -> HTTPResponse {
+    nonisolated(nonsending) package func startUnshared() async throws -> HTTPResponse {
         guard let (generation, previous) = beginUnreachableRun() else { return try await start() }
         previous?.cancel()
         return try await run(generation, completion: nil, channel: nil)

@@ -43,7 +43,7 @@ public struct HTTPHeaderMiddleware: HTTPMiddleware {
 
     /// - Throws: what a computed value throws (the cycle ends with it, named for this
     ///   middleware), and the errors of the stages after it.
-    public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var request = request
         switch source {
         case .fixed(let headers):

@@ -35,7 +35,7 @@ public struct HTTPLoggingMiddleware: HTTPMiddleware {
     }
 
     /// - Throws: what the stages after it threw, unchanged.
-    public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         guard logger.logLevel <= level else { return try await next(request) }
         let target = "\(request.method) \(request.url.redactedString)"
         logger.log(level: level, "→ \(target)", metadata: metadata(request.headers))

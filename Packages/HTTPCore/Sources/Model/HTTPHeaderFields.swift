@@ -57,7 +57,8 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        self.init(elements)
+        // `[:]`, every call's default, takes no storage.
+        fields = elements.isEmpty ? [] : elements.map { Field(name: $0.0, value: $0.1) }
     }
 
     /// The values of a field, combined as RFC 9110 §5.3 allows (`", "`-separated), or `nil`.

@@ -6,7 +6,7 @@
 struct AuthenticationStage: HTTPMiddleware {
     var name: String { "authentication" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         guard request.url.origin == next.run.request.url.origin else { return try await next(request) }
         return try await Self.authenticated(request, with: next.run.authentications, next: next)
     }

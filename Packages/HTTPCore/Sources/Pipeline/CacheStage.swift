@@ -10,7 +10,7 @@ struct CacheStage: HTTPMiddleware {
 
     var name: String { "cache" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         if next.isShared || run.bodies.isInMemory {
             return try await cache.response(for: request, session: run.session) { request in try await next(request) }

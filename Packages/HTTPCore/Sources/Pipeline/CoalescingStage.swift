@@ -20,7 +20,7 @@ struct CoalescingStage: HTTPMiddleware {
 
     var name: String { "coalescing" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         guard request.method == .get, next.run.bodies.isInMemory else { return try await next(request) }
         let run = next.run
         let shared = next.shared()

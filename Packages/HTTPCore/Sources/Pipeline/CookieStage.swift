@@ -7,7 +7,7 @@ struct CookieStage: HTTPMiddleware {
 
     var name: String { "cookies" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var request = request
         if let field = jar.cookieField(for: request.url) {
             request.headers["Cookie"] = request.headers["Cookie"].map { "\($0); \(field)" } ?? field

@@ -9,7 +9,7 @@ struct ExchangeTracingStage: HTTPMiddleware {
     let tracer: any Tracer
     var name: String { "exchange tracing" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let trace = RunTrace.current
         let resends = trace?.exchangeStarts(request) ?? 0
         return try await tracer.withSpan(request.method.rawValue, ofKind: .client) { span in

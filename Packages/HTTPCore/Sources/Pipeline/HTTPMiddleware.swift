@@ -38,10 +38,14 @@ public protocol HTTPMiddleware: Sendable {
 
     /// Handles `request`, passing it on with `next` (or not), and returns the response.
     ///
+    /// Runs where its caller runs (`nonisolated(nonsending)`), so that the built-in stages pass
+    /// a request down without a hop to the global executor each; a witness of yours written as
+    /// a plain `async` method still runs on the global executor (or on its actor), as before.
+    ///
     /// - Throws: an ``HTTPError`` (from `next`, or one of your own) ends the cycle with it,
     ///   after the retry policy had its say when thrown below the retry stage; any other error
     ///   ends it with ``HTTPError/Code/middleware``, the error as its underlying one.
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse
 }
 
 extension HTTPMiddleware {

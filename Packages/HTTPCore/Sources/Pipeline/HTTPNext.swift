@@ -30,7 +30,7 @@ public struct HTTPNext: Sendable {
     ///   ``HTTPError/Code/invalidURL`` or ``HTTPError/Code/invalidHeader`` when a middleware
     ///   passed on a request that cannot go on the wire); ``HTTPError/Code/cancelled``.
     @inline(__always)
-    public func callAsFunction(_ request: HTTPRequest) async throws -> HTTPResponse {
+    nonisolated(nonsending) public func callAsFunction(_ request: HTTPRequest) async throws -> HTTPResponse {
         try run.checkCancellation(sharing: isShared)
         guard position < pipeline.stages.count else { throw HTTPError.cancelled(explicitly: false) }
         let stage = pipeline.stages[position]

@@ -9,7 +9,7 @@ struct MetricsStage: HTTPMiddleware {
     let factory: any MetricsFactory
     var name: String { "metrics" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let server = HTTPTelemetry.server(of: request.url)
         let dimensions = [
             (HTTPTelemetry.Attribute.method, request.method.rawValue),

@@ -9,7 +9,7 @@ struct QueueStage: HTTPMiddleware {
 
     var name: String { "queue" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         if !queue.tryAcquire() {
             try await queue.acquire(for: next.isShared ? nil : run.cycle, priority: run.cycle.priority)

@@ -12,14 +12,14 @@ struct RedirectStage: HTTPMiddleware {
     ///   ``HTTPError/Code/insecureRedirect``; ``HTTPError/Code/bodyNotReplayable`` for a 307/308
     ///   that would resend a one-shot body; ``HTTPError/Code/invalidResponse`` for a `Location`
     ///   that is not an http(s) URL.
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let response = try await next(request)
         guard HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers) else { return response }
         return try await Self.follow(from: response, of: request, next: next)
     }
 
     @inline(never)
-    private static func follow(from first: HTTPResponse, of request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) private static func follow(from first: HTTPResponse, of request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let settings = next.run.settings
         var response = first
         var request = request

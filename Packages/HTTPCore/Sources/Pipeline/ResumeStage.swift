@@ -5,7 +5,7 @@ struct ResumeStage: HTTPMiddleware {
 
     var name: String { "resume" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         try await next(target.prepare(request))
     }
 }

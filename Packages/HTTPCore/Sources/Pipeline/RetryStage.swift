@@ -7,7 +7,7 @@ import Foundation
 struct RetryStage: HTTPMiddleware {
     var name: String { "retry" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         var retries = 0
         while true {

@@ -10,7 +10,7 @@ struct TracingStage: HTTPMiddleware {
     let tracer: any Tracer
     var name: String { "tracing" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         try await tracer.withSpan(request.method.rawValue, ofKind: .internal) { span in
             span.attributes[HTTPTelemetry.Attribute.method] = request.method.rawValue
             span.attributes[HTTPTelemetry.Attribute.url] = request.url.redactedString

@@ -20,7 +20,7 @@ struct TransportStage: HTTPMiddleware {
 
     var name: String { "transport" }
 
-    func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         if next.pipeline.hasUserStages { try Self.check(request, prepared: run.request, vettedURL: run.cycle.vettedURL) }
         let started = Self.logStart(of: request, logger: run.session.logger)
@@ -44,7 +44,7 @@ struct TransportStage: HTTPMiddleware {
     ///
     /// - Throws: ``StaleConnection`` when an idempotent request's connection closed before a
     ///   byte of the answer came (the caller sends it again, once); the transport's errors.
-    private func exchange(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) private func exchange(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         var collector = ResponseCollector(for: run, shared: next.isShared, keeper: next.keeper)
         let onBodySent = next.isShared ? nil : run.uploadProgressReporter(for: request)

@@ -29,7 +29,7 @@ public final class ContentCodingRegistry: Sendable {
         /// string instead of joining the list each time.
         var acceptEncoding: String?
         /// The last ``requestHeaders(adding:)`` answer, with the headers it was asked for.
-        var requestHeaders: (base: HTTPHeaderFields, headers: HTTPHeaderFields)?
+        var requestHeaders: (base: HTTPHeaderFields, headers: DefaultRequestHeaders)?
     }
 
     private let entries = Mutex(Entries())
@@ -71,16 +71,31 @@ public final class ContentCodingRegistry: Sendable {
 
     /// `base` with an `Accept-Encoding` that advertises the tokens, unless `base` has one or
     /// none is registered: what a request without headers of its own sends. The answer for
-    /// the last `base` is kept, so that requests share one copy of it.
-    func requestHeaders(adding base: HTTPHeaderFields) -> HTTPHeaderFields {
+    /// the last `base` is kept, so that requests share one copy of it, checked once.
+    func requestHeaders(adding base: HTTPHeaderFields) -> DefaultRequestHeaders {
         entries.withLock { entries in
             if let kept = entries.requestHeaders, kept.base == base { return kept.headers }
             var headers = base
             if let acceptEncoding = entries.acceptEncoding, !headers.contains("Accept-Encoding") {
                 headers.add(acceptEncoding, for: "Accept-Encoding")
             }
-            entries.requestHeaders = (base, headers)
-            return headers
+            let answer = DefaultRequestHeaders(fields: headers)
+            entries.requestHeaders = (base, answer)
+            return answer
         }
+    }
+}
+
+/// The headers a session adds to each request that lacks them, and whether every one of them
+/// may go on the wire: checked once, so that a request sharing them is not checked again.
+struct DefaultRequestHeaders: Sendable {
+    let fields: HTTPHeaderFields
+    /// `fields` when each name is a token and no value breaks a line; `nil` otherwise, and a
+    /// request carrying them fails its own check, naming the field.
+    let vetted: HTTPHeaderFields?
+
+    init(fields: HTTPHeaderFields) {
+        self.fields = fields
+        vetted = fields.allSatisfy { $0.name.isHTTPToken && $0.value.isValidHeaderValue } ? fields : nil
     }
 }

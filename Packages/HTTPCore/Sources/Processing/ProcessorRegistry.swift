@@ -24,6 +24,9 @@ public final class ProcessorRegistry: Sendable {
         /// Lookups by `Content-Type` value, so that a response of a type seen before costs one
         /// dictionary read instead of a parse; emptied whenever a registration changes.
         var byContentType: [String: (any HTTPResponseProcessor)?] = [:]
+        /// The last answer of ``processor(forContentType:)``: an API's responses mostly share one
+        /// `Content-Type`, which a comparison finds where the dictionary would hash it.
+        var lastAnswer: LastAnswer?
         /// Counts changes, so that a lookup that raced with one is not cached.
         var generation = 0
         var objectProcessor: (any HTTPRequestProcessor)?
@@ -31,6 +34,7 @@ public final class ProcessorRegistry: Sendable {
         mutating func changed() {
             generation += 1
             byContentType = [:]
+            lastAnswer = nil
         }
     }
 
@@ -45,6 +49,12 @@ public final class ProcessorRegistry: Sendable {
 
     /// How many distinct `Content-Type` values the lookup cache holds before it starts over.
     private static let contentTypeCacheLimit = 64
+
+    /// A `Content-Type` and the processor for it (`nil`: none).
+    private struct LastAnswer {
+        let contentType: String
+        let processor: (any HTTPResponseProcessor)?
+    }
 
     private let entries = Mutex(Entries())
 
@@ -101,7 +111,12 @@ public final class ProcessorRegistry: Sendable {
 
     /// The processor for a `Content-Type` value, by the most specific matching pattern.
     public func processor(forContentType contentType: String) -> (any HTTPResponseProcessor)? {
-        let (cached, generation) = entries.withLock { ($0.byContentType[contentType], $0.generation) }
+        let (cached, generation) = entries.withLock { entries -> ((any HTTPResponseProcessor)??, Int) in
+            if let last = entries.lastAnswer, last.contentType == contentType { return (last.processor, entries.generation) }
+            let cached = entries.byContentType[contentType]
+            if let cached { entries.lastAnswer = LastAnswer(contentType: contentType, processor: cached) }
+            return (cached, entries.generation)
+        }
         if let cached { return cached }
         // Parsed outside the lock; the answer is kept only if no registration came in between.
         let processor = MediaType(contentType).flatMap(processor(for:))
@@ -109,6 +124,7 @@ public final class ProcessorRegistry: Sendable {
             guard entries.generation == generation else { return }
             if entries.byContentType.count >= Self.contentTypeCacheLimit { entries.byContentType = [:] }
             entries.byContentType[contentType] = .some(processor)
+            entries.lastAnswer = LastAnswer(contentType: contentType, processor: processor)
         }
         return processor
     }

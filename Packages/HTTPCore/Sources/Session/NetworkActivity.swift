@@ -12,9 +12,11 @@ final class NetworkActivity: Sendable {
     private struct State {
         var count = 0
         var handler: (@Sendable (Int) -> Void)?
-        /// Each running cycle with its number of runs (a restart's run may begin before the
-        /// run it replaces has ended).
-        var cycles: [ObjectIdentifier: (cycle: HTTPCycle, runs: Int)] = [:]
+        /// The cycle of each running run, in the slot its ``begin(_:)`` returned; a cycle
+        /// appears once per run (a restart's run may begin before the one it replaces ends).
+        /// Slots, not a dictionary by identity: a run takes and frees one without hashing.
+        var runs: [HTTPCycle?] = []
+        var freeSlots: [Int] = []
     }
 
     private let state = Mutex(State())
@@ -25,32 +27,42 @@ final class NetworkActivity: Sendable {
         set { state.withLock { $0.handler = newValue } }
     }
 
-    /// The cycles with a run in progress.
+    /// The running cycles, each once.
     var cycles: [HTTPCycle] {
-        state.withLock { $0.cycles.values.map(\.cycle) }
+        let runs = state.withLock { $0.runs }
+        var seen = Set<ObjectIdentifier>()
+        return runs.compactMap { $0 }.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 
-    func begin(_ cycle: HTTPCycle) {
-        change(by: 1) { cycles in
-            cycles[ObjectIdentifier(cycle), default: (cycle, 0)].runs += 1
+    /// Counts a run of `cycle` as running, and returns its slot for ``end(_:)``.
+    func begin(_ cycle: HTTPCycle) -> Int {
+        change(by: 1) { state in
+            if let slot = state.freeSlots.popLast() {
+                state.runs[slot] = cycle
+                return slot
+            }
+            state.runs.append(cycle)
+            return state.runs.count - 1
         }
     }
 
-    func end(_ cycle: HTTPCycle) {
-        change(by: -1) { cycles in
-            let key = ObjectIdentifier(cycle)
-            guard let entry = cycles[key] else { return }
-            if entry.runs > 1 { cycles[key]?.runs -= 1 } else { cycles[key] = nil }
+    /// Counts the run that `begin(_:)` gave `slot` as ended.
+    func end(_ slot: Int) {
+        change(by: -1) { state in
+            state.runs[slot] = nil
+            state.freeSlots.append(slot)
         }
     }
 
-    private func change(by delta: Int, _ update: (inout [ObjectIdentifier: (cycle: HTTPCycle, runs: Int)]) -> Void) {
+    private func change<T>(by delta: Int, _ update: (inout State) -> T) -> T {
         state.withLock { state in
             state.count += delta
-            update(&state.cycles)
-            guard let handler = state.handler else { return }
-            let count = state.count
-            queue.async { handler(count) }
+            let result = update(&state)
+            if let handler = state.handler {
+                let count = state.count
+                queue.async { handler(count) }
+            }
+            return result
         }
     }
 }

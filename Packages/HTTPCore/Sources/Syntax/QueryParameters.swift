@@ -108,6 +108,6 @@ extension URL {
     /// This URL with `parameters` merged into its query; see
     /// `String.mergingQueryParameters(_:)` for the rules.
     public func mergingQueryParameters(_ parameters: QueryParameters) -> URL {
-        URL(string: absoluteString.mergingQueryParameters(parameters)) ?? self
+        URL(encodingIfNeeded: absoluteString.mergingQueryParameters(parameters)) ?? self
     }
 }

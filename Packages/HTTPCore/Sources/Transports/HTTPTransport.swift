@@ -9,7 +9,9 @@ import Foundation
 /// ``HTTPError/cancelled(explicitly:)`` when the calling task was cancelled. An error thrown by
 /// the receiver ends the exchange and is rethrown unchanged.
 public protocol HTTPTransport: Sendable {
-    /// Sends `request` and delivers the response to `receiver`.
+    /// Sends `request` and delivers the response to `receiver`, where its caller runs
+    /// (`nonisolated(nonsending)`): the receiver is the caller's state, and the path's last
+    /// stage calls this without a hop.
     ///
     /// - Parameters:
     ///   - timeout: the longest the whole exchange may take; `nil` for no limit.
@@ -17,7 +19,7 @@ public protocol HTTPTransport: Sendable {
     ///     transport has handed it to the connection, serially; the sizes add up to the body's
     ///     length when the whole body went out.
     /// - Throws: ``HTTPError``.
-    func send(
+    nonisolated(nonsending) func send(
         _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
         to receiver: inout some HTTPResponseReceiver
     ) async throws
@@ -31,7 +33,7 @@ extension HTTPTransport {
     /// Sends `request` without observing the request body's progress.
     ///
     /// - Throws: ``HTTPError``.
-    public func send(_ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver) async throws {
+    nonisolated(nonsending) public func send(_ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver) async throws {
         try await send(request, timeout: timeout, onBodySent: nil, to: &receiver)
     }
 }
@@ -46,7 +48,7 @@ public protocol HTTPResponseReceiver {
     mutating func receiveBody(_ chunk: UnsafeRawBufferPointer) throws
     /// Returns when the receiver can take more body. Transports call it after each piece, so
     /// a consumer that reads slowly slows the connection down instead of filling memory.
-    mutating func waitForDemand() async throws
+    nonisolated(nonsending) mutating func waitForDemand() async throws
     /// Called once the exchange is under way, before the head, with what stops it: a receiver
     /// whose exchange may be cancelled from elsewhere (a session cancelling its cycles) keeps it.
     mutating func exchangeDidStart(_ exchange: any HTTPExchangeCancelling)
@@ -60,7 +62,7 @@ public protocol HTTPExchangeCancelling: AnyObject, Sendable {
 
 extension HTTPResponseReceiver {
     /// Returns at once: a receiver that keeps up with the connection needs no pacing.
-    public mutating func waitForDemand() async throws {}
+    nonisolated(nonsending) public mutating func waitForDemand() async throws {}
 
     /// Ignores the version.
     public mutating func receiveVersion(_ version: HTTPVersion) {}

@@ -123,7 +123,7 @@ extension HTTPService {
         }
         // Without a base URL of its own, a relative expansion goes under the session's.
         let text = Self.hasScheme(expanded) ? expanded : baseURL.isEmpty ? session.resolve(expanded) : baseURL + expanded
-        guard let url = URL(string: text), url.isSendableHTTP else { throw ServiceError.invalidURL(text, resource: name) }
+        guard let url = URL(encodingIfNeeded: text), url.isSendableHTTP else { throw ServiceError.invalidURL(text, resource: name) }
         var request = HTTPRequest(url: url, method: resource.method, object: object)
         if !profile.headers.fields.isEmpty || !resource.headers.fields.isEmpty {
             var headers = resource.headers

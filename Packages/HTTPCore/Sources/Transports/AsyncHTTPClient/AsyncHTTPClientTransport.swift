@@ -138,7 +138,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private var allLanes: [ClientLane] { lanes + proxiedLanes.values.joined() }
 
-    public func send(
+    nonisolated(nonsending) public func send(
         _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
@@ -245,45 +245,6 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private static func deliver(_ parts: [ByteBuffer], to receiver: inout some HTTPResponseReceiver) throws {
         for part in parts {
             try part.withUnsafeReadableBytes { try receiver.receiveBody($0) }
-        }
-    }
-
-    /// How many chunks of a streamed request body may be written but not yet sent.
-    static let writesInFlight = 32
-
-    /// The request body as AsyncHTTPClient sends it: bytes in one piece when nobody watches
-    /// the progress, else chunks written as the connection takes them.
-    private func body(of request: HTTPRequest, reportingProgress: Bool, eventLoop: any EventLoop) throws -> HTTPClient.Body? {
-        guard let body = request.body else { return nil }
-        if case .data(let data) = body, !reportingProgress { return .bytes(data) }
-        // The chunks are taken now (a stream's only chance); should AsyncHTTPClient ask again
-        // (it follows no redirects here, the cycle does), only a replayable body can give them.
-        let chunks = try body.chunks()
-        let first = Mutex<HTTPBodyChunks?>(chunks)
-        return .stream(contentLength: chunks.length.map(Int64.init)) { writer in
-            let promise = eventLoop.makePromise(of: Void.self)
-            promise.completeWithTask {
-                let chunks = try first.withLock { chunks in
-                    defer { chunks = nil }
-                    return chunks
-                } ?? body.chunks()
-                // Writes are waited for half a window at a time: the connection always has
-                // chunks to send, memory holds at most a window, and this task is woken once
-                // per half window rather than once per chunk (each wake-up of a sleeping
-                // thread cost more CPU than the chunk's copy).
-                let half = Self.writesInFlight / 2
-                var writes = CircularBuffer<EventLoopFuture<Void>>(initialCapacity: Self.writesInFlight)
-                for try await chunk in chunks {
-                    writes.append(writer.write(.byteBuffer(ByteBuffer(data: chunk))))
-                    if writes.count == Self.writesInFlight {
-                        // Writes complete in order: the half's last done means the half is.
-                        try await writes[writes.index(writes.startIndex, offsetBy: half - 1)].get()
-                        writes.removeFirst(half)
-                    }
-                }
-                for write in writes { try await write.get() }
-            }
-            return promise.futureResult
         }
     }
 

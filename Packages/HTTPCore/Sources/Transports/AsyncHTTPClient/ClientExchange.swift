@@ -132,7 +132,7 @@ final class ClientExchange: HTTPClientResponseDelegate, HTTPExchangeCancelling {
     ///
     /// - Throws: the error that ended the exchange (``HTTPError/timedOut`` when the watchdog
     ///   ended it), after the parts that arrived before it.
-    func next() async throws -> Event {
+    nonisolated(nonsending) func next() async throws -> Event {
         while true {
             let (event, demand) = try state.withLock { state -> (Event?, EventLoopPromise<Void>?) in
                 if let head = state.head, !state.headTaken {
