@@ -156,14 +156,14 @@ import Testing
         var session = HTTPSession.Configuration()
         session.retryPolicy = .never
         try await withSandbox(configuration: session) { sandbox, session in
-            // A port that was free a moment ago: every connection is refused.
-            let closed = try await Sandbox.start()
-            let url = try #require(URL(string: closed.url("/events/gone")))
-            try await closed.shutdown()
+            // A port held and never listening: every connection is refused.
             var configuration = Self.quick
             configuration.maximumReconnectAttempts = 3
-            let error = await #expect(throws: EventSourceError.self) {
-                try await collect(HTTPEventSource(url: url, session: session, configuration: configuration))
+            let error = try await withRefusedURL("/events/gone") { text in
+                let url = try #require(URL(string: text))
+                return await #expect(throws: EventSourceError.self) {
+                    try await collect(HTTPEventSource(url: url, session: session, configuration: configuration))
+                }
             }
             #expect(error?.code == .tooManyReconnects)
             #expect((error?.underlying as? HTTPError)?.code == .connectionFailed)

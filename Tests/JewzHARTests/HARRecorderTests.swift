@@ -98,11 +98,11 @@ import Testing
     }
 
     @Test func aFailureIsRecordedWithItsReason() async throws {
-        let closed = try await Sandbox.start()
-        let url = closed.url("/hello/")
-        try await closed.shutdown()
-        let (json, archive) = try await recording { _, session in
-            _ = await httpError { try await HTTPCycle.get(url, session: session) }
+        // A port held and never listening: nothing the suite starts meanwhile can take it.
+        let (json, archive) = try await withRefusedURL("/hello/") { url in
+            try await recording { _, session in
+                _ = await httpError { try await HTTPCycle.get(url, session: session) }
+            }
         }
         try HARConformance.check(json)
         let entry = try #require(archive.log.entries.first)

@@ -103,12 +103,13 @@ import Testing
     }
 
     @Test func aRecordedFailureIsReplayedAsOne() async throws {
-        let closed = try await Sandbox.start()
-        let url = closed.url("/gone")
-        try await closed.shutdown()
         let recorder = HARRecorder()
         let live = Self.session(AsyncHTTPClientTransport(), middleware: [recorder])
-        _ = await httpError { try await HTTPCycle.get(url, session: live) }
+        // A port held and never listening: nothing the suite starts meanwhile can take it.
+        let url = try await withRefusedURL("/gone") { url in
+            _ = await httpError { try await HTTPCycle.get(url, session: live) }
+            return url
+        }
         try await live.shutdown()
         let offline = Self.session(HARReplayTransport(archive: try recorder.archive()))
         let error = await httpError { try await HTTPCycle.get(url, session: offline) }

@@ -92,10 +92,9 @@ import Testing
     }
 
     @Test func aPortWithNoServerIsAConnectionFailure() async throws {
-        let sandbox = try await Sandbox.start()
-        let port = sandbox.port
-        try await sandbox.shutdown()
-        let error = await httpError { _ = try await AsyncHTTPClientTransport.pins(servedBy: "127.0.0.1", port: port) }
+        let error = try await withRefusingPort { port in
+            await httpError { _ = try await AsyncHTTPClientTransport.pins(servedBy: "127.0.0.1", port: port) }
+        }
         #expect(error?.code == .connectionFailed)
     }
 

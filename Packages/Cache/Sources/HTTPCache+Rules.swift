@@ -88,10 +88,11 @@ extension HTTPCache {
 
     /// The key a request is stored under: method and URL without its fragment.
     static func key(method: HTTPMethod, url: URL) -> String {
-        let text = url.absoluteString
-        // By byte: a search by Character costs more than the rest of a memory hit.
-        guard let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) else { return method.rawValue + " " + text }
-        return method.rawValue + " " + text[..<hash]
+        var text = url.absoluteString
+        // Over the contiguous bytes: a search by Character, or through the UTF-8 view's
+        // indices, costs more than the rest of a memory hit.
+        guard let hash = text.withUTF8({ $0.firstIndex(of: UInt8(ascii: "#")) }) else { return method.rawValue + " " + text }
+        return method.rawValue + " " + String(decoding: text.utf8.prefix(hash), as: UTF8.self)
     }
 
     /// Whether `request` sends what the stored response's `Vary` names, as its request did.

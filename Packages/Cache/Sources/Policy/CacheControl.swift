@@ -35,13 +35,22 @@ struct CacheControl: Sendable, Hashable {
     }
 
     init(_ headers: HTTPHeaderFields) {
-        for value in headers.values(for: "Cache-Control") {
-            for directive in Self.directives(in: value) {
-                apply(directive.name, directive.argument)
+        // One pass over the fields: every request and every response is read here.
+        var hasCacheControl = false
+        var pragmaNoCache = false
+        for field in headers {
+            if field.name.equalsCaseInsensitively("Cache-Control") {
+                hasCacheControl = true
+                for directive in Self.directives(in: field.value) {
+                    apply(directive.name, directive.argument)
+                }
+            } else if field.name.equalsCaseInsensitively("Pragma") {
+                pragmaNoCache =
+                    pragmaNoCache || field.value.split(separator: ",").contains { $0.trimmingHTTPWhitespace().lowercased() == "no-cache" }
             }
         }
         // HTTP/1.0's `Pragma: no-cache`, when no Cache-Control says otherwise (§5.4).
-        if !headers.contains("Cache-Control"), headers.tokens(for: "Pragma").contains("no-cache") { noCache = true }
+        if !hasCacheControl, pragmaNoCache { noCache = true }
     }
 
     private mutating func apply(_ name: String, _ argument: String?) {

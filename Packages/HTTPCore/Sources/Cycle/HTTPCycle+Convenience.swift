@@ -17,7 +17,7 @@ extension HTTPCycle {
         session: HTTPSession = .default
     ) throws {
         let merged = session.resolve(urlString.mergingQueryParameters(parameters))
-        guard let url = URL(encodingIfNeeded: merged), url.isSendableHTTP else { throw HTTPError.invalidURL(urlString) }
+        guard let url = session.recentURLs.sendableURL(merged) else { throw HTTPError.invalidURL(urlString) }
         self.init(
             request: HTTPRequest(url: url, method: method, headers: headers, object: requestObject, timeout: timeout),
             session: session, requestProcessors: options.requestProcessors, responseProcessors: options.responseProcessors,

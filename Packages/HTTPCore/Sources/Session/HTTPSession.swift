@@ -92,6 +92,9 @@ public final class HTTPSession: Sendable {
     /// What the session's pipelines are made of besides the configuration.
     private let parts: Pipeline.Parts
 
+    /// The URLs its cycles were last made for, by their strings.
+    let recentURLs = RecentURLs()
+
     /// The session's settings: what its cycles use from their next run on.
     public var configuration: Configuration {
         current.withLock { $0.configuration }

@@ -37,7 +37,7 @@ extension StringProtocol {
     }
 
     /// ASCII case-insensitive equality, the comparison HTTP uses for names and tokens.
-    func equalsCaseInsensitively(_ other: some StringProtocol) -> Bool {
+    package func equalsCaseInsensitively(_ other: some StringProtocol) -> Bool {
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
@@ -54,7 +54,7 @@ extension StringProtocol {
     }
 
     /// The string without leading and trailing spaces and tabs (HTTP's OWS).
-    func trimmingHTTPWhitespace() -> String {
+    package func trimmingHTTPWhitespace() -> String {
         let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let start = firstIndex(where: { !isWhitespace($0) }),
             let end = lastIndex(where: { !isWhitespace($0) })
@@ -67,7 +67,7 @@ extension String {
     /// ASCII case-insensitive equality of two strings, as the generic form above; chosen for a
     /// header lookup's `String` names, where the lengths alone tell most fields apart and
     /// equal spellings (the usual case) need no lowercasing.
-    func equalsCaseInsensitively(_ other: String) -> Bool {
+    package func equalsCaseInsensitively(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         if self == other { return true }
         for (a, b) in zip(utf8, other.utf8) where a != b && a.asciiLowercased != b.asciiLowercased {

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import JewzHTTPCore
+
+@Suite struct RecentURLsTests {
+    @Test func aStringHeldGivesTheURLFoundationMakesOfIt() throws {
+        let recent = RecentURLs()
+        let text = "http://example.test:8080/a b/é?q=1#top"
+        let first = try #require(recent.sendableURL(text))
+        let again = try #require(recent.sendableURL(text))
+        #expect(first == again)
+        #expect(first == URL(string: text))
+        #expect(first.absoluteString == "http://example.test:8080/a%20b/%C3%A9?q=1#top")
+    }
+
+    @Test func stringsThatAreNotSendableGiveNothingAndAreNotHeld() {
+        let recent = RecentURLs()
+        for text in ["ftp://example.test/file", "http://", "/relative/path", "http://exa mple.test:port/"] {
+            #expect(recent.sendableURL(text) == nil, "\(text)")
+            #expect(recent.sendableURL(text) == nil, "\(text), asked again")
+        }
+    }
+
+    @Test func moreStringsThanItHoldsEachStillGiveTheirOwnURL() throws {
+        let recent = RecentURLs()
+        let texts = (0..<(RecentURLs.capacity * 3)).map { "https://host\($0 % 5).test/item/\($0)?page=\($0)" }
+        for _ in 0..<2 {
+            for text in texts {
+                let url = try #require(recent.sendableURL(text))
+                #expect(url == URL(string: text), "\(text)")
+            }
+        }
+    }
+
+    @Test func cyclesMadeFromOneStringCarryEqualURLs() async throws {
+        let session = HTTPSession(transport: MockTransport())
+        let first = try HTTPCycle("http://example.test/users?id=1", method: .get, session: session)
+        let second = try HTTPCycle("http://example.test/users?id=1", method: .get, session: session)
+        #expect(first.request.url == second.request.url)
+        #expect(throws: HTTPError.self) { try HTTPCycle("mailto:someone@example.test", method: .get, session: session) }
+        try await session.shutdown()
+    }
+}
