@@ -5,6 +5,7 @@ import Jewzruxin
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 // Our request path and raw AsyncHTTPClient in alternating blocks on the same server, so that
 // a machine whose speed drifts (a shared 2-core VM drifts by ±20% within a minute) slows both
@@ -34,11 +35,15 @@ import NIOPosix
 //                                  against neither (TracingCases.swift)
 //   SERVICE=1                      HTTPService.request against HTTPCycle.get of the URL it expands
 //                                  to, over an instant transport and on the wire (ServiceCases.swift)
+//   RAW_BENCH=1                    what `jewz bench` does, on raw AsyncHTTPClient: REQUESTS GETs
+//                                  of /hello/ at CONCURRENCY, one JSON line (Tools/Benchmarks/jewz-bench)
 //   CYCLE_ONLY=1                   the cycle over a transport that answers at once: our own
 //                                  cost per request, without a network, for a profiler;
 //                                  CONCURRENCY=N runs N at a time (contention), YIELD=1 lets
 //                                  the others run before each answer (caches as cold as on
-//                                  the wire), REQUESTS=N per block (100,000); then the
+//                                  the wire), REQUESTS=N per block (100,000), DISTINCT_URLS=1
+//                                  a new URL each request (the session's URL memo never
+//                                  answers); then the
 //                                  transport alone, for the difference
 
 struct Contender: Sendable {
@@ -308,6 +313,20 @@ if getenv("SERVICE") != nil {
     allCases = serviceCases
     for serviceSession in serviceSessions { shutdowns.append { try await serviceSession.shutdown() } }
 }
+if getenv("RAW_BENCH") != nil {
+    // What `jewz bench BASE_URL/hello/ -n REQUESTS -c CONCURRENCY` does, on raw AsyncHTTPClient
+    // used as its README shows (one shared client, its pool as wide as the concurrency,
+    // `execute` + `collect`): the other side of Tools/Benchmarks/jewz-bench.
+    let count = max(ProcessInfo.processInfo.environment["REQUESTS"].flatMap { Int($0) } ?? 10_000, 1)
+    let concurrency = max(ProcessInfo.processInfo.environment["CONCURRENCY"].flatMap { Int($0) } ?? 1, 1)
+    var benchConfiguration = HTTPClient.Configuration()
+    benchConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
+    let benchClient = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: benchConfiguration)
+    let sample = try await measure(rawGET(benchClient), count: count, concurrency: concurrency)
+    print(String(format: "{\"requests_per_second\": %.1f}", Double(count) / sample.seconds))
+    try await benchClient.shutdown().get()
+    exit(0)
+}
 if getenv("CYCLE_ONLY") != nil {
     // The cycle alone, over a transport that answers at once: what our pipeline costs per
     // request without a network, for a profiler (ROUNDS × REQUESTS requests at c=1). Beside
@@ -315,7 +334,15 @@ if getenv("CYCLE_ONLY") != nil {
     let transport = InstantTransport(yields: getenv("YIELD") != nil)
     let steps = ProcessInfo.processInfo.environment["MIDDLEWARE"].flatMap { Int($0) } ?? 0
     let instant = HTTPSession(configuration: .init { $0.middleware = Array(repeating: NoOpMiddleware(), count: steps) }, transport: transport)
-    let cycleContender = Contender(name: "HTTPCycle.get, instant transport") { try await HTTPCycle.get(hello, session: instant) }
+    // DISTINCT_URLS=1: a URL no request used before (a query of its own), so that the session's
+    // memo of recent URLs never answers and each request pays Foundation's parse.
+    // The strings are made before the blocks, so that only their parse is measured.
+    let distinctURLs = getenv("DISTINCT_URLS") != nil ? (0..<(rounds + 1) * 100_000).map { hello + "?n=\($0)" } : []
+    let requestNumber = Atomic(0)
+    let cycleContender = Contender(name: "HTTPCycle.get, instant transport") {
+        let number = requestNumber.add(1, ordering: .relaxed).newValue
+        try await HTTPCycle.get(distinctURLs.isEmpty ? hello : distinctURLs[number % distinctURLs.count], session: instant)
+    }
     guard let helloURL = URL(string: hello) else {
         print("not a URL: \(hello)")
         exit(2)
