@@ -17,7 +17,8 @@ func oneShot(_ text: String, knownLength: Bool = false) -> HTTPRequestBody {
 @Suite struct RequestBodyTests {
     @Test(arguments: TransportKind.allCases) func fileBodiesAreStreamedWithTheirLength(transport: TransportKind) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-upload-\(UUID().uuidString)")
-        let content = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        // Not a whole number of the transport's buffers: the last read is short.
+        let content = Data((0..<(3 << 20) + 12_345).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try content.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         try await withSandbox(transport: transport) { sandbox, session in
