@@ -40,7 +40,9 @@ extension HTTPCycle {
     }
 
     /// One run from start to end: the ``CycleRun``, then the completion.
-    nonisolated(nonsending) func run(_ generation: Int, completion: Completion?, channel: ResponseBodyChannel?) async throws -> HTTPResponse {
+    nonisolated(nonsending) func run(
+        _ generation: Int, completion: Completion?, channel: ResponseBodyChannel?
+    ) async throws -> HTTPResponse {
         let run = CycleRun(cycle: self, generation: generation, settings: state.withLock { $0.settings }, channel: channel)
         do {
             let response = try await run.perform()

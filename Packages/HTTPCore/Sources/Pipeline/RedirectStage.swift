@@ -19,7 +19,9 @@ struct RedirectStage: HTTPMiddleware {
     }
 
     @inline(never)
-    nonisolated(nonsending) private static func follow(from first: HTTPResponse, of request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    nonisolated(nonsending) private static func follow(
+        from first: HTTPResponse, of request: HTTPRequest, next: HTTPNext
+    ) async throws -> HTTPResponse {
         let settings = next.run.settings
         var response = first
         var request = request

@@ -33,7 +33,9 @@ extension HTTPTransport {
     /// Sends `request` without observing the request body's progress.
     ///
     /// - Throws: ``HTTPError``.
-    nonisolated(nonsending) public func send(_ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver) async throws {
+    nonisolated(nonsending) public func send(
+        _ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver
+    ) async throws {
         try await send(request, timeout: timeout, onBodySent: nil, to: &receiver)
     }
 }

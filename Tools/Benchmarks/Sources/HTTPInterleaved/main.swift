@@ -314,17 +314,7 @@ if getenv("SERVICE") != nil {
     for serviceSession in serviceSessions { shutdowns.append { try await serviceSession.shutdown() } }
 }
 if getenv("RAW_BENCH") != nil {
-    // What `jewz bench BASE_URL/hello/ -n REQUESTS -c CONCURRENCY` does, on raw AsyncHTTPClient
-    // used as its README shows (one shared client, its pool as wide as the concurrency,
-    // `execute` + `collect`): the other side of Tools/Benchmarks/jewz-bench.
-    let count = max(ProcessInfo.processInfo.environment["REQUESTS"].flatMap { Int($0) } ?? 10_000, 1)
-    let concurrency = max(ProcessInfo.processInfo.environment["CONCURRENCY"].flatMap { Int($0) } ?? 1, 1)
-    var benchConfiguration = HTTPClient.Configuration()
-    benchConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
-    let benchClient = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: benchConfiguration)
-    let sample = try await measure(rawGET(benchClient), count: count, concurrency: concurrency)
-    print(String(format: "{\"requests_per_second\": %.1f}", Double(count) / sample.seconds))
-    try await benchClient.shutdown().get()
+    try await rawBench(hello)
     exit(0)
 }
 if getenv("CYCLE_ONLY") != nil {

@@ -43,7 +43,8 @@ extension AsyncHTTPClientTransport {
                         defer { chunks = nil }
                         return chunks
                     } ?? body.chunks()
-                    try await Self.write(chunks.map { ByteBuffer(data: $0) }, to: writer, window: Self.bytesInFlight / HTTPBodyChunks.chunkSize)
+                    let buffers = chunks.map { ByteBuffer(data: $0) }
+                    try await Self.write(buffers, to: writer, window: Self.bytesInFlight / HTTPBodyChunks.chunkSize)
                 }
                 return promise.futureResult
             }
