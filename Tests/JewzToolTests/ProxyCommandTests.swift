@@ -99,9 +99,16 @@ import Testing
     @Test func aClientThatGoesAwayCancelsTheUpstreamRequest() async throws {
         let sandbox = try await Sandbox.start()
         let proxy = try await ServingJewz.start(["--port", "0", "--upstream", sandbox.baseURL], command: "proxy")
-        // The Sandbox holds its answer 60 s; curl gives up after 1.
-        let gaveUp = try await runCurl(["--max-time", "1", proxy.baseURL + "/counter?key=held&fail=0&hold=60"])
-        #expect(gaveUp.status == 28)
+        // The Sandbox holds its answer 60 s; curl is killed once the request has reached it (a
+        // fixed `--max-time` could end curl before a loaded machine got the request there).
+        // SIGKILL, which a child can neither block nor handle: SIGTERM left curl running here
+        // (a spawned child inherits the signal mask of the thread that spawns it).
+        let curl = try ChildProcess.spawn(
+            "/usr/bin/curl", arguments: ["--silent", proxy.baseURL + "/counter?key=held&fail=0&hold=60"], environment: childEnvironment)
+        try await waitUntil { sandbox.router.requestCount(forKey: "held") == 1 }
+        curl.send(SIGKILL)
+        let gaveUp = try await runBlocking { curl.waitForExit() }
+        #expect(gaveUp.signal == SIGKILL)
         #expect(sandbox.router.requestCount(forKey: "held") == 1)
         try await waitUntil { sandbox.openConnectionCount == 0 }
         try await proxy.stopAndWait()

@@ -96,6 +96,6 @@ struct DefaultRequestHeaders: Sendable {
 
     init(fields: HTTPHeaderFields) {
         self.fields = fields
-        vetted = fields.allSatisfy { $0.name.isHTTPToken && $0.value.isValidHeaderValue } ? fields : nil
+        vetted = fields.firstUnsendableField == nil ? fields : nil
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import JewzLocking
 
 /// The URL a session made last from a string, with that string: a client asks for the same
-/// endpoint again and again, and Foundation's parse took a fifth of the instructions of a
-/// whole request through the cycle (a third of a cache hit's).
+/// endpoint again and again, and Foundation's parse took a sixth of the instructions of a
+/// whole request through the cycle (about 3,800 of 22,200).
 ///
 /// One entry, compared byte for byte, replaced by the first string that misses it (and, while
 /// misses go on, by every sixteenth): where every request names a URL of its own, a lookup

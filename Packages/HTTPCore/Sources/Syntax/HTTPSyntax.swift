@@ -103,9 +103,15 @@ extension HTTPRequest {
     func validateForSending(vettedURL: URL? = nil, vettedHeaders: HTTPHeaderFields? = nil) throws(HTTPError) {
         guard url == vettedURL || url.isSendableHTTP else { throw .invalidURL(url.absoluteString) }
         if let vettedHeaders, headers.sharesStorage(with: vettedHeaders) { return }
-        for field in headers where !field.name.isHTTPToken || !field.value.isValidHeaderValue {
-            throw .invalidHeader(name: field.name)
-        }
+        if let field = headers.firstUnsendableField { throw .invalidHeader(name: field.name) }
+    }
+}
+
+extension HTTPHeaderFields {
+    /// The first field that must not reach the wire: a name that is not a token, or a value
+    /// with a CR, LF or NUL; `nil` when every field may be sent.
+    var firstUnsendableField: Field? {
+        fields.first { !$0.name.isHTTPToken || !$0.value.isValidHeaderValue }
     }
 }
 

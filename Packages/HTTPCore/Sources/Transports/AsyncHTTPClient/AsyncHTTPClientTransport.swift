@@ -224,8 +224,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         guard let host = url.host else { return error }
         let pinned = pinnedTLS.pins(forHost: host)
         guard !pinned.isEmpty else { return error }
-        let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
-        let served = (try? await Self.pins(servedBy: host, port: port, timeout: .seconds(5))) ?? []
+        let served = (try? await Self.pins(servedBy: host, port: url.effectivePort, timeout: .seconds(5))) ?? []
         return .pinMismatch(host: host, served: served, pins: pinned)
     }
 

@@ -27,8 +27,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Throws: ``HTTPError/Code/invalidConfiguration`` naming the setting, when the
     ///   configuration asks for what `URLSession` cannot be told on Linux: TLS roots (added or
     ///   replaced), verification other than full, a client certificate, a minimum TLS version
-    ///   other than 1.2, pins, HTTP/1.1 only, proxies, a Unix domain socket. Its TLS and proxies are libcurl's own;
-    ///   ``AsyncHTTPClientTransport`` honours them all.
+    ///   other than 1.2, pins, HTTP/1.1 only, proxies, a Unix domain socket. Its TLS and
+    ///   proxies are libcurl's own; ``AsyncHTTPClientTransport`` honours them all.
     public init(configuration: HTTPSession.Configuration = .init()) throws(HTTPError) {
         if let setting = Self.unsupportedSetting(in: configuration.transport) {
             throw HTTPError.invalidConfiguration(
