@@ -25,6 +25,22 @@ import Testing
         }
     }
 
+    @Test func aCancelledCallerGetsNoAnswerFromTheStore() async throws {
+        // The stages above the transport do not ask the task; the run's end does, so a stored
+        // answer never reaches a caller that has gone.
+        try await withCachedSandbox(HTTPCache()) { sandbox, session in
+            let url = sandbox.url("/cached/cancelled?cc=max-age=60")
+            _ = try await fetch(url, session: session)
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await HTTPCycle.get(url, session: session)
+            }
+            let error = await httpError({ _ = try await task.value })
+            #expect(error?.code == .cancelled)
+            #expect(sandbox.router.cacheHits(forKey: "cancelled") == 1)
+        }
+    }
+
     @Test func ageBeyondMaxAgeGoesToTheNetwork() async throws {
         let clock = TestClock()
         try await withCachedSandbox(HTTPCache(now: clock.now)) { sandbox, session in

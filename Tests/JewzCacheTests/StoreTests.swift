@@ -13,6 +13,38 @@ import Testing
             requestDate: Date(), responseDate: Date(), varyingFields: ["accept-language": "en"])
     }
 
+    @Test func aStoredResponseIsAValue() throws {
+        // Its parts share one object between copies; changing a copy leaves the others as they were.
+        let original = entry("value", bytes: 4)
+        var changed = original
+        changed.body = Data("longer body".utf8)
+        changed.url = URL(string: "http://127.0.0.1/elsewhere")
+        #expect(changed.bodyLength == 11)
+        #expect(original.body == Data("xxxx".utf8))
+        #expect(original.bodyLength == 4)
+        #expect(original.url == URL(string: "http://127.0.0.1/value"))
+        let filed = original.withBody(inFile: URL(fileURLWithPath: "/tmp/body"), length: 4)
+        #expect(filed.body.isEmpty)
+        #expect(filed.bodyFile == URL(fileURLWithPath: "/tmp/body"))
+        #expect(filed.bodyLength == 4)
+        #expect(original.bodyFile == nil)
+        #expect(filed.headers == original.headers)
+        #expect(filed.rules.freshnessLifetime(shared: false) == 60)
+    }
+
+    @Test func anAnswerCarriesItsAgeOnceWhateverTheStoredFieldsSay() throws {
+        var headers: HTTPHeaderFields = ["Cache-Control": "max-age=60", "age": "5"]
+        let aged = CachedResponse(
+            key: "aged", statusCode: 200, headers: headers, body: Data(), url: nil, requestDate: Date(), responseDate: Date(),
+            varyingFields: [:])
+        #expect(aged.answer(source: .cache, age: 7.9).response.headers.values(for: "Age") == ["7"])
+        headers.remove("age")
+        let fresh = CachedResponse(
+            key: "fresh", statusCode: 200, headers: headers, body: Data(), url: nil, requestDate: Date(), responseDate: Date(),
+            varyingFields: [:])
+        #expect(fresh.answer(source: .cache, age: 0).response.headers.values(for: "Age") == ["0"])
+    }
+
     @Test func memoryEvictsTheLeastRecentlyUsedByCountAndCost() throws {
         let store = MemoryCacheStore(costLimit: 1 << 20, countLimit: 2)
         try store.store(entry("a"))

@@ -92,6 +92,24 @@ import Testing
         }
     }
 
+    @Test func aOneCallFormInACancelledTaskSendsNothing() async throws {
+        // The stages between the run's start and the transport ask only the cycle; the task is
+        // asked at the transport's door, so a cancelled caller's request never goes out.
+        let mock = MockTransport()
+        try mock.fakeGET("/items", json: ["id": 1])
+        let session = HTTPSession(transport: mock, logger: quietLogger)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await HTTPCycle.get("https://api.example.com/items", session: session)
+        }
+        guard let error = await httpError({ _ = try await task.value }), error.code == .cancelled, !error.isExplicitCancellation else {
+            Issue.record("expected a cancellation")
+            return
+        }
+        #expect(mock.requests.isEmpty)
+        try await session.shutdown()
+    }
+
     @Test func aMonitorsCancelStopsAOneCallFormOnTheWire() async throws {
         // A monitor is handed the cycle of a one-call form: its cancel, once the server holds
         // the request, must stop the exchange at once, not when the response arrives.

@@ -38,7 +38,9 @@ import Testing
         try await withProxy(.http, url: { "127.0.0.1:\($0.port)" }, tls: tls) { sandbox, proxy, session in
             let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
             #expect(cycle.response?.text == "Hello World")
-            #expect(proxy.tunnels == ["127.0.0.1:\(sandbox.port)"])
+            // Every tunnel goes to the Sandbox: a handshake slower than the connect timeout on a
+            // loaded machine is retried through a second one.
+            #expect(!proxy.tunnels.isEmpty && Set(proxy.tunnels) == ["127.0.0.1:\(sandbox.port)"])
         }
     }
 
@@ -56,7 +58,9 @@ import Testing
         try await withProxy(.socks5, url: { "socks5://127.0.0.1:\($0.port)" }) { sandbox, proxy, session in
             let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
             #expect(cycle.response?.text == "Hello World")
-            #expect(proxy.tunnels == ["127.0.0.1:\(sandbox.port)"])
+            // Every tunnel goes to the Sandbox: a handshake slower than the connect timeout on a
+            // loaded machine is retried through a second one.
+            #expect(!proxy.tunnels.isEmpty && Set(proxy.tunnels) == ["127.0.0.1:\(sandbox.port)"])
         }
         let tls = SandboxTLS(certificates: try SandboxCertificates.generate())
         try await withProxy(.socks5, url: { "socks5://127.0.0.1:\($0.port)" }, tls: tls) { sandbox, proxy, session in

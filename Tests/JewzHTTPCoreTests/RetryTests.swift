@@ -96,13 +96,13 @@ func quickPolicy() -> RetryPolicy {
 
     @Test func idleTimeoutsAreRetriedInsideTheOverallTimeout() async throws {
         // The idle timeout ends one attempt; the second answers at once. The overall timeout
-        // leaves room for slow runs (TSan) but bounds the run.
+        // leaves room for slow runs (TSan, the whole suite on a slow VM) but bounds the run.
         var configuration = HTTPSession.Configuration()
-        configuration.transport.timeouts.idle = .seconds(1)
+        configuration.transport.timeouts.idle = .seconds(2)
         try await withSandbox(configuration: configuration) { sandbox, session in
             try session.update { $0.retryPolicy = quickPolicy() }
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "f", "fail": 1, "delay": 10], session: session)
-            cycle.request.timeout = .seconds(20)
+            cycle.request.timeout = .seconds(60)
             try await cycle.start()
             // On a loaded machine a later attempt may idle out too, or fail before the server
             // counts it (a kept-alive connection it had closed): each is retried.

@@ -90,7 +90,7 @@ import Testing
             let profile = try ServiceProfile(data: data)
             #expect(profile.resources.map(\.name) == ["search", "user", "repos", "upload", "secret"])
             #expect(profile.resource(named: "upload")?.method == .post)
-            #expect(profile.resource(named: "repos")?.timeout == .seconds(10))
+            #expect(profile.resource(named: "repos")?.timeout == .seconds(60))
             #expect(profile.environments["local"] == "http://127.0.0.1:1")
         }
         let directory = try makeScratchDirectory(prefix: "jewz-profiles")

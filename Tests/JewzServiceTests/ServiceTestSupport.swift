@@ -14,7 +14,7 @@ func githubProfile(local: String) -> [String: Any] {
         "Resources": [
             ["Name": "search", "URITemplate": "/inspect{?q,sort,order}"],
             ["Name": "user", "URITemplate": "/cached/{user}{?type}", "Headers": ["X-Client": "jewz-user"]],
-            ["Name": "repos", "URITemplate": "/cached/{user}-repos{?type,delay}", "Timeout": 10],
+            ["Name": "repos", "URITemplate": "/cached/{user}-repos{?type,delay}", "Timeout": 60],
             [
                 "Name": "upload", "URITemplate": "/dumpupload/", "Method": "POST", "RequestProcessor": "data",
                 "ResponseProcessor": "data", "Headers": ["Content-Type": "application/octet-stream"],

@@ -3,78 +3,133 @@ import JewzHTTPCore
 
 /// A response as a cache keeps it: status, headers and body, when it was requested and
 /// received (for its age, RFC 9111 §4.2.3), and what it was stored for.
+///
+/// Its parts live in one immutable object, so that a copy — every hit takes one from the store
+/// — is one retain rather than one per string, array and URL, and concurrent hits do not pass
+/// a dozen reference counts between cores. Changing a part makes a new object.
 public struct CachedResponse: Sendable {
+    private var storage: Storage
+
     /// The key it is stored under: method and URL, or the request's own key.
-    public let key: String
+    public var key: String { storage.parts.key }
     /// The status, as the server sent it.
-    public let statusCode: Int
+    public var statusCode: Int { storage.parts.statusCode }
     /// The headers, as the server sent them (those of a revalidating `304` merged in).
-    public let headers: HTTPHeaderFields
-    /// The body, unless it was left in ``bodyFile``.
+    public var headers: HTTPHeaderFields { storage.parts.headers }
+    /// The body, unless it was left in ``bodyFile``. Setting it sets ``bodyLength`` too.
     public var body: Data {
-        didSet { bodyLength = body.count }
+        get { storage.parts.body }
+        set {
+            update { parts in
+                parts.body = newValue
+                parts.bodyLength = newValue.count
+            }
+        }
     }
     /// The file holding the body from its first byte, when a store left it there
     /// (``CacheStore/responseLeavingBody(forKey:)``) rather than reading it.
-    public var bodyFile: URL?
+    public var bodyFile: URL? {
+        get { storage.parts.bodyFile }
+        set { update { $0.bodyFile = newValue } }
+    }
     /// The body's length, wherever it is.
-    public var bodyLength: Int
+    public var bodyLength: Int {
+        get { storage.parts.bodyLength }
+        set { update { $0.bodyLength = newValue } }
+    }
     /// The URL the response came from.
-    public var url: URL?
+    public var url: URL? {
+        get { storage.parts.url }
+        set { update { $0.url = newValue } }
+    }
     /// When the request that brought it was sent, and when its response arrived.
-    public let requestDate: Date
-    public let responseDate: Date
+    public var requestDate: Date { storage.parts.requestDate }
+    public var responseDate: Date { storage.parts.responseDate }
     /// The request's values of the fields its `Vary` names (names lowercased; a field the
     /// request lacked is absent): a later request must send the same to be answered by it.
-    public let varyingFields: [String: String]
+    public var varyingFields: [String: String] { storage.parts.varyingFields }
     /// A lifetime the request set (``HTTPRequest/Caching/lifetime``), in seconds, which wins
     /// over the headers.
-    public let lifetimeOverride: Double?
+    public var lifetimeOverride: Double? { storage.parts.lifetimeOverride }
 
     /// What its headers say, read once rather than at every lookup (so what they are read
     /// from cannot change).
-    let rules: StoredRules
+    var rules: StoredRules { storage.rules }
 
     public init(
         key: String, statusCode: Int, headers: HTTPHeaderFields, body: Data, url: URL?, requestDate: Date,
         responseDate: Date, varyingFields: [String: String], lifetimeOverride: Double? = nil
     ) {
-        self.key = key
-        self.statusCode = statusCode
-        self.headers = headers
-        self.body = body
-        bodyLength = body.count
-        self.url = url
-        self.requestDate = requestDate
-        self.responseDate = responseDate
-        self.varyingFields = varyingFields
-        self.lifetimeOverride = lifetimeOverride
-        rules = StoredRules(
-            statusCode: statusCode, headers: headers, requestDate: requestDate, responseDate: responseDate,
-            lifetimeOverride: lifetimeOverride)
+        let parts = Parts(
+            key: key, statusCode: statusCode, headers: headers, body: body, bodyFile: nil, bodyLength: body.count, url: url,
+            requestDate: requestDate, responseDate: responseDate, varyingFields: varyingFields, lifetimeOverride: lifetimeOverride)
+        storage = Storage(
+            parts,
+            rules: StoredRules(
+                statusCode: statusCode, headers: headers, requestDate: requestDate, responseDate: responseDate,
+                lifetimeOverride: lifetimeOverride))
     }
 
     /// The same response with its body in `file`, `length` bytes from its start.
     public func withBody(inFile file: URL, length: Int) -> CachedResponse {
         var copy = self
-        copy.body = Data()
-        copy.bodyFile = file
-        copy.bodyLength = length
+        copy.update { parts in
+            parts.body = Data()
+            parts.bodyFile = file
+            parts.bodyLength = length
+        }
         return copy
     }
 
     /// What a cycle receives from it: the response, and the file its body is in, if any.
     func answer(source: HTTPResponse.Source, age: Double) -> HTTPFileResponse {
-        var headers = headers
-        headers["Age"] = String(Int(min(age, Double(Int32.max))))
-        var response = HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url)
+        var headers = storage.parts.headers
+        let ageValue = String(Int(min(age, Double(Int32.max))))
+        // Most stored responses have no Age of their own: then it is added, not searched for.
+        if storage.hasAge { headers["Age"] = ageValue } else { headers.add(ageValue, for: "Age") }
+        var response = HTTPResponse(statusCode: storage.parts.statusCode, headers: headers, data: storage.parts.body, url: storage.parts.url)
         response.source = source
-        return HTTPFileResponse(response: response, bodyFile: bodyFile, length: bodyLength)
+        return HTTPFileResponse(response: consume response, bodyFile: storage.parts.bodyFile, length: storage.parts.bodyLength)
     }
 
     /// How many bytes it takes, roughly: what the stores' limits count.
     var cost: Int {
         body.count + headers.fields.reduce(key.utf8.count + 64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+
+    /// Replaces parts that do not change its rules (the body and where it is, the URL).
+    private mutating func update(_ change: (inout Parts) -> Void) {
+        var parts = storage.parts
+        change(&parts)
+        storage = Storage(parts, rules: storage.rules)
+    }
+
+    /// The parts as the initializer and the setters give them.
+    private struct Parts: Sendable {
+        var key: String
+        var statusCode: Int
+        var headers: HTTPHeaderFields
+        var body: Data
+        var bodyFile: URL?
+        var bodyLength: Int
+        var url: URL?
+        var requestDate: Date
+        var responseDate: Date
+        var varyingFields: [String: String]
+        var lifetimeOverride: Double?
+    }
+
+    private final class Storage: Sendable {
+        let parts: Parts
+        let rules: StoredRules
+        /// Whether the stored headers carry an `Age` field, which an answer replaces.
+        let hasAge: Bool
+
+        init(_ parts: Parts, rules: StoredRules) {
+            self.parts = parts
+            self.rules = rules
+            hasAge = parts.headers.contains("Age")
+        }
     }
 }
 
@@ -203,8 +258,10 @@ extension CachedResponse {
             key: key ?? self.key, statusCode: statusCode, headers: headers ?? self.headers, body: body, url: url,
             requestDate: requestDate ?? self.requestDate, responseDate: responseDate ?? self.responseDate,
             varyingFields: varyingFields, lifetimeOverride: lifetimeOverride)
-        copy.bodyFile = bodyFile
-        copy.bodyLength = bodyLength
+        copy.update { parts in
+            parts.bodyFile = bodyFile
+            parts.bodyLength = bodyLength
+        }
         return copy
     }
 }

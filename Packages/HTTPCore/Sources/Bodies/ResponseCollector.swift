@@ -118,9 +118,9 @@ struct ResponseCollector: HTTPResponseReceiver {
         statusFailed || (followsRedirects && HTTPResponse.isRedirect(statusCode: statusCode, headers: headers))
     }
 
-    /// The complete response, after the decoders have seen the end of their input. A body
-    /// that went to a file or a stream is not in its ``HTTPResponse/data``.
-    mutating func finish() throws -> HTTPResponse {
+    /// Ends the body: the decoders see the end of their input, the file is written out, a
+    /// copy is kept. Then ``response()`` holds the whole response.
+    mutating func finish() throws {
         if receivedBody, let decoders {
             let decoded = try decoders.decode(UnsafeRawBufferPointer(start: nil, count: 0), finishing: true)
             try decoded.withUnsafeBytes { try deliver($0) }
@@ -129,7 +129,15 @@ struct ResponseCollector: HTTPResponseReceiver {
             try target.finishWriting()
         }
         copy?.finish()
-        return response(data: body)
+    }
+
+    /// The complete response, its parts moved out of the collector rather than copied. A body
+    /// that went to a file or a stream is not in its ``HTTPResponse/data``.
+    consuming func response() -> HTTPResponse {
+        var response = HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url)
+        response.version = version
+        if case .memory = destination {} else { response.isBodyDelivered = true }
+        return response
     }
 
     /// The set-aside response as far as it was kept, when `error` is the ``BodyCut`` that ended

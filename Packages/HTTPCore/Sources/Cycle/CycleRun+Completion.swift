@@ -16,14 +16,17 @@ extension CycleRun {
         return delivered
     }
 
-    /// Processes the final response, stores it on the cycle, and hands a finished download its
-    /// file; a failing status is processed when it can be, and its error wins.
+    /// Processes the final response, hands it to `keep` (which stores it on the cycle) and
+    /// hands a finished download its file; a failing status is processed when it can be, and
+    /// its error wins.
     ///
+    /// - Returns: what `keep` returns.
     /// - Throws: ``HTTPError/Code/statusCode`` with the processed response, a processor's
     ///   failure with the response it could not read, or the download handler's.
     @inline(never)
-    func complete(_ response: consuming HTTPResponse, statusFailed: Bool) throws -> HTTPResponse {
-        try checkCancellation()
+    func complete<Outcome>(
+        _ response: consuming HTTPResponse, statusFailed: Bool, keep: (consuming HTTPResponse) -> Outcome
+    ) throws -> Outcome {
         var processingError: (any Error)?
         if !statusFailed, !bodies.isInMemory {
             // The body went to a file or a stream: there is nothing to process.
@@ -37,16 +40,24 @@ extension CycleRun {
             try? process(&response)
         }
         try checkCancellation()
-        emit(.processed(copy response, elapsed: .now - started))
-        cycle.record(copy response, of: generation)
-        if statusFailed { throw HTTPError.statusCode(response) }
+        emit(.processed(copy response, elapsed: ClockReading.now - started))
+        if statusFailed {
+            let failure = HTTPError.statusCode(copy response)
+            _ = keep(response)
+            throw failure
+        }
         if let processingError {
             // The body as it came goes with the error: a one-call form's caller has no cycle to ask.
             guard let failure = processingError as? HTTPError, failure.code == .processor, failure.response == nil else {
+                _ = keep(response)
                 throw processingError
             }
-            throw failure.about(response)
+            let described = failure.about(copy response)
+            _ = keep(response)
+            throw described
         }
+        // Kept before the download's handler runs: it may read the cycle's response.
+        let outcome = keep(response)
         if let target = bodies.download, let location = target.completedFile() {
             defer { target.removeFile() }
             do {
@@ -55,7 +66,7 @@ extension CycleRun {
                 throw HTTPError.processor(name: "download file handler", underlying: error)
             }
         }
-        return response
+        return outcome
     }
 
     /// Runs the response processors; when neither the cycle nor the session names any, the
@@ -106,13 +117,13 @@ extension CycleRun {
         session.activity.end(activitySlot)
         if let failure {
             if failure.code == .cancelled {
-                emit(.cancelled(explicitly: failure.isExplicitCancellation, elapsed: .now - started))
+                emit(.cancelled(explicitly: failure.isExplicitCancellation, elapsed: ClockReading.now - started))
             } else {
-                emit(.failed(failure, elapsed: .now - started))
+                emit(.failed(failure, elapsed: ClockReading.now - started))
                 logFailure(failure)
             }
         }
-        emit(.finished(elapsed: .now - started))
+        emit(.finished(elapsed: ClockReading.now - started))
     }
 
     /// Logs a failure at error level with a bounded preview of the body.

@@ -13,35 +13,29 @@ final class CycleRun: Sendable {
     let cycle: HTTPCycle
     let generation: Int
     /// When the run started: its events' elapsed times count from here.
-    let started: ContinuousClock.Instant
+    let started: ClockReading
     /// The session's settings as they were when the run started (one shared object).
     let settings: HTTPSession.Settings
     let pipeline: Pipeline
-    /// The request as prepared: the session's headers, the request processors. The request as
-    /// the cycle held it when preparing failed.
-    let request: HTTPRequest
+    /// The cycle's own settings as the run took them, its request prepared: kept whole, so
+    /// that a run copies them once (out of the cycle's lock) and none of their parts again.
+    private let overrides: HTTPCycle.Settings
     /// Why preparing the request failed, if it did: the run ends with it before any stage.
     private let preparationFailure: (any Error)?
     /// When the whole run must be over: its start plus the request's `timeout`, else the
     /// session's `timeoutForResource`. Every attempt, backoff and `Retry-After` wait fits in it.
-    let deadline: ContinuousClock.Instant?
+    let deadline: ClockReading?
     let bodies: RunBodies
-    let responseProcessors: [any HTTPResponseProcessor]
     /// Whether the registry picks the response processor by Content-Type: neither the cycle
     /// nor the session names processors (an empty list on the cycle turns processing off).
     let processesByContentType: Bool
-    let authentications: [any HTTPAuthentication]
-    /// Held by reference: a run that never fails never copies the policy's sets and closures,
-    /// which every concurrent run of the session shares.
-    let retryPolicy: Boxed<RetryPolicy>
-    let solicited: Bool
     /// The session's monitors, empty when nobody listens.
     let monitors: [any HTTPEventMonitor]
     /// Where the session's activity counts this run, from its start to ``close(failure:)``.
     let activitySlot: Int
 
-    init(cycle: HTTPCycle, generation: Int, settings cycleSettings: HTTPCycle.Settings, channel: ResponseBodyChannel?) {
-        let started = ContinuousClock.now
+    init(cycle: HTTPCycle, generation: Int, settings cycleSettings: consuming HTTPCycle.Settings, channel: ResponseBodyChannel?) {
+        let started = ClockReading.now
         let settings = cycle.session.settings()
         self.cycle = cycle
         self.generation = generation
@@ -52,38 +46,65 @@ final class CycleRun: Sendable {
             DownloadTarget(download) { [cycle] written, total, expected in download.didWriteData?(cycle, written, total, expected) }
         } : nil
         bodies = RunBodies(download: target, channel: channel, didSendBodyData: cycleSettings.didSendBodyData)
-        responseProcessors = cycleSettings.responseProcessors ?? settings.configuration.responseProcessors
         processesByContentType = cycleSettings.responseProcessors == nil && settings.configuration.responseProcessors.isEmpty
-        authentications = cycleSettings.authentications ?? settings.configuration.authentications
-        retryPolicy = cycleSettings.$retryPolicy ?? settings.retryPolicy
-        solicited = cycleSettings.solicited
         monitors = settings.configuration.eventMonitors
-        pipeline = settings.pipeline(authenticates: !authentications.isEmpty, download: target)
+        pipeline = settings.pipeline(
+            authenticates: cycleSettings.authentications.map { !$0.isEmpty } ?? !settings.configuration.authentications.isEmpty,
+            download: target)
         do {
-            request = try Self.prepare(
-                cycleSettings.request, processors: cycleSettings.requestProcessors ?? settings.configuration.requestProcessors,
+            try Self.prepare(
+                &cycleSettings.request, processors: cycleSettings.requestProcessors ?? settings.configuration.requestProcessors,
                 settings: settings, resumable: target?.download.isResumable == true, vettedURL: cycle.vettedURL)
             preparationFailure = nil
         } catch {
-            request = cycleSettings.request
+            // Prepared in place: what the cycle holds is the request before the processors ran.
+            cycleSettings.request = cycle.request
             preparationFailure = error
         }
-        deadline = (request.timeout ?? settings.configuration.timeoutForResource).map { started + $0 }
+        deadline = (cycleSettings.request.timeout ?? settings.configuration.timeoutForResource).map { started + $0 }
+        overrides = cycleSettings
         activitySlot = cycle.session.activity.begin(cycle)
     }
 
+    /// The request as prepared: the session's headers, the request processors. The request as
+    /// the cycle held it when preparing failed. Lent, not copied: stages read it on every run.
+    var request: HTTPRequest {
+        _read { yield overrides.request }
+    }
+
+    /// The cycle's response processors, else the session's.
+    var responseProcessors: [any HTTPResponseProcessor] {
+        overrides.responseProcessors ?? settings.configuration.responseProcessors
+    }
+
+    /// The cycle's authentications, else the session's.
+    var authentications: [any HTTPAuthentication] {
+        overrides.authentications ?? settings.configuration.authentications
+    }
+
+    /// The cycle's retry policy, else the session's. Held by reference: a run that never fails
+    /// never copies the policy's sets and closures, which every concurrent run of the session shares.
+    var retryPolicy: Boxed<RetryPolicy> {
+        overrides.$retryPolicy ?? settings.retryPolicy
+    }
+
+    /// Whether a person asked for the request, so that it is retried until data arrives.
+    var solicited: Bool { overrides.solicited }
+
     var session: HTTPSession { cycle.session }
 
-    /// Runs the prepared request through the pipeline and completes the run with its response.
+    /// Runs the prepared request through the pipeline and completes the run with its response,
+    /// which goes to `keep` (see ``complete(_:statusFailed:keep:)``).
     ///
     /// - Throws: ``HTTPError``: why preparing failed, what a stage threw, the status error
     ///   (with the processed response), a processor's failure.
-    nonisolated(nonsending) func perform() async throws -> HTTPResponse {
+    nonisolated(nonsending) func perform<Outcome>(keep: (consuming HTTPResponse) -> Outcome) async throws -> Outcome {
         if let preparationFailure { throw preparationFailure }
-        emit(.requestPrepared(request, elapsed: .now - started))
-        var response = try await HTTPNext(pipeline: pipeline, position: 0, run: self, keeper: nil, isShared: false)(request)
+        emit(.requestPrepared(request, elapsed: ClockReading.now - started))
+        var response = try await HTTPNext(pipeline: pipeline, position: 0, run: self, keeper: nil, isShared: false)(overrides.request)
         if !response.isBodyDelivered, !bodies.isInMemory { response = try await deliverToDestination(response) }
-        return try complete(response, statusFailed: statusFails(response))
+        let statusFailed = statusFails(response)
+        return try complete(consume response, statusFailed: statusFailed, keep: keep)
     }
 
     // MARK: Preparing
@@ -93,10 +114,9 @@ final class CycleRun: Sendable {
     /// malformed requests off the wire.
     @inline(never)
     private static func prepare(
-        _ request: HTTPRequest, processors: [any HTTPRequestProcessor], settings: HTTPSession.Settings, resumable: Bool,
+        _ request: inout HTTPRequest, processors: [any HTTPRequestProcessor], settings: HTTPSession.Settings, resumable: Bool,
         vettedURL: URL?
-    ) throws -> HTTPRequest {
-        var request = request
+    ) throws {
         if resumable, !request.headers.contains("Accept-Encoding") {
             // Ranges of an encoded body cannot be decoded from the middle.
             request.headers["Accept-Encoding"] = "identity"
@@ -110,7 +130,6 @@ final class CycleRun: Sendable {
             try encodeWithoutProcessor(&request, registry: settings.configuration.processorRegistry)
         }
         try request.validateForSending(vettedURL: vettedURL, vettedHeaders: defaults.vetted)
-        return request
     }
 
     /// A request object no processor turned into a body: bytes go as they are, a `String` as
@@ -136,11 +155,14 @@ final class CycleRun: Sendable {
 
     /// Throws when the run's task is cancelled, or — unless the caller's exchange is shared by
     /// coalesced cycles — the run was cancelled or replaced by a restart.
-    func checkCancellation(sharing shared: Bool = false) throws {
+    ///
+    /// - Parameter includingTask: whether to ask the task too, a thread-local lookup that the
+    ///   path skips between its own stages (the transport's entry and the run's end ask).
+    func checkCancellation(sharing shared: Bool = false, includingTask: Bool = true) throws {
         if shared {
-            if Task.isCancelled { throw CancellationError() }
+            if includingTask, Task.isCancelled { throw CancellationError() }
         } else {
-            try cycle.checkCancellation(of: generation)
+            try cycle.checkCancellation(of: generation, includingTask: includingTask)
         }
     }
 
@@ -149,7 +171,7 @@ final class CycleRun: Sendable {
     /// - Throws: ``HTTPError/timedOut`` when nothing is left.
     func remainingTime() throws -> Duration? {
         guard let deadline else { return nil }
-        let remaining = deadline - .now
+        let remaining = deadline - ClockReading.now
         guard remaining > .zero else { throw HTTPError.timedOut }
         return remaining
     }
@@ -170,14 +192,14 @@ final class CycleRun: Sendable {
     /// Reports an attempt going out.
     @inline(never)
     func emitAttempt(_ request: HTTPRequest, number: Int) {
-        emit(.requestSent(request, attempt: number, elapsed: .now - started))
+        emit(.requestSent(request, attempt: number, elapsed: ClockReading.now - started))
     }
 
     /// Reports an attempt's response, and returns the failure it is when its status fails the
     /// cycle (the response on the error).
     @inline(never)
     func failure(of response: HTTPResponse, attempt: Int) -> HTTPError? {
-        emit(.responseReceived(response, attempt: attempt, elapsed: .now - started))
+        emit(.responseReceived(response, attempt: attempt, elapsed: ClockReading.now - started))
         return statusFails(response) ? .statusCode(response) : nil
     }
 

@@ -9,7 +9,11 @@ extension HTTPCycle {
         let (generation, previous) = state.withLock { beginRun(&$0, completion: completion) }
         previous?.cancel()
         let task = Task {
-            try await self.run(generation, completion: completion, channel: channel)
+            // The cycle keeps the response, and the task hands a copy to whoever awaits it.
+            try await self.run(generation, completion: completion, channel: channel) { response in
+                self.record(copy response, of: generation)
+                return response
+            }
         }
         // The run may have ended already, or been cancelled before its task was known: record
         // the task only for a run still going, and pass on a cancel that came first.
@@ -40,15 +44,20 @@ extension HTTPCycle {
     }
 
     /// One run from start to end: the ``CycleRun``, then the completion.
-    nonisolated(nonsending) func run(
-        _ generation: Int, completion: Completion?, channel: ResponseBodyChannel?
-    ) async throws -> HTTPResponse {
+    ///
+    /// - Parameter keep: records the run's final response on the cycle — a failing status's
+    ///   too, before the error is thrown, and before a download's handler or the completion,
+    ///   which read it there — and returns what the caller gets back, so that a caller who
+    ///   wants only the cycle pays for no copy of the response.
+    nonisolated(nonsending) func run<Outcome>(
+        _ generation: Int, completion: Completion?, channel: ResponseBodyChannel?, keep: (consuming HTTPResponse) -> Outcome
+    ) async throws -> Outcome {
         let run = CycleRun(cycle: self, generation: generation, settings: state.withLock { $0.settings }, channel: channel)
         do {
-            let response = try await run.perform()
+            let outcome = try await run.perform(keep: keep)
             run.close(failure: nil)
             endRun(generation, failure: nil, completion: completion)
-            return response
+            return outcome
         } catch {
             let failure = run.fail(with: error)
             endRun(generation, failure: failure, completion: completion)
@@ -75,8 +84,8 @@ extension HTTPCycle {
 
     /// Throws when the run's task is cancelled, or the run was cancelled or replaced by a
     /// restart (which a run in the calling task learns only here).
-    func checkCancellation(of generation: Int) throws {
-        if Task.isCancelled || liveGeneration.load(ordering: .acquiring) != generation {
+    func checkCancellation(of generation: Int, includingTask: Bool = true) throws {
+        if liveGeneration.load(ordering: .acquiring) != generation || includingTask && Task.isCancelled {
             throw CancellationError()
         }
     }
@@ -87,9 +96,11 @@ extension HTTPCycle {
     }
 
     /// Keeps a run's final response, unless a newer run started.
-    func record(_ response: HTTPResponse, of generation: Int) {
+    func record(_ response: consuming HTTPResponse, of generation: Int) {
+        // Moved in under the lock; dropped after it when a newer run started.
+        var response = Optional(consume response)
         state.withLock { state in
-            if state.lifecycle.generation == generation { state.response = response }
+            if state.lifecycle.generation == generation { state.response = response.take() }
         }
     }
 

@@ -77,16 +77,17 @@ public final class HTTPCycle: Sendable {
     /// Creates a cycle with every setting in place at once, so that building one takes no lock;
     /// `vettedURL` is the request's URL when the caller checked it is ``Foundation/URL/isSendableHTTP``.
     package init(
-        request: HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPRequestProcessor]?,
+        request: consuming HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPRequestProcessor]?,
         responseProcessors: [any HTTPResponseProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool = false,
         retryPolicy: RetryPolicy? = nil, vettedURL: URL? = nil
     ) {
         self.session = session
         self.vettedURL = vettedURL
-        let settings = Settings(
-            request: request, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: retryPolicy)
-        state = Mutex(State(settings: settings))
+        state = Mutex(
+            State(
+                settings: Settings(
+                    request: request, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
+                    authentications: authentications, solicited: solicited, retryPolicy: retryPolicy)))
         if session.hasEventMonitors.load(ordering: .acquiring) {
             emit(.created, to: session.settings().configuration.eventMonitors)
         }
@@ -265,12 +266,16 @@ public final class HTTPCycle: Sendable {
     /// hand the cycle to others, whose ``cancel(explicitly:)`` must stop the exchange at once,
     /// which only a task of its own allows: then it runs as ``start()``.
     ///
-    /// - Returns: the processed response, as ``start()``.
+    /// The processed response is on the cycle (``response``) when it returns: the caller asked
+    /// for the cycle, and gets no second copy of the response.
+    ///
     /// - Throws: ``HTTPError``, as ``start()``.
-    @discardableResult
-    nonisolated(nonsending) package func startUnshared() async throws -> HTTPResponse {
-        guard let (generation, previous) = beginUnreachableRun() else { return try await start() }
+    nonisolated(nonsending) package func startUnshared() async throws {
+        guard let (generation, previous) = beginUnreachableRun() else {
+            _ = try await start()
+            return
+        }
         previous?.cancel()
-        return try await run(generation, completion: nil, channel: nil)
+        try await run(generation, completion: nil, channel: nil) { response in record(consume response, of: generation) }
     }
 }

@@ -39,7 +39,7 @@ public struct HTTPLoggingMiddleware: HTTPMiddleware {
         guard logger.logLevel <= level else { return try await next(request) }
         let target = "\(request.method) \(request.url.redactedString)"
         logger.log(level: level, "→ \(target)", metadata: metadata(request.headers))
-        let started = ContinuousClock.now
+        let started = ClockReading.now
         do {
             let response = try await next(request)
             logger.log(level: level, "← \(response.statusCode) \(target) in \(Self.milliseconds(since: started))", metadata: metadata(response.headers))
@@ -52,8 +52,8 @@ public struct HTTPLoggingMiddleware: HTTPMiddleware {
     }
 
     /// The time since `start`, as a person reads it: `12.3 ms`.
-    private static func milliseconds(since start: ContinuousClock.Instant) -> String {
-        String(format: "%.1f ms", (ContinuousClock.now - start).inSeconds * 1000)
+    private static func milliseconds(since start: ClockReading) -> String {
+        String(format: "%.1f ms", (ClockReading.now - start).inSeconds * 1000)
     }
 
     /// The headers as metadata, sensitive values redacted; `nil` when headers are not logged.

@@ -68,8 +68,10 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
     public subscript(name: String) -> String? {
         get {
             var result: String?
-            for field in fields where field.name.equalsCaseInsensitively(name) {
-                result = result.map { "\($0), \(field.value)" } ?? field.value
+            // By index: iterating the fields would copy (and retain) every name and value.
+            for index in fields.indices where fields[index].name.equalsCaseInsensitively(name) {
+                let value = fields[index].value
+                result = result.map { "\($0), \(value)" } ?? value
             }
             return result
         }
@@ -89,7 +91,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
 
     /// Whether at least one field has this name.
     public func contains(_ name: String) -> Bool {
-        fields.contains { $0.name.equalsCaseInsensitively(name) }
+        fields.indices.contains { fields[$0].name.equalsCaseInsensitively(name) }
     }
 
     /// Appends a field, keeping the fields already there under the same name.

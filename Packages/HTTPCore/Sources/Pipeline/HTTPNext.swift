@@ -31,12 +31,15 @@ public struct HTTPNext: Sendable {
     ///   passed on a request that cannot go on the wire); ``HTTPError/Code/cancelled``.
     @inline(__always)
     nonisolated(nonsending) public func callAsFunction(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try run.checkCancellation(sharing: isShared)
         guard position < pipeline.stages.count else { throw HTTPError.cancelled(explicitly: false) }
+        let isUserStage = pipeline.isUserStage(position)
+        // The task is asked before a user's stage and before the wire; between built-in stages,
+        // which wait only in ways that hear a cancel, the cycle's generation is enough.
+        try run.checkCancellation(sharing: isShared, includingTask: isUserStage || position == pipeline.stages.count - 1)
         let stage = pipeline.stages[position]
         run.emit(.stageEntered(stage.name, request: request))
         let next = HTTPNext(pipeline: pipeline, position: position + 1, run: run, keeper: keeper, isShared: isShared)
-        guard pipeline.isUserStage(position) else { return try await stage.intercept(request, next: next) }
+        guard isUserStage else { return try await stage.intercept(request, next: next) }
         do {
             return try await stage.intercept(request, next: next)
         } catch {

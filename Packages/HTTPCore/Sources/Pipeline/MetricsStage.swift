@@ -20,7 +20,7 @@ struct MetricsStage: HTTPMiddleware {
         let active = Meter(label: HTTPTelemetry.activeRequests, dimensions: dimensions, factory: factory)
         active.increment()
         defer { active.decrement() }
-        let started = ContinuousClock.now
+        let started = ClockReading.now
         do {
             let response = try await next(request)
             var outcome = [(HTTPTelemetry.Attribute.statusCode, String(response.statusCode))]
@@ -37,8 +37,8 @@ struct MetricsStage: HTTPMiddleware {
         }
     }
 
-    private func record(since started: ContinuousClock.Instant, _ dimensions: [(String, String)]) {
-        let elapsed = (ContinuousClock.now - started).components
+    private func record(since started: ClockReading, _ dimensions: [(String, String)]) {
+        let elapsed = (ClockReading.now - started).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         Recorder(label: HTTPTelemetry.requestDuration, dimensions: dimensions, aggregate: true, factory: factory).record(seconds)
     }

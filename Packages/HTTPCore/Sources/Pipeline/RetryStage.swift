@@ -44,8 +44,8 @@ struct RetryStage: HTTPMiddleware {
             method: request.method, url: request.url, error: failure, retryCount: retries, solicited: run.solicited)
         guard let delay = run.retryPolicy.value.delay(for: attempt) else { return nil }
         // A retry that could not start before the run's deadline is not made: the failure stands.
-        if let deadline = run.deadline, .now + delay >= deadline { return nil }
-        run.emit(.retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: .now - run.started))
+        if let deadline = run.deadline, ClockReading.now + delay >= deadline { return nil }
+        run.emit(.retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: ClockReading.now - run.started))
         run.cycle.record(retryCount: retries + 1, of: run.generation)
         run.session.logger.debug(
             "retrying \(request.method) \(request.url.redactedString) in \(delay) after \(failure)",

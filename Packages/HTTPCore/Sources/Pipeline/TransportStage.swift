@@ -55,13 +55,14 @@ struct TransportStage: HTTPMiddleware {
             } else {
                 try await transport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
             }
-            return try collector.finish()
+            try collector.finish()
         } catch {
             // A failing status's body was cut at its limit: the status is the outcome.
             if let cut = collector.received(afterCut: error) { return cut }
             if let stale = StaleConnection(error, before: collector, request: request) { throw stale }
             throw error
         }
+        return collector.response()
     }
 
     /// A connection lost before any byte of the answer, for a request that may be sent again
@@ -97,15 +98,15 @@ struct TransportStage: HTTPMiddleware {
     /// prints (the clock is read only then). Not inlined, as the log's temporaries would widen
     /// the stage's async frame.
     @inline(never)
-    private static func logStart(of request: HTTPRequest, logger: Logger) -> ContinuousClock.Instant? {
+    private static func logStart(of request: HTTPRequest, logger: Logger) -> ClockReading? {
         guard logger.logLevel <= .debug else { return nil }
         logger.debug("\(request.method) \(request.url.redactedString)")
-        return .now
+        return ClockReading.now
     }
 
     /// Logs a response and how long its exchange took, at debug level.
     @inline(never)
-    private static func logEnd(of request: HTTPRequest, response: HTTPResponse, started: ContinuousClock.Instant, logger: Logger) {
-        logger.debug("\(response.statusCode) \(request.method) \(request.url.redactedString) in \(.now - started)")
+    private static func logEnd(of request: HTTPRequest, response: HTTPResponse, started: ClockReading, logger: Logger) {
+        logger.debug("\(response.statusCode) \(request.method) \(request.url.redactedString) in \(ClockReading.now - started)")
     }
 }

@@ -23,10 +23,10 @@ public final class ProcessorRegistry: Sendable {
         var processors: [String: any HTTPResponseProcessor] = [:]
         /// Lookups by `Content-Type` value, so that a response of a type seen before costs one
         /// dictionary read instead of a parse; emptied whenever a registration changes.
-        var byContentType: [String: (any HTTPResponseProcessor)?] = [:]
+        var byContentType: [String: Answer] = [:]
         /// The last answer of ``processor(forContentType:)``: an API's responses mostly share one
         /// `Content-Type`, which a comparison finds where the dictionary would hash it.
-        var lastAnswer: LastAnswer?
+        var lastAnswer: Answer?
         /// Counts changes, so that a lookup that raced with one is not cached.
         var generation = 0
         var objectProcessor: (any HTTPRequestProcessor)?
@@ -50,10 +50,17 @@ public final class ProcessorRegistry: Sendable {
     /// How many distinct `Content-Type` values the lookup cache holds before it starts over.
     private static let contentTypeCacheLimit = 64
 
-    /// A `Content-Type` and the processor for it (`nil`: none).
-    private struct LastAnswer {
+    /// A `Content-Type` and the processor for it (`nil`: none). An object, so that a lookup
+    /// hands it out with one retain: an optional existential is copied through the runtime's
+    /// generic value witnesses, a few hundred instructions a response.
+    private final class Answer: Sendable {
         let contentType: String
         let processor: (any HTTPResponseProcessor)?
+
+        init(contentType: String, processor: (any HTTPResponseProcessor)?) {
+            self.contentType = contentType
+            self.processor = processor
+        }
     }
 
     private let entries = Mutex(Entries())
@@ -111,22 +118,22 @@ public final class ProcessorRegistry: Sendable {
 
     /// The processor for a `Content-Type` value, by the most specific matching pattern.
     public func processor(forContentType contentType: String) -> (any HTTPResponseProcessor)? {
-        let (cached, generation) = entries.withLock { entries -> ((any HTTPResponseProcessor)??, Int) in
-            if let last = entries.lastAnswer, last.contentType == contentType { return (last.processor, entries.generation) }
+        let (cached, generation) = entries.withLock { entries -> (Answer?, Int) in
+            if let last = entries.lastAnswer, last.contentType == contentType { return (last, entries.generation) }
             let cached = entries.byContentType[contentType]
-            if let cached { entries.lastAnswer = LastAnswer(contentType: contentType, processor: cached) }
+            if let cached { entries.lastAnswer = cached }
             return (cached, entries.generation)
         }
-        if let cached { return cached }
+        if let cached { return cached.processor }
         // Parsed outside the lock; the answer is kept only if no registration came in between.
-        let processor = MediaType(contentType).flatMap(processor(for:))
+        let answer = Answer(contentType: contentType, processor: MediaType(contentType).flatMap(processor(for:)))
         entries.withLock { entries in
             guard entries.generation == generation else { return }
             if entries.byContentType.count >= Self.contentTypeCacheLimit { entries.byContentType = [:] }
-            entries.byContentType[contentType] = .some(processor)
-            entries.lastAnswer = LastAnswer(contentType: contentType, processor: processor)
+            entries.byContentType[contentType] = answer
+            entries.lastAnswer = answer
         }
-        return processor
+        return answer.processor
     }
 
     /// The processor that writes request bodies of a `Content-Type`: the one registered for it
