@@ -134,10 +134,7 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// The complete response, its parts moved out of the collector rather than copied. A body
     /// that went to a file or a stream is not in its ``HTTPResponse/data``.
     consuming func response() -> HTTPResponse {
-        var response = HTTPResponse(statusCode: statusCode, headers: headers, data: body, url: url)
-        response.version = version
-        if case .memory = destination {} else { response.isBodyDelivered = true }
-        return response
+        response(data: body)
     }
 
     /// The set-aside response as far as it was kept, when `error` is the ``BodyCut`` that ended
