@@ -35,21 +35,18 @@ struct CacheControl: Sendable, Hashable {
     }
 
     init(_ headers: HTTPHeaderFields) {
-        // One pass over the fields, by index (a copy of each field would retain its strings):
-        // every request and every response is read here.
+        // One pass over the fields: every request and every response is read here.
         var hasCacheControl = false
         var pragmaNoCache = false
-        let fields = headers.fields
-        for index in fields.indices {
-            if fields[index].name.equalsCaseInsensitively("Cache-Control") {
+        for field in headers {
+            if field.name.equalsCaseInsensitively("Cache-Control") {
                 hasCacheControl = true
-                for directive in Self.directives(in: fields[index].value) {
+                for directive in Self.directives(in: field.value) {
                     apply(directive.name, directive.argument)
                 }
-            } else if fields[index].name.equalsCaseInsensitively("Pragma") {
+            } else if field.name.equalsCaseInsensitively("Pragma") {
                 pragmaNoCache =
-                    pragmaNoCache
-                    || fields[index].value.split(separator: ",").contains { $0.trimmingHTTPWhitespace().lowercased() == "no-cache" }
+                    pragmaNoCache || field.value.split(separator: ",").contains { $0.trimmingHTTPWhitespace().lowercased() == "no-cache" }
             }
         }
         // HTTP/1.0's `Pragma: no-cache`, when no Cache-Control says otherwise (§5.4).
