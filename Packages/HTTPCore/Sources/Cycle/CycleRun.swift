@@ -157,7 +157,8 @@ final class CycleRun: Sendable {
     /// coalesced cycles — the run was cancelled or replaced by a restart.
     ///
     /// - Parameter includingTask: whether to ask the task too, a thread-local lookup that the
-    ///   path skips between its own stages (the transport's entry and the run's end ask).
+    ///   path skips between its own stages (a user's stage, the transport's entry and the run's
+    ///   end ask).
     func checkCancellation(sharing shared: Bool = false, includingTask: Bool = true) throws {
         if shared {
             if includingTask, Task.isCancelled { throw CancellationError() }
