@@ -37,6 +37,25 @@ func quickPolicy() -> RetryPolicy {
         }
     }
 
+    @Test func aCallsOwnRetryPolicyGovernsItsRunAndStaysAValue() async throws {
+        try await withSandbox { sandbox, session in
+            var options = HTTPCycle.Options(retryPolicy: quickPolicy())
+            let untouched = options
+            options.retryPolicy?.maximumRetryCount = 1
+            #expect(untouched.retryPolicy?.maximumRetryCount == RetryPolicy.defaultMaximumRetryCount)
+            let error = await httpError {
+                try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "own", "fail": 10], options: options, session: session)
+            }
+            #expect(error?.statusCode == 503)
+            // One retry, not the session's default three: attempt 3 is the next to fail.
+            let probe = try? await HTTPCycle.get(
+                sandbox.url("/counter"), parameters: ["key": "own", "fail": 2], options: .init(retryPolicy: .never), session: session)
+            #expect(probe?.response?.text == "attempt 3 succeeds")
+            let cycle = try HTTPCycle(sandbox.url("/"), method: .get, options: options, session: session)
+            #expect(cycle.retryPolicy?.maximumRetryCount == 1)
+        }
+    }
+
     @Test func postIsNotRetriedAfterAResponse() async throws {
         try await withSandbox { sandbox, session in
             try session.update { $0.retryPolicy = quickPolicy() }

@@ -98,6 +98,8 @@ final class CycleRun: Sendable {
     ///
     /// - Throws: ``HTTPError``: why preparing failed, what a stage threw, the status error
     ///   (with the processed response), a processor's failure.
+    // Inlined, as is the cycle's `run` that calls it: one async frame for the whole run.
+    @inline(__always)
     nonisolated(nonsending) func perform<Outcome>(keep: (consuming HTTPResponse) -> Outcome) async throws -> Outcome {
         if let preparationFailure { throw preparationFailure }
         emit(.requestPrepared(request, elapsed: ClockReading.now - started))

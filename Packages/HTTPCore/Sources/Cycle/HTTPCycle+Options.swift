@@ -11,7 +11,13 @@ extension HTTPCycle {
         /// An empty list turns response processing off.
         public var responseProcessors: [any HTTPResponseProcessor]?
         public var authentications: [any HTTPAuthentication]?
-        public var retryPolicy: RetryPolicy?
+        public var retryPolicy: RetryPolicy? {
+            get { retryPolicyBox?.value }
+            set { retryPolicyBox = newValue.map(Boxed.init) }
+        }
+        // Out of line: a one-call form holds its options across the whole exchange, and an
+        // inline policy (sets, a closure) made them five lines to copy and destroy, cold by then.
+        private(set) var retryPolicyBox: Boxed<RetryPolicy>?
         /// Whether a person asked for this request, so that it is retried until data arrives.
         public var solicited: Bool
 
@@ -22,7 +28,7 @@ extension HTTPCycle {
             self.requestProcessors = requestProcessors
             self.responseProcessors = responseProcessors
             self.authentications = authentications
-            self.retryPolicy = retryPolicy
+            retryPolicyBox = retryPolicy.map(Boxed.init)
             self.solicited = solicited
         }
     }

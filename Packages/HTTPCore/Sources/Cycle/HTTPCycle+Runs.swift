@@ -49,6 +49,8 @@ extension HTTPCycle {
     ///   too, before the error is thrown, and before a download's handler or the completion,
     ///   which read it there — and returns what the caller gets back, so that a caller who
     ///   wants only the cycle pays for no copy of the response.
+    // Inlined into the two callers: a run is then one async frame (see ``CycleRun/perform(keep:)``).
+    @inline(__always)
     nonisolated(nonsending) func run<Outcome>(
         _ generation: Int, completion: Completion?, channel: ResponseBodyChannel?, keep: (consuming HTTPResponse) -> Outcome
     ) async throws -> Outcome {

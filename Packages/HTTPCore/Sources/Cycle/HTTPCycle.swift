@@ -44,6 +44,20 @@ public final class HTTPCycle: Sendable {
         @OutOfLine var retryPolicy: RetryPolicy?
         var didSendBodyData: DidSendBodyDataHandler?
         @OutOfLine var download: HTTPDownload? = nil
+
+        /// Settings holding the retry policy in `retryPolicy`'s object, which they share.
+        init(
+            request: consuming HTTPRequest, requestProcessors: [any HTTPRequestProcessor]?,
+            responseProcessors: [any HTTPResponseProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool,
+            retryPolicy: Boxed<RetryPolicy>?
+        ) {
+            self.request = request
+            self.requestProcessors = requestProcessors
+            self.responseProcessors = responseProcessors
+            self.authentications = authentications
+            self.solicited = solicited
+            _retryPolicy = OutOfLine(sharing: retryPolicy)
+        }
     }
 
     struct State {
@@ -76,10 +90,22 @@ public final class HTTPCycle: Sendable {
 
     /// Creates a cycle with every setting in place at once, so that building one takes no lock;
     /// `vettedURL` is the request's URL when the caller checked it is ``Foundation/URL/isSendableHTTP``.
-    package init(
+    package convenience init(
         request: consuming HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPRequestProcessor]?,
         responseProcessors: [any HTTPResponseProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool = false,
         retryPolicy: RetryPolicy? = nil, vettedURL: URL? = nil
+    ) {
+        self.init(
+            request: request, session: session, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
+            authentications: authentications, solicited: solicited, retryPolicyBox: retryPolicy.map(Boxed.init), vettedURL: vettedURL)
+    }
+
+    /// As above, the retry policy in an object of its own, which the cycle shares with the
+    /// ``Options`` it came from.
+    init(
+        request: consuming HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPRequestProcessor]?,
+        responseProcessors: [any HTTPResponseProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool,
+        retryPolicyBox: Boxed<RetryPolicy>?, vettedURL: URL?
     ) {
         self.session = session
         self.vettedURL = vettedURL
@@ -87,7 +113,7 @@ public final class HTTPCycle: Sendable {
             State(
                 settings: Settings(
                     request: request, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-                    authentications: authentications, solicited: solicited, retryPolicy: retryPolicy)))
+                    authentications: authentications, solicited: solicited, retryPolicy: retryPolicyBox)))
         if session.hasEventMonitors.load(ordering: .acquiring) {
             emit(.created, to: session.settings().configuration.eventMonitors)
         }
@@ -270,6 +296,8 @@ public final class HTTPCycle: Sendable {
     /// for the cycle, and gets no second copy of the response.
     ///
     /// - Throws: ``HTTPError``, as ``start()``.
+    // Inlined into the one-call forms, whose frame it would otherwise add to every request's.
+    @inline(__always)
     nonisolated(nonsending) package func startUnshared() async throws {
         guard let (generation, previous) = beginUnreachableRun() else {
             _ = try await start()

@@ -12,6 +12,9 @@ struct RedirectStage: HTTPMiddleware {
     ///   ``HTTPError/Code/insecureRedirect``; ``HTTPError/Code/bodyNotReplayable`` for a 307/308
     ///   that would resend a one-shot body; ``HTTPError/Code/invalidResponse`` for a `Location`
     ///   that is not an http(s) URL.
+    // Inlined into its protocol witness, so that the stage is one async frame rather than two:
+    // each frame is allocated for every request, and touched again, cold, when its response comes.
+    @inline(__always)
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let response = try await next(request)
         guard HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers) else { return response }

@@ -20,6 +20,9 @@ struct TransportStage: HTTPMiddleware {
 
     var name: String { "transport" }
 
+    // Inlined into its protocol witness, so that the stage is one async frame rather than two:
+    // each frame is allocated for every request, and touched again, cold, when its response comes.
+    @inline(__always)
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         if next.pipeline.hasUserStages { try Self.check(request, prepared: run.request, vettedURL: run.cycle.vettedURL) }

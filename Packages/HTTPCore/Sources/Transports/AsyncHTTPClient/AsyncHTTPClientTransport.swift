@@ -138,6 +138,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private var allLanes: [ClientLane] { lanes + proxiedLanes.values.joined() }
 
+    // Inlined into the transport stage, whose frame then holds this one's.
+    @inline(__always)
     nonisolated(nonsending) public func send(
         _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
         to receiver: inout some HTTPResponseReceiver
