@@ -16,7 +16,7 @@ extension HTTPCycle {
             set { retryPolicyBox = newValue.map(Boxed.init) }
         }
         // Out of line: a one-call form holds its options across the whole exchange, and an
-        // inline policy (sets, a closure) made them five lines to copy and destroy, cold by then.
+        // inline policy (a set, durations, a closure) was copied and destroyed field by field.
         private(set) var retryPolicyBox: Boxed<RetryPolicy>?
         /// Whether a person asked for this request, so that it is retried until data arrives.
         public var solicited: Bool
