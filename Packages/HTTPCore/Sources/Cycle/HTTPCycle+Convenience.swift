@@ -21,7 +21,7 @@ extension HTTPCycle {
         self.init(
             request: HTTPRequest(url: url, method: method, headers: headers, object: requestObject, timeout: timeout),
             session: session, requestProcessors: options.requestProcessors, responseProcessors: options.responseProcessors,
-            authentications: options.authentications, solicited: options.solicited, retryPolicyBox: options.retryPolicyBox,
+            authentications: options.authentications, solicited: options.solicited, retryPolicy: options.retryPolicyStorage,
             vettedURL: url)
     }
 
@@ -30,7 +30,7 @@ extension HTTPCycle {
         self.init(
             request: request, session: session, requestProcessors: options.requestProcessors,
             responseProcessors: options.responseProcessors, authentications: options.authentications,
-            solicited: options.solicited, retryPolicyBox: options.retryPolicyBox, vettedURL: nil)
+            solicited: options.solicited, retryPolicy: options.retryPolicyStorage, vettedURL: nil)
     }
 
     /// Sends `request` and returns the finished cycle: the one-call form for a request value

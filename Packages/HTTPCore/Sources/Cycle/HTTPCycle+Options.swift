@@ -12,12 +12,12 @@ extension HTTPCycle {
         public var responseProcessors: [any HTTPResponseProcessor]?
         public var authentications: [any HTTPAuthentication]?
         public var retryPolicy: RetryPolicy? {
-            get { retryPolicyBox?.value }
-            set { retryPolicyBox = newValue.map(Boxed.init) }
+            get { retryPolicyStorage.wrappedValue }
+            set { retryPolicyStorage.wrappedValue = newValue }
         }
         // Out of line: a one-call form holds its options across the whole exchange, and an
         // inline policy (a set, durations, a closure) was copied and destroyed field by field.
-        private(set) var retryPolicyBox: Boxed<RetryPolicy>?
+        private(set) var retryPolicyStorage: OutOfLine<RetryPolicy>
         /// Whether a person asked for this request, so that it is retried until data arrives.
         public var solicited: Bool
 
@@ -28,7 +28,7 @@ extension HTTPCycle {
             self.requestProcessors = requestProcessors
             self.responseProcessors = responseProcessors
             self.authentications = authentications
-            retryPolicyBox = retryPolicy.map(Boxed.init)
+            retryPolicyStorage = OutOfLine(wrappedValue: retryPolicy)
             self.solicited = solicited
         }
     }

@@ -45,18 +45,18 @@ public final class HTTPCycle: Sendable {
         var didSendBodyData: DidSendBodyDataHandler?
         @OutOfLine var download: HTTPDownload? = nil
 
-        /// Settings holding the retry policy in `retryPolicy`'s object, which they share.
+        /// Settings sharing the object that holds `retryPolicy`.
         init(
             request: consuming HTTPRequest, requestProcessors: [any HTTPRequestProcessor]?,
             responseProcessors: [any HTTPResponseProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool,
-            retryPolicy: Boxed<RetryPolicy>?
+            retryPolicy: OutOfLine<RetryPolicy>
         ) {
             self.request = request
             self.requestProcessors = requestProcessors
             self.responseProcessors = responseProcessors
             self.authentications = authentications
             self.solicited = solicited
-            _retryPolicy = OutOfLine(sharing: retryPolicy)
+            _retryPolicy = retryPolicy
         }
     }
 
@@ -97,7 +97,8 @@ public final class HTTPCycle: Sendable {
     ) {
         self.init(
             request: request, session: session, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicyBox: retryPolicy.map(Boxed.init), vettedURL: vettedURL)
+            authentications: authentications, solicited: solicited, retryPolicy: OutOfLine(wrappedValue: retryPolicy),
+            vettedURL: vettedURL)
     }
 
     /// As above, the retry policy in an object of its own, which the cycle shares with the
@@ -105,7 +106,7 @@ public final class HTTPCycle: Sendable {
     init(
         request: consuming HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPRequestProcessor]?,
         responseProcessors: [any HTTPResponseProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool,
-        retryPolicyBox: Boxed<RetryPolicy>?, vettedURL: URL?
+        retryPolicy: OutOfLine<RetryPolicy>, vettedURL: URL?
     ) {
         self.session = session
         self.vettedURL = vettedURL
@@ -113,7 +114,7 @@ public final class HTTPCycle: Sendable {
             State(
                 settings: Settings(
                     request: request, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-                    authentications: authentications, solicited: solicited, retryPolicy: retryPolicyBox)))
+                    authentications: authentications, solicited: solicited, retryPolicy: retryPolicy)))
         if session.hasEventMonitors.load(ordering: .acquiring) {
             emit(.created, to: session.settings().configuration.eventMonitors)
         }

@@ -8,11 +8,6 @@ struct OutOfLine<Value: Sendable>: Sendable {
         box = wrappedValue.map(Boxed.init)
     }
 
-    /// Holds the value `box` holds, sharing the object.
-    init(sharing box: Boxed<Value>?) {
-        self.box = box
-    }
-
     var wrappedValue: Value? {
         get { box?.value }
         set { box = newValue.map(Boxed.init) }
