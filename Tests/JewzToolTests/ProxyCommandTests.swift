@@ -6,14 +6,18 @@ import Testing
 
 /// `jewz proxy` as a user runs it, with curl (a client no one here wrote) on the other side.
 @Suite struct ProxyCommandTests {
-    @Test func aReverseProxyRecordsWhatCurlExchangedAndReplaysItWithTheOriginGone() async throws {
+    @Test func aReverseProxyRecordsEachExchangeBeforeCurlHasItsAnswerAndReplaysThemWithTheOriginGone() async throws {
         let directory = try makeScratchDirectory(prefix: "jewz-proxy")
         defer { try? FileManager.default.removeItem(at: directory) }
         let archive = directory.appendingPathComponent("api.har").path
         let sandbox = try await Sandbox.start()
         let recording = try await ServingJewz.start(["--port", "0", "--upstream", sandbox.baseURL, "--record", archive], command: "proxy")
         let json = try await runCurl([recording.baseURL + "/json?x=1"])
+        // An answer is whole for its client only once its exchange is recorded: the client's
+        // next request may come at once, and the archive keeps their order.
+        #expect(try HTTPArchive(contentsOf: URL(fileURLWithPath: archive)).log.entries.count == 1)
         let posted = try await runCurl(["--data-binary", "hello", recording.baseURL + "/dumpupload/"])
+        #expect(try HTTPArchive(contentsOf: URL(fileURLWithPath: archive)).log.entries.count == 2)
         let missing = try await runCurl(["--include", recording.baseURL + "/status/404"])
         #expect(json.status == 0 && json.output.contains(#""name":"Jewzruxin""#), "\(json.error)")
         #expect(posted.output == "hello")

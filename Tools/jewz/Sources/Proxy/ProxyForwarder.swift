@@ -26,15 +26,16 @@ struct ProxyForwarder: Sendable {
 
     /// Forwards `head` (with `body`, if it has one) and writes the answer to `channel`: a 502
     /// saying why when the upstream fails before its head, a cut connection when it fails
-    /// after. One line on standard error says what happened.
+    /// after. One line on standard error says what happened, written before the client can have
+    /// the whole answer.
     ///
     /// - Returns: whether the connection may serve another request.
     func forward(_ head: HTTPRequestHead, body: BodyRelay?, to channel: any Channel, answered: Answered) async -> Bool {
         let started = ContinuousClock.now
         guard let url = target(of: head) else {
             let reason = "jewz proxy forwards absolute http:// URLs\(mode.isForward ? " (HTTPS goes through CONNECT)" : "") and paths under its upstream"
-            await Self.answer(400, reason, to: channel)
             log(head, url: head.uri, outcome: "400 (\(reason))", since: started)
+            await Self.answer(400, reason, to: channel)
             return head.isKeepAlive
         }
         var request = HTTPRequest(url: url, method: HTTPMethod(head.method.rawValue), headers: ProxyHeaders.outgoing(head.headers))
@@ -69,27 +70,39 @@ struct ProxyForwarder: Sendable {
             let length = headers["Content-Length"].first.flatMap(Int.init)
             if !hasBody || length == 0 { answered.mark() }
             var written = 0
+            var last: Data?
             for try await chunk in stream {
-                // Marked before the last bytes go: the client may close as soon as it has them.
                 written += chunk.count
-                if let length, written >= length { answered.mark() }
+                // The bytes that complete a known length wait for the upstream exchange to end:
+                // a client that has them sends its next request at once, and that request must
+                // find this exchange recorded and cached, or see the connection cut if it failed.
+                if let length, written >= length {
+                    last = (last ?? Data()) + chunk
+                    continue
+                }
                 try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(data: chunk)))).get()
+            }
+            // Logged and marked before the last bytes go: the client may close, or stop this
+            // proxy, as soon as it has them.
+            log(head, url: url.absoluteString, outcome: "\(response.statusCode) \(source(of: response))", since: started)
+            if let last {
+                answered.mark()
+                try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(data: last)))).get()
             }
             // The body is out: a client that closes at once (its last byte read) is no failure.
             let ended = (try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()) != nil
-            log(head, url: url.absoluteString, outcome: "\(response.statusCode) \(source(of: response))", since: started)
             return head.isKeepAlive && ended
         } catch {
             let reason = (error as? HTTPError)?.description ?? "\(error)"
             if wroteHead {
                 // The head is gone: only a cut connection tells the client the body is not whole.
-                channel.close(promise: nil)
                 log(head, url: url.absoluteString, outcome: "cut (\(reason))", since: started)
+                channel.close(promise: nil)
                 return false
             }
             let cancelled = (error as? HTTPError)?.code == .cancelled || error is CancellationError
-            if !cancelled { await Self.answer(502, "jewz proxy: the upstream failed: \(reason)", to: channel) }
             log(head, url: url.absoluteString, outcome: cancelled ? "client gone" : "502 (\(reason))", since: started)
+            if !cancelled { await Self.answer(502, "jewz proxy: the upstream failed: \(reason)", to: channel) }
             return head.isKeepAlive && !cancelled
         }
     }
