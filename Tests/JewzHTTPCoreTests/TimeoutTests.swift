@@ -66,10 +66,10 @@ import Testing
     @Test func aReaderSlowerThanTheIdleTimeoutIsNotIdle() async throws {
         // The connection pauses because the reader does not read, not because the server is
         // silent: that must not count as idle. The timeout leaves the server, in this process
-        // on a loaded machine, room to be slow while the reader reads (one second was seen to
-        // run out while the whole suite ran on two slow cores).
+        // on a loaded machine, room to be slow while the reader reads (one second, then two,
+        // were seen to run out while the whole suite ran on two slow cores).
         var configuration = HTTPSession.Configuration()
-        configuration.transport.timeouts.idle = .seconds(2)
+        configuration.transport.timeouts.idle = .seconds(5)
         let size: Int64 = 8 << 20
         try await withSandbox(configuration: configuration) { sandbox, session in
             let (_, body) = try await HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session).startStreaming()
@@ -77,7 +77,7 @@ import Testing
             var received = Int64(try await iterator.next()?.count ?? 0)
             // Slowness is what is tested: the reader sleeps through several idle timeouts
             // while the buffers fill and the connection waits for it.
-            try await Task.sleep(for: .seconds(5))
+            try await Task.sleep(for: .seconds(12))
             while let chunk = try await iterator.next() { received += Int64(chunk.count) }
             #expect(received == size)
         }
