@@ -195,7 +195,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             var headers = HTTPHeaders(request.headers.fields.map { ($0.name, $0.value) })
             var url = request.url
             if unixSocketPath != nil || url.isUnixSocketURL { url = try Self.socketURL(of: request, on: unixSocketPath, headers: &headers) }
-            let outgoing = try HTTPClient.Request(
+            let outgoing = try lane.recentRequest.request(
                 url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
                 body: try body(of: request, reportingProgress: onBodySent != nil, eventLoop: lane.client.eventLoopGroup.next()),
                 tlsConfiguration: pinnedTLS.flatMap { pinned in request.url.host.flatMap(pinned.configuration(forHost:)) })

@@ -21,6 +21,8 @@ final class ClientLane: Sendable {
     let wakes: WakeBatch?
     /// Exchanges in flight, read to send the next request down the least busy lane.
     let load = Atomic(0)
+    /// The request this lane made last, made again for the same URL and method.
+    let recentRequest = RecentClientRequest()
 
     init(client: HTTPClient, watchdog: IdleWatchdog?, wakes: WakeBatch?) {
         self.client = client
