@@ -11,6 +11,7 @@ import NIOSSL
 /// endpoint again and again.
 ///
 /// One entry, replaced by every request that misses it: a miss costs a comparison of URLs.
+/// The session's ``RecentURLs`` does the same for the string a URL is parsed from.
 /// The entry keeps no headers, body or TLS configuration of the request it came from.
 final class RecentClientRequest: Sendable {
     private let last = Mutex<HTTPClient.Request?>(nil)
