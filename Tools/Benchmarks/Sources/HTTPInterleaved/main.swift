@@ -16,6 +16,7 @@ import Synchronization
 // Usage: HTTPInterleaved BASE_URL [ROUNDS]   (./run passes the server it started)
 //   ONLY=c=64                      only the cases whose name contains this
 //   BLOCK_SCALE=4                  GET blocks of 4× the requests (a slow last request weighs less)
+//   SHOW_ROUNDS=1                  each round's wall time per request, ours and the baseline's
 //   PROFILE="GET /hello c=64"      one side alone, ROUNDS blocks, for a profiler (perf record);
 //   PROFILE_SIDE=baseline          the baseline's side instead of ours
 //   BISECT=1                       where a gap comes from: A/A runs (the noise), AHC's read
@@ -361,6 +362,7 @@ if let profiled = ProcessInfo.processInfo.environment["PROFILE"], let entry = al
 }
 print("## Interleaved (\(rounds) rounds; median of each round's ratio, ours / baseline)\n")
 let only = ProcessInfo.processInfo.environment["ONLY"]
+let showsRounds = ProcessInfo.processInfo.environment["SHOW_ROUNDS"] != nil
 for entry in allCases where only.map({ entry.name.contains($0) }) ?? true {
     // Warm both: connections open, caches filled.
     _ = try await measure(entry.ours, count: entry.count / 4, concurrency: entry.concurrency)
@@ -381,6 +383,12 @@ for entry in allCases where only.map({ entry.name.contains($0) }) ?? true {
         theirs.append(other)
         ratios.append(other.seconds / mine.seconds)
         cpuRatios.append(other.cpuSeconds / mine.cpuSeconds)
+        if showsRounds {
+            let count = Double(entry.count)
+            print(String(
+                format: "  round %2d: ours %6.1f µs, baseline %6.1f µs a request (×%.2f)",
+                round + 1, mine.seconds / count * 1e6, other.seconds / count * 1e6, other.seconds / mine.seconds))
+        }
     }
     let count = Double(entry.count)
     let ourRate = count / median(ours.map(\.seconds))
