@@ -367,6 +367,7 @@ for entry in allCases where only.map({ entry.name.contains($0) }) ?? true {
     // Warm both: connections open, caches filled.
     _ = try await measure(entry.ours, count: entry.count / 4, concurrency: entry.concurrency)
     _ = try await measure(entry.baseline, count: entry.count / 4, concurrency: entry.concurrency)
+    let count = Double(entry.count)
     var ratios: [Double] = []
     var cpuRatios: [Double] = []
     var ours: [Sample] = []
@@ -384,13 +385,11 @@ for entry in allCases where only.map({ entry.name.contains($0) }) ?? true {
         ratios.append(other.seconds / mine.seconds)
         cpuRatios.append(other.cpuSeconds / mine.cpuSeconds)
         if showsRounds {
-            let count = Double(entry.count)
             print(String(
                 format: "  round %2d: ours %6.1f µs, baseline %6.1f µs a request (×%.2f)",
                 round + 1, mine.seconds / count * 1e6, other.seconds / count * 1e6, other.seconds / mine.seconds))
         }
     }
-    let count = Double(entry.count)
     let ourRate = count / median(ours.map(\.seconds))
     let theirRate = count / median(theirs.map(\.seconds))
     let ourCPU = median(ours.map(\.cpuSeconds)) / count * 1e6
