@@ -45,6 +45,18 @@ import Testing
         #expect(fresh.answer(source: .cache, age: 0).response.headers.values(for: "Age") == ["0"])
     }
 
+    @Test func answersAtDifferentAgesEachCarryTheirOwnAge() throws {
+        // Answers in the same second share their headers: the next second must not get them.
+        let stored = CachedResponse(
+            key: "shared", statusCode: 200, headers: ["Cache-Control": "max-age=60", "ETag": "\"v1\""], body: Data("hi".utf8),
+            url: nil, requestDate: Date(), responseDate: Date(), varyingFields: [:])
+        let ages = [3.2, 3.9, 4.0, 3.0, 59.99]
+        let answered = ages.map { stored.answer(source: .cache, age: $0).response.headers }
+        #expect(answered.map { $0.values(for: "Age") } == [["3"], ["3"], ["4"], ["3"], ["59"]])
+        #expect(answered.allSatisfy { $0["ETag"] == "\"v1\"" && $0["Cache-Control"] == "max-age=60" })
+        #expect(stored.headers["Age"] == nil)
+    }
+
     @Test func memoryEvictsTheLeastRecentlyUsedByCountAndCost() throws {
         let store = MemoryCacheStore(costLimit: 1 << 20, countLimit: 2)
         try store.store(entry("a"))

@@ -1,5 +1,6 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 
 /// A response as a cache keeps it: status, headers and body, when it was requested and
 /// received (for its age, RFC 9111 §4.2.3), and what it was stored for.
@@ -83,10 +84,7 @@ public struct CachedResponse: Sendable {
 
     /// What a cycle receives from it: the response, and the file its body is in, if any.
     func answer(source: HTTPResponse.Source, age: Double) -> HTTPFileResponse {
-        var headers = storage.parts.headers
-        let ageValue = String(Int(min(age, Double(Int32.max))))
-        // Most stored responses have no Age of their own: then it is added, not searched for.
-        if storage.hasAge { headers["Age"] = ageValue } else { headers.add(ageValue, for: "Age") }
+        let headers = storage.headers(answeringAge: Int(min(age, Double(Int32.max))))
         var response = HTTPResponse(statusCode: storage.parts.statusCode, headers: headers, data: storage.parts.body, url: storage.parts.url)
         response.source = source
         return HTTPFileResponse(response: consume response, bodyFile: storage.parts.bodyFile, length: storage.parts.bodyLength)
@@ -125,10 +123,25 @@ public struct CachedResponse: Sendable {
         /// Whether the stored headers carry an `Age` field, which an answer replaces.
         let hasAge: Bool
 
+        /// The headers of the latest answer, with its `Age`. Hits in the same second share them:
+        /// each making its own copy retained every field's strings, a reference count passed
+        /// between cores for each when hits run on both.
+        private let latestAnswer = Mutex<(age: Int, headers: HTTPHeaderFields)?>(nil)
+
         init(_ parts: Parts, rules: StoredRules) {
             self.parts = parts
             self.rules = rules
             hasAge = parts.headers.contains("Age")
+        }
+
+        /// The stored headers with `Age: age`.
+        func headers(answeringAge age: Int) -> HTTPHeaderFields {
+            if let latest = latestAnswer.withLock({ $0 }), latest.age == age { return latest.headers }
+            var headers = parts.headers
+            // Most stored responses have no Age of their own: then it is added, not searched for.
+            if hasAge { headers["Age"] = String(age) } else { headers.add(String(age), for: "Age") }
+            latestAnswer.withLock { $0 = (age, headers) }
+            return headers
         }
     }
 }
