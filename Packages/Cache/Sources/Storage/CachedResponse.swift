@@ -123,9 +123,9 @@ public struct CachedResponse: Sendable {
         /// Whether the stored headers carry an `Age` field, which an answer replaces.
         let hasAge: Bool
 
-        /// The headers of the latest answer, with its `Age`. Hits in the same second share them:
-        /// each making its own copy retained every field's strings, a reference count passed
-        /// between cores for each when hits run on both.
+        /// The headers of the latest answer, `Age` included, shared by the hits of the same
+        /// second: a copy per hit retained every field's strings, and with hits on both cores
+        /// each of those reference counts passed between them.
         private let latestAnswer = Mutex<(age: Int, headers: HTTPHeaderFields)?>(nil)
 
         init(_ parts: Parts, rules: StoredRules) {
