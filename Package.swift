@@ -122,15 +122,20 @@ let package = Package(
             dependencies: ["JewzHTTPCore", "CBrotli"],
             path: "Packages/Processors/Brotli/Sources"
         ),
+        // Our own declarations of libzstd's ABI, which JewzZstdLibrary loads at run time: the
+        // image has the runtime library (libzstd1) but not its header or link name.
         .systemLibrary(
             name: "CZstd",
-            path: "Packages/Processors/Zstd/CZstd",
-            pkgConfig: "libzstd",
-            providers: [.apt(["libzstd-dev"])]
+            path: "Packages/Processors/Zstd/CZstd"
+        ),
+        .target(
+            name: "JewzZstdLibrary",
+            dependencies: ["CZstd"],
+            path: "Packages/Processors/Zstd/Library"
         ),
         .target(
             name: "JewzZstd",
-            dependencies: ["JewzHTTPCore", "CZstd"],
+            dependencies: ["JewzHTTPCore", "CZstd", "JewzZstdLibrary"],
             path: "Packages/Processors/Zstd/Sources"
         ),
         .systemLibrary(
@@ -195,6 +200,7 @@ let package = Package(
                 "CZlib",
                 "CBrotli",
                 "CZstd",
+                "JewzZstdLibrary",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -31,7 +31,8 @@ import Testing
         #expect(recorded.log.entries[1].request.postData?.text == "hello")
         try await sandbox.shutdown()
 
-        let replaying = try await ServingJewz.start(["--port", "0", "--upstream", sandbox.baseURL, "--replay", archive], command: "proxy")
+        // An archive of one origin needs no --upstream: paths are taken as under that origin.
+        let replaying = try await ServingJewz.start(["--port", "0", "--replay", archive], command: "proxy")
         #expect(try await runCurl([replaying.baseURL + "/json?x=1"]).output == json.output)
         #expect(try await runCurl(["--data-binary", "hello", replaying.baseURL + "/dumpupload/"]).output == "hello")
         let unknown = try await runCurl(["--include", replaying.baseURL + "/hello/"])
@@ -39,6 +40,19 @@ import Testing
         #expect(unknown.output.contains("the closest recorded is"), "\(unknown.output)")
         try await replaying.stopAndWait()
         #expect(replaying.errorLines.first?.contains("→ 200 replay") == true, "\(replaying.errorLines)")
+
+        // Of several origins none is a reverse proxy's: paths get a 400 saying what to add, and
+        // absolute URLs are answered as by a forward proxy.
+        var twoOrigins = recorded
+        twoOrigins.log.entries[1].request.url = "http://localhost:9/dumpupload/"
+        let mixed = directory.appendingPathComponent("mixed.har")
+        try JSONEncoder().encode(twoOrigins).write(to: mixed)
+        let forwarding = try await ServingJewz.start(["--port", "0", "--replay", mixed.path], command: "proxy")
+        let path = try await runCurl(["--include", forwarding.baseURL + "/json?x=1"])
+        #expect(path.output.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(path.output)")
+        #expect(path.output.contains("holds 2 origins (\(sandbox.baseURL), http://localhost:9): add --upstream"), "\(path.output)")
+        #expect(try await runCurl(["--proxy", forwarding.baseURL, sandbox.baseURL + "/json?x=1"]).output == json.output)
+        try await forwarding.stopAndWait()
     }
 
     @Test func curlThroughAForwardProxyAndATunnel() async throws {

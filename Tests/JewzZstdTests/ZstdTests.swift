@@ -36,4 +36,26 @@ import Testing
             #expect(fits.response?.data.count == 2000)
         }
     }
+
+    /// Where libzstd cannot be loaded, `zstd` is not advertised, and a zstd body a server sends
+    /// anyway fails with an error that names the library and what to install.
+    @Test func withoutLibzstdZstdIsNotAdvertisedAndABodyFailsNamingTheLibrary() async throws {
+        let missing = HTTPZstdDecoder(libraryName: "libzstd-not-installed.so.1")
+        #expect(!missing.isAvailable)
+        #expect(missing.unavailableReason?.contains("libzstd-not-installed.so.1") == true)
+        #expect(HTTPZstdDecoder().isAvailable, "the system's \(HTTPZstdDecoder.defaultLibraryName) should load here")
+        let codings = ContentCodingRegistry()
+        codings.register(missing, for: HTTPZstdDecoder.codings)
+        #expect(codings.tokens.isEmpty)
+        try await withSandbox(contentCodings: codings) { sandbox, session in
+            let inspected = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            #expect(try Inspection(inspected.response).values("Accept-Encoding") == [])
+            let error = await httpError { try await HTTPCycle.get(sandbox.url("/encoded?coding=zstd&content=ab&repeat=100"), session: session) }
+            #expect(error?.code == .contentDecoding, "\(String(describing: error))")
+            let underlying = error?.underlying as? ContentDecodingError
+            #expect(underlying?.code == .unavailable, "\(String(describing: underlying))")
+            #expect(underlying?.description.contains("libzstd-not-installed.so.1") == true)
+            #expect(underlying?.description.contains("libzstd1") == true)
+        }
+    }
 }

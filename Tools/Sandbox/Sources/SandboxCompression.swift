@@ -2,6 +2,7 @@ import CBrotli
 import CZlib
 import CZstd
 import Foundation
+import JewzZstdLibrary
 
 /// Compresses Sandbox responses with zlib directly, independently of the toolkit's own gzip
 /// code, so tests of that code compare it against zlib rather than against itself.
@@ -87,16 +88,21 @@ enum SandboxCompression {
         return done == BROTLI_TRUE ? Data(output.prefix(size)) : nil
     }
 
+    /// `nil` also when libzstd is not installed: the Sandbox then answers zstd requests as the
+    /// library refusing.
     private static func zstd(_ data: Data, windowLog: Int32?) -> Data? {
-        guard let context = ZSTD_createCCtx() else { return nil }
-        defer { ZSTD_freeCCtx(context) }
-        ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, 3)
-        if let windowLog { ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, windowLog) }
-        var output = [UInt8](repeating: 0, count: ZSTD_compressBound(data.count))
-        let size = data.withUnsafeBytes { input in
-            ZSTD_compress2(context, &output, output.count, input.baseAddress, input.count)
+        guard case .success(let library) = ZstdLibrary.system,
+              let context = library.createCompressionContext() else { return nil }
+        defer { _ = library.freeCompressionContext(context) }
+        _ = library.setCompressionParameter(context, Int32(JewzZstdCompressionLevel), 3)
+        if let windowLog { _ = library.setCompressionParameter(context, Int32(JewzZstdWindowLog), windowLog) }
+        var output = [UInt8](repeating: 0, count: library.compressBound(data.count))
+        let size = output.withUnsafeMutableBytes { output in
+            data.withUnsafeBytes { input in
+                library.compress(context, output.baseAddress, output.count, input.baseAddress, input.count)
+            }
         }
-        return ZSTD_isError(size) == 0 ? Data(output.prefix(size)) : nil
+        return library.failure(of: size) == nil ? Data(output.prefix(size)) : nil
     }
 
     /// `pieces` compressed as one zlib stream; `nil` if zlib refuses.

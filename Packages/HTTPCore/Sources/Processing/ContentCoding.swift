@@ -6,6 +6,13 @@ import JewzLocking
 public protocol HTTPContentDecoder: Sendable {
     /// A fresh decoder for one body.
     func makeDecoding() -> any HTTPContentDecoding
+    /// Whether the decoder can work here: one whose library is missing is not advertised in
+    /// `Accept-Encoding`. `true` unless a decoder says otherwise.
+    var isAvailable: Bool { get }
+}
+
+extension HTTPContentDecoder {
+    public var isAvailable: Bool { true }
 }
 
 /// The state of decoding one body, fed chunk by chunk as it arrives.
@@ -16,8 +23,8 @@ public protocol HTTPContentDecoding: AnyObject {
     func finish(into output: inout Data) throws
 }
 
-/// Maps `Content-Encoding` tokens to decoders. A session whose registry is not empty
-/// advertises its tokens in `Accept-Encoding` and decodes matching responses.
+/// Maps `Content-Encoding` tokens to decoders. A session advertises the tokens of the available
+/// decoders in `Accept-Encoding` and decodes matching responses.
 public final class ContentCodingRegistry: Sendable {
     /// The registry sessions use unless given another one; with `import Jewzruxin` it knows
     /// gzip and deflate.
@@ -48,7 +55,8 @@ public final class ContentCodingRegistry: Sendable {
                 entries.decoders.removeAll { $0.token == token }
                 entries.decoders.append((token, decoder))
             }
-            entries.acceptEncoding = entries.decoders.map(\.token).joined(separator: ", ")
+            let advertised = entries.decoders.filter(\.decoder.isAvailable).map(\.token)
+            entries.acceptEncoding = advertised.isEmpty ? nil : advertised.joined(separator: ", ")
             entries.requestHeaders = nil
         }
     }
@@ -64,9 +72,9 @@ public final class ContentCodingRegistry: Sendable {
         return entries.withLock { $0.decoders.first { $0.token == token }?.decoder }
     }
 
-    /// The registered tokens in registration order, as `Accept-Encoding` lists them.
+    /// The tokens of the available decoders in registration order, as `Accept-Encoding` lists them.
     public var tokens: [String] {
-        entries.withLock { $0.decoders.map(\.token) }
+        entries.withLock { $0.decoders.filter(\.decoder.isAvailable).map(\.token) }
     }
 
     /// `base` with an `Accept-Encoding` that advertises the tokens, unless `base` has one or

@@ -19,6 +19,8 @@ public struct ContentDecodingError: Error, Sendable, Equatable, CustomStringConv
         public static let expansionRatioExceeded = Code(name: "expansionRatioExceeded")
         /// The library refused to start (no memory).
         public static let library = Code(name: "library")
+        /// The coding's library is not installed here; ``detail`` says what to install.
+        public static let unavailable = Code(name: "unavailable")
 
         public var description: String { name }
     }
@@ -53,6 +55,7 @@ public struct ContentDecodingError: Error, Sendable, Equatable, CustomStringConv
         case .expansionRatioExceeded:
             "The \(coding) data expands more than \(detail) times its size, as a decompression bomb does; raise DecompressionLimits.maximumExpansionRatio if it is expected."
         case .library: "The \(coding) library failed: \(detail)."
+        case .unavailable: "The body is \(coding)-encoded, which cannot be decoded here: \(detail)."
         default: "\(code) (\(coding)): \(detail)"
         }
     }

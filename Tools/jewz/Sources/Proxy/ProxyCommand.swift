@@ -23,7 +23,7 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var bind: String = "127.0.0.1"
 
-    @Option(help: "Forward every request to this origin (a reverse proxy in front of it); without it, a forward proxy for absolute http:// URLs.")
+    @Option(help: "Forward every request to this origin (a reverse proxy in front of it); without it, a forward proxy for absolute http:// URLs, or with --replay the one origin the archive holds.")
     var upstream: String?
 
     @Option(help: "Record every exchange that goes upstream in this HAR 1.2 file (credentials redacted).")
@@ -49,24 +49,41 @@ struct ProxyCommand: AsyncParsableCommand {
     func run() async throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
         if fallback, replay == nil { throw ValidationError("--fallback goes with --replay.") }
+        let archive = try replay.map(Self.readArchive)
+        let origins = archive.map(Self.origins(in:)) ?? []
         let mode: ProxyForwarder.Mode
+        var target: String
+        var pathAdvice: String?
         if let upstream {
             guard let url = URL(string: upstream), url.isSendableHTTP, url.scheme.map({ ["http", "https"].contains($0.lowercased()) }) == true else {
                 throw ValidationError("--upstream takes an http:// or https:// URL.")
             }
             mode = .reverse(url)
+            target = "in front of \(upstream)"
+        } else if let replay, origins.count == 1, let origin = origins.first {
+            // A replayed archive of one origin needs no --upstream: paths are under that origin.
+            mode = .reverse(origin)
+            target = "in front of \(origin.absoluteString) (the origin \(replay) holds)"
         } else {
             mode = .forward
+            target = "forwarding absolute http:// URLs and CONNECT tunnels"
+            if let replay {
+                let advice = origins.isEmpty
+                    ? "\(replay) holds no exchanges"
+                    : "\(replay) holds \(origins.count) origins (\(origins.map(\.absoluteString).joined(separator: ", "))): add --upstream with the one paths are under"
+                pathAdvice = advice
+                target += "; for paths, \(advice)"
+            }
         }
-        let session = try makeSession()
+        let session = try makeSession(replaying: archive)
         let server: ProxyServer
         do {
-            server = try await ProxyServer.start(host: bind, port: port, forwarder: ProxyForwarder(session: session, mode: mode, replaying: replay != nil))
+            let forwarder = ProxyForwarder(session: session, mode: mode, replaying: replay != nil, pathAdvice: pathAdvice)
+            server = try await ProxyServer.start(host: bind, port: port, forwarder: forwarder)
         } catch {
             printError("cannot listen on \(bind):\(port): \(error)")
             throw JewzExit.network.code
         }
-        let target = upstream.map { "in front of \($0)" } ?? "forwarding absolute http:// URLs and CONNECT tunnels"
         // Scripts read the port from this line, often through a pipe: write it unbuffered.
         FileHandle.standardOutput.write(Data("jewz proxy listening on http://\(bind):\(server.port), \(target)\n".utf8))
         let signals = Self.stopping(server)
@@ -78,7 +95,7 @@ struct ProxyCommand: AsyncParsableCommand {
     /// The session requests go out through: every status passed on as it is, redirects and
     /// bodies untouched (no content decoding, no cookie jar), the cache shared, the recorder and
     /// the archive as asked, the connection options as for a request.
-    private func makeSession() throws -> HTTPSession {
+    private func makeSession(replaying archive: HTTPArchive?) throws -> HTTPSession {
         var configuration = HTTPSession.Configuration()
         configuration.followsRedirects = false
         configuration.shouldTreatStatusCodeAsFailure = { _ in false }
@@ -93,13 +110,36 @@ struct ProxyCommand: AsyncParsableCommand {
         if let cache { configuration.cache = try diskCache(at: cache, mebibytes: cacheSize, shared: true) }
         do {
             if let record { configuration.networkMiddleware = [try HARRecorder(writingTo: URL(fileURLWithPath: record))] }
-            guard let replay else { return HTTPSession(configuration: configuration) }
-            let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: replay))
+            guard let archive else { return HTTPSession(configuration: configuration) }
             let network = fallback ? AsyncHTTPClientTransport(configuration: configuration.transport) : nil
             return HTTPSession(configuration: configuration, transport: HARReplayTransport(archive: archive, fallback: network))
         } catch {
             printError(error.description)
             throw JewzExit.usage.code
+        }
+    }
+
+    private static func readArchive(_ path: String) throws -> HTTPArchive {
+        do {
+            return try HTTPArchive(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            printError(error.description)
+            throw JewzExit.usage.code
+        }
+    }
+
+    /// The origins (scheme, host and port) the archive's requests went to, in the order first met.
+    private static func origins(in archive: HTTPArchive) -> [URL] {
+        var seen = Set<String>()
+        return archive.log.entries.compactMap { entry in
+            guard var parts = URLComponents(string: entry.request.url), parts.host != nil else { return nil }
+            parts.path = ""
+            parts.query = nil
+            parts.fragment = nil
+            parts.user = nil
+            parts.password = nil
+            guard let origin = parts.url, seen.insert(origin.absoluteString.lowercased()).inserted else { return nil }
+            return origin
         }
     }
 

@@ -23,6 +23,9 @@ struct ProxyForwarder: Sendable {
     let mode: Mode
     /// Whether answers come from an archive (for the log line).
     let replaying: Bool
+    /// What to add so that paths are answered, when a forward proxy replays an archive of
+    /// several origins.
+    var pathAdvice: String?
 
     /// Forwards `head` (with `body`, if it has one) and writes the answer to `channel`: a 502
     /// saying why when the upstream fails before its head, a cut connection when it fails
@@ -33,7 +36,8 @@ struct ProxyForwarder: Sendable {
     func forward(_ head: HTTPRequestHead, body: BodyRelay?, to channel: any Channel, answered: Answered) async -> Bool {
         let started = ContinuousClock.now
         guard let url = target(of: head) else {
-            let reason = "jewz proxy forwards absolute http:// URLs\(mode.isForward ? " (HTTPS goes through CONNECT)" : "") and paths under its upstream"
+            let reason = (head.uri.hasPrefix("/") ? pathAdvice : nil)
+                ?? "jewz proxy forwards absolute http:// URLs\(mode.isForward ? " (HTTPS goes through CONNECT)" : "") and paths under its upstream"
             log(head, url: head.uri, outcome: "400 (\(reason))", since: started)
             await Self.answer(400, reason, to: channel)
             return head.isKeepAlive
