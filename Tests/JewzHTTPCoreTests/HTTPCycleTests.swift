@@ -10,6 +10,8 @@ import Testing
 struct ChallengeAnsweringBasic: HTTPAuthentication {
     let user: String
     let password: String
+    func authorize(_ request: inout HTTPRequest) async throws {}
+    func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {}
     func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) throws -> Bool {
         guard challenge.headers["www-authenticate"]?.hasPrefix("Basic") == true else { return false }
         request.headers["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()

@@ -282,4 +282,7 @@ struct PreemptiveHeader: HTTPAuthentication {
     func authorize(_ request: inout HTTPRequest) async throws {
         request.headers["Authorization"] = value
     }
+
+    func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool { false }
+    func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {}
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import JewzHTTPCore
 import JewzSandbox
 import JewzTestSupport
@@ -20,19 +21,29 @@ import Testing
         }
         let gets = (0..<3).map { _ in send(.get, key: "get") }
         let posts = (0..<2).map { _ in send(.post, key: "post") }
+        // A caller with a completion handler hears of a session-wide cancel too.
+        let heard = Mutex<[HTTPError?]>([])
+        let withHandler = try HTTPCycle(
+            "/counter", method: .get, parameters: ["key": "handler", "fail": 0, "hold": 30], options: .init(retryPolicy: .never), session: session)
+        withHandler.start { _, error in heard.withLock { $0.append(error) } }
         try await withTimeLimit(.seconds(60)) {
-            try await waitUntil { sandbox.router.requestCount(forKey: "get") >= 3 && sandbox.router.requestCount(forKey: "post") >= 2 }
+            try await waitUntil {
+                sandbox.router.requestCount(forKey: "get") >= 3 && sandbox.router.requestCount(forKey: "post") >= 2
+                    && sandbox.router.requestCount(forKey: "handler") >= 1
+            }
         }
-        #expect(session.runningCycles.count == 5)
+        #expect(session.runningCycles.count == 6)
         #expect(session.cancelCycles(method: .get, path: "/elsewhere") == 0)
         #expect(session.cancelCycles(method: .delete, path: "/counter") == 0)
         // An absolute path names its origin: the same host on another port is not it.
         #expect(session.cancelCycles(path: "http://127.0.0.1:1/counter") == 0)
-        #expect(session.cancelCycles(method: .get, path: "counter") == 3)
+        #expect(session.cancelCycles(method: .get, path: "counter") == 4)
         for task in gets {
             let error = await httpError { try await task.value }
-            #expect(error?.code == .cancelled && error?.isExplicitCancellation == true)
+            #expect(error?.code == .cancelled)
         }
+        try await withTimeLimit(.seconds(60)) { try await waitUntil { heard.withLock { $0.count } == 1 } }
+        #expect(heard.withLock { $0.first??.code } == .cancelled)
         #expect(session.runningCycles.count == 2)
         #expect(session.cancelAllCycles() == 2)
         for task in posts {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Jewzruxin
 import JewzSandbox
 import JewzTestSupport
@@ -24,6 +25,50 @@ import Testing
             #expect(cycles.allSatisfy { $0 === cycles[0] })
             #expect(sandbox.router.cacheHits(forKey: "reuse-repos") == 1)
             #expect((cycles[0].response?.object as? JSONValue)?["hit"].int == 1)
+        }
+    }
+
+    /// Tapping "refresh" a hundred times with completion handlers: one exchange, and every
+    /// caller called back once, with the same cycle and its response.
+    @Test func aHundredCompletionCallersReusingEachHearBackOnce() async throws {
+        try await withService { sandbox, service in
+            let calls = Mutex<[ObjectIdentifier: Int]>([:])
+            let failures = Mutex<[HTTPError]>([])
+            var returned: [HTTPCycle] = []
+            for _ in 0..<100 {
+                returned.append(try service.request(
+                    "repos", values: ["user": "tapping", "type": "json", "delay": delay], identifier: "repos", option: .reuse
+                ) { cycle, error in
+                    calls.withLock { $0[ObjectIdentifier(cycle), default: 0] += 1 }
+                    if let error { failures.withLock { $0.append(error) } }
+                })
+            }
+            try await withTimeLimit(.seconds(60)) {
+                try await waitUntil { calls.withLock { $0.values.reduce(0, +) } >= 100 }
+            }
+            #expect(returned.allSatisfy { $0 === returned[0] })
+            #expect(calls.withLock { $0 } == [ObjectIdentifier(returned[0]): 100])
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(3))")
+            #expect(sandbox.router.cacheHits(forKey: "tapping-repos") == 1)
+            #expect((returned[0].response?.object as? JSONValue)?["key"].string == "tapping-repos")
+            // Awaiting callers join the same run while it lasts, and later ones start another.
+            let later = try await service.request("repos", values: ["user": "tapping", "type": "json"], identifier: "repos", option: .reuse)
+            #expect(later !== returned[0])
+        }
+    }
+
+    /// A completion caller replaced by a later `.replace` hears back, with a cancellation.
+    @Test func aReplacedCompletionCallerHearsBackCancelled() async throws {
+        try await withService { _, service in
+            let outcomes = Mutex<[HTTPError?]>([])
+            let values: [String: URITemplate.Value] = ["user": "replaced", "type": "json", "delay": delay]
+            let first = try service.request("repos", values: values, identifier: "r", option: .replace) { _, error in
+                outcomes.withLock { $0.append(error) }
+            }
+            let second = try await service.request("repos", values: values, identifier: "r", option: .replace)
+            #expect(second !== first)
+            try await withTimeLimit(.seconds(60)) { try await waitUntil { outcomes.withLock { $0.count } == 1 } }
+            #expect(outcomes.withLock { $0.first??.code } == .cancelled)
         }
     }
 

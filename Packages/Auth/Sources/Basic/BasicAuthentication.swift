@@ -41,4 +41,7 @@ public final class BasicAuthentication: HTTPAuthentication {
         scopes.withLock { $0[scope] = kind }
         return true
     }
+
+    /// Basic's answers carry nothing to check.
+    public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {}
 }

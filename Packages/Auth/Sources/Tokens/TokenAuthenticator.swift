@@ -89,6 +89,9 @@ public final class TokenAuthenticator: HTTPAuthentication {
         return true
     }
 
+    /// A bearer token's answers carry nothing to check.
+    public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {}
+
     /// Whether the current task is this authenticator's refresh (or a task it started).
     private var isRefreshingHere: Bool { Self.refreshesRunning.contains(ObjectIdentifier(self)) }
 

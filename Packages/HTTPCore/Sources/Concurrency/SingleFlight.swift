@@ -21,7 +21,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     private struct Waiter {
-        let continuation: CheckedContinuation<Value, any Error>
+        let resume: @Sendable (Result<Value, any Error>) -> Void
         let priority: RequestPriority
     }
 
@@ -72,12 +72,27 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let waiter = Waiter(continuation: continuation, priority: priority)
+                let waiter = Waiter(resume: { continuation.resume(with: $0) }, priority: priority)
                 join(key, id: id, waiter: waiter, replacing: replacing, joined: joined, starting: starting)
             }
         } onCancel: {
             leave(key, waiter: id)
         }
+    }
+
+    /// As ``value(for:priority:replacing:joined:starting:)`` for a caller that is called back
+    /// instead of awaiting: it has joined the flight (or started it) when this returns, and
+    /// `completion` gets the flight's outcome, or `CancellationError` when the flight is
+    /// ``cancel(_:)``led or replaced. Such a caller never leaves a flight on its own.
+    package func join(
+        _ key: Key, priority: RequestPriority = .normal, replacing: Bool = false, starting: () throws -> Work,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        join(key, id: id, waiter: Waiter(resume: completion, priority: priority), replacing: replacing, joined: {}, starting: starting)
     }
 
     /// Starts a flight for `key` with what `starting` makes, unless one is running. Nobody
@@ -100,7 +115,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     /// Ends a flight taken out of the table: its waiters get `CancellationError`, its work is cancelled.
     private static func stop(_ flight: Flight) {
-        for waiter in flight.waiters.values { waiter.continuation.resume(throwing: CancellationError()) }
+        for waiter in flight.waiters.values { waiter.resume(.failure(CancellationError())) }
         flight.task?.cancel()
     }
 
@@ -126,7 +141,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
         switch entry {
         case .cancelled:
-            waiter.continuation.resume(throwing: CancellationError())
+            waiter.resume(.failure(CancellationError()))
         case .joined(let raised, let prioritize):
             joined()
             if let raised { prioritize?(raised) }
@@ -174,7 +189,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
             state.flights[key] = nil
             return Array(flight.waiters.values)
         }
-        for waiter in waiters { waiter.continuation.resume(with: result) }
+        for waiter in waiters { waiter.resume(result) }
     }
 
     /// One waiter leaves with `CancellationError`; the work stops when it was the last.
@@ -191,7 +206,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
             return (waiter, nil, lowered)
         }
         guard let (waiter, abandoned, lowered) = departure else { return }
-        waiter.continuation.resume(throwing: CancellationError())
+        waiter.resume(.failure(CancellationError()))
         abandoned?.cancel()
         if let (priority, prioritize) = lowered { prioritize(priority) }
     }

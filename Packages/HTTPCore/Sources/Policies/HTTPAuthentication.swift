@@ -5,9 +5,21 @@
 /// ``authorize(_:)`` before each send (the first attempt, each retry and each redirect hop, so
 /// that credentials are decided per URL); ``respond(to:retrying:)`` when the answer is a
 /// challenge; ``didReceive(_:for:)`` with the response that ends the exchange.
+///
+/// All three are required, with no default: a misspelt method would otherwise compile into an
+/// authentication that silently does nothing. One with nothing to do says so in its body.
+///
+/// ```swift
+/// struct APIKey: HTTPAuthentication {
+///     let key: String
+///     func authorize(_ request: inout HTTPRequest) async throws { request.headers["X-Api-Key"] = key }
+///     func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool { false }
+///     func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {}
+/// }
+/// ```
 public protocol HTTPAuthentication: Sendable {
     /// Adds credentials before a send: preemptive ones for a protection space already seen, a
-    /// token refreshed first when it expired. The default adds nothing.
+    /// token refreshed first when it expired.
     ///
     /// - Throws: to fail the cycle (wrapped as ``HTTPError/Code/processor`` unless an
     ///   ``HTTPError``), e.g. when a refresh failed.
@@ -15,24 +27,14 @@ public protocol HTTPAuthentication: Sendable {
 
     /// Answers a challenge: updates `request` and returns `true` to send it again, or returns
     /// `false` when this authentication cannot answer. Each authentication answers at most once
-    /// per send, so a wrong password cannot loop. The default declines.
+    /// per send, so a wrong password cannot loop.
     ///
     /// - Throws: as ``authorize(_:)``.
     func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool
 
     /// Reads the response that ended an exchange sent with this authentication's credentials
-    /// (Digest's `Authentication-Info`). The default reads nothing.
+    /// (Digest's `Authentication-Info`).
     ///
     /// - Throws: to fail the cycle, e.g. when the server's proof of knowing the credentials is wrong.
     func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws
-}
-
-extension HTTPAuthentication {
-    public func authorize(_ request: inout HTTPRequest) async throws {}
-
-    public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
-        false
-    }
-
-    public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {}
 }

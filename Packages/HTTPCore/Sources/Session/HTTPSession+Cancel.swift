@@ -4,9 +4,10 @@ extension HTTPSession {
     /// The session's cycles with a run in progress, those waiting in its queue included.
     public var runningCycles: [HTTPCycle] { activity.cycles }
 
-    /// Cancels the running cycles (queued ones included) whose request matches, as
-    /// ``HTTPCycle/cancel(explicitly:)`` with `true` would; each fails with
-    /// ``HTTPError/Code/cancelled``. Networking's `cancelGET("/users")`.
+    /// Cancels the running cycles (queued ones included) whose request matches. Each ends with
+    /// ``HTTPError/Code/cancelled``, and every caller hears of it: an awaiting one throws it, a
+    /// completion handler is called with it. (Only ``HTTPCycle/cancel(explicitly:)`` with `true`,
+    /// a person cancelling one cycle they hold, skips the handler.)
     ///
     /// ```swift
     /// session.cancelCycles(method: .get, path: "/users")   // every GET of /users
@@ -33,7 +34,8 @@ extension HTTPSession {
         }
     }
 
-    /// Cancels every running and queued cycle of the session.
+    /// Cancels every running and queued cycle of the session; each caller hears of it, as with
+    /// ``cancelCycles(method:path:)``.
     ///
     /// - Returns: how many cycles were cancelled.
     @discardableResult
@@ -41,13 +43,14 @@ extension HTTPSession {
         cancelCycles { _ in true }
     }
 
-    /// Cancels the running cycles whose request satisfies `predicate`.
+    /// Cancels the running cycles whose request satisfies `predicate`; each caller hears of it,
+    /// as with ``cancelCycles(method:path:)``.
     ///
     /// - Returns: how many cycles were cancelled.
     @discardableResult
     public func cancelCycles(where predicate: (HTTPRequest) -> Bool) -> Int {
         let matching = activity.cycles.filter { predicate($0.request) }
-        for cycle in matching { cycle.cancel(explicitly: true) }
+        for cycle in matching { cycle.cancel(explicitly: false) }
         return matching.count
     }
 

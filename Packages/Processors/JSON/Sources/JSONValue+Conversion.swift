@@ -1,15 +1,25 @@
 import Foundation
 
 extension JSONValue {
-    /// A JSON value from plain Swift values: `String`, integers, `Double`, `Bool`, `nil`,
-    /// `JSONValue`, and arrays and `[String: …]` dictionaries of those (dictionary keys sorted,
-    /// since a dictionary has no order of its own).
+    /// A JSON value from plain Swift values: `String`, integers, `Double`, `Decimal`, `Bool`,
+    /// `nil`, `NSNull`, `JSONValue`, and arrays and `[String: …]` dictionaries of those
+    /// (dictionary keys sorted, since a dictionary has no order of its own). What
+    /// `JSONSerialization` makes (`NSNumber`s among them) converts back exactly, `1` staying a
+    /// number and `true` a Boolean; ``foundationObject`` is the way there.
     ///
     /// - Throws: ``JSONError/unsupportedValue(type:)`` or ``JSONError/nonFiniteNumber``.
     public init(converting value: Any?) throws(JSONError) {
+        // Foundation's boxed numbers first: cast to Bool, an NSNumber 1 would pass for `true`.
+        if let value, let number = value as? NSNumber, type(of: value) is NSNumber.Type {
+            self = try Self(number)
+            return
+        }
         switch value {
         case nil, is NSNull: self = .null
         case let value as JSONValue: self = value
+        case let value as Decimal:
+            guard let number = JSONNumber(text: value.description) else { throw .nonFiniteNumber }
+            self = .number(number)
         case let value as String: self = .string(value)
         case let value as Bool: self = .bool(value)
         case let value as Int: self = .number(JSONNumber(value))
@@ -69,6 +79,27 @@ extension JSONValue: Codable {
         case .array(let elements): try container.encode(elements)
         case .object(let object):
             try container.encode(Dictionary(object.members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+        }
+    }
+}
+
+extension JSONValue {
+    /// A number `JSONSerialization` made: a Boolean (its `c` type), an integer, a double, or
+    /// a decimal (which it makes of integers just past `Int`'s range).
+    private init(_ number: NSNumber) throws(JSONError) {
+        if let decimal = number as? NSDecimalNumber {
+            guard let exact = JSONNumber(text: decimal.decimalValue.description) else { throw .nonFiniteNumber }
+            self = .number(exact)
+            return
+        }
+        switch UInt8(bitPattern: number.objCType.pointee) {
+        case UInt8(ascii: "c"), UInt8(ascii: "B"): self = .bool(number.boolValue)
+        case UInt8(ascii: "f"), UInt8(ascii: "d"):
+            guard let converted = JSONNumber(number.doubleValue) else { throw .nonFiniteNumber }
+            self = .number(converted)
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"), UInt8(ascii: "C"):
+            self = .number(JSONNumber(uncheckedText: String(number.uint64Value)))
+        default: self = .number(JSONNumber(uncheckedText: String(number.int64Value)))
         }
     }
 }

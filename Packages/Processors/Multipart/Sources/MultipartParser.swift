@@ -76,11 +76,6 @@ public struct MultipartParser {
         return boundary
     }
 
-    /// Whether the closing boundary has been read.
-    public var isComplete: Bool {
-        if case .epilogue = state { true } else { false }
-    }
-
     /// Reads the next bytes and returns what they complete.
     ///
     /// - Throws: ``MultipartError`` for a malformed body; the parser is unusable afterwards.

@@ -54,11 +54,7 @@ extension HTTPService {
                 let made = try makeCycle(name, values: values, object: object)
                 let replaced = state.withLock { $0.identified.updateValue(made, forKey: identifier) }
                 if option == .replace, replaced?.isRunning == true { replaced?.cancel(explicitly: false) }
-                return .init(prioritize: { made.priority = $0 }) {
-                    defer { self.forget(made, as: identifier) }
-                    try await made.start()
-                    return made
-                }
+                return run(made, as: identifier)
             }
         } catch is CancellationError {
             // This caller left, or a later `.replace` took the identifier.
@@ -69,16 +65,46 @@ extension HTTPService {
     /// As ``request(_:values:object:identifier:option:)``, calling `completion` on the
     /// session's completion queue when the cycle ends.
     ///
-    /// - Returns: the cycle, started.
+    /// With `.reuse`, a caller asking while a cycle of that identifier runs gets that cycle and
+    /// is called back when it ends, as every other caller of it is: each caller hears back
+    /// once. With `.replace`, a replaced caller is called back with ``HTTPError/Code/cancelled``.
+    ///
+    /// - Returns: the cycle, started (or running already, for `.reuse`).
     /// - Throws: ``ServiceError`` when the cycle cannot be made (then `completion` is not called).
     @discardableResult
     public func request(
         _ name: String, values: [String: URITemplate.Value] = [:], object: (any Sendable)? = nil,
         identifier: String? = nil, option: CycleOption = .create, completion: @escaping HTTPCycle.Completion
     ) throws(ServiceError) -> HTTPCycle {
+        guard let identifier, option != .create else {
+            let cycle = try makeCycle(name, values: values, object: object)
+            cycle.start(completion: completion)
+            return cycle
+        }
         let cycle = try self.cycle(forResource: name, values: values, object: object, identifier: identifier, option: option)
-        if !cycle.isRunning { cycle.start(completion: completion) }
+        let queue = session.completionQueue
+        // Joins the identifier's run before returning, as an awaiting caller would, so that
+        // callers of both forms share one exchange, each is answered, and the last `.replace` wins.
+        runs.join(identifier, replacing: option == .replace, starting: { run(cycle, as: identifier) }) { result in
+            let failure: HTTPError? =
+                switch result {
+                case .success: nil
+                case .failure(let error as HTTPError): error
+                case .failure: .cancelled(explicitly: false)
+                }
+            queue.async { completion(cycle, failure) }
+        }
         return cycle
+    }
+
+    /// The work of the run of `cycle` under `identifier`, which every caller of that identifier
+    /// shares while it lasts.
+    private func run(_ cycle: HTTPCycle, as identifier: String) -> SingleFlight<String, HTTPCycle>.Work {
+        .init(prioritize: { cycle.priority = $0 }) {
+            defer { self.forget(cycle, as: identifier) }
+            try await cycle.start()
+            return cycle
+        }
     }
 
     // MARK: Identified cycles
