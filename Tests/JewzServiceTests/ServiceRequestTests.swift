@@ -154,4 +154,21 @@ import Testing
             #expect(noBase?.description.contains("\"/r?q=x\"") == true)
         }
     }
+
+    /// Setting a profile replaces the resources, takes its base URL and leaves the environment.
+    @Test func settingTheProfileReplacesResourcesBaseURLAndEnvironment() async throws {
+        try await withService { sandbox, service in
+            #expect(service.environment == "local")
+            service.profile = try ServiceProfile(dictionary: [
+                "BaseURL": sandbox.url(""),
+                "Resources": [["Name": "greeting", "URITemplate": "/hello/", "ResponseProcessor": "data"]],
+            ])
+            #expect(service.environment == nil)
+            #expect(service.baseURL == sandbox.url(""))
+            let greeting = try await service.request("greeting")
+            #expect(greeting.response?.text == "Hello World")
+            let gone = await #expect(throws: ServiceError.self) { try await service.request("user", values: ["user": "x"]) }
+            #expect(gone?.code == .unknownResource)
+        }
+    }
 }
