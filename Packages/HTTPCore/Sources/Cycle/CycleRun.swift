@@ -54,7 +54,8 @@ final class CycleRun: Sendable {
         do {
             try Self.prepare(
                 &cycleSettings.request, processors: cycleSettings.requestProcessors ?? settings.configuration.requestProcessors,
-                settings: settings, resumable: target?.download.isResumable == true, vettedURL: cycle.vettedURL)
+                sessionWide: cycleSettings.requestProcessors == nil, settings: settings,
+                resumable: target?.download.isResumable == true, vettedURL: cycle.vettedURL)
             preparationFailure = nil
         } catch {
             // Prepared in place: what the cycle holds is the request before the processors ran.
@@ -80,6 +81,12 @@ final class CycleRun: Sendable {
     /// The cycle's authentications, else the session's.
     var authentications: [any HTTPAuthentication] {
         overrides.authentications ?? settings.configuration.authentications
+    }
+
+    /// Whether ``authentications`` may give credentials to a request for `url`: a cycle's own
+    /// go anywhere, the session's where its configuration lets them.
+    func mayAuthenticate(_ url: URL) -> Bool {
+        overrides.authentications != nil || settings.configuration.sendsSessionCredentials(to: url)
     }
 
     /// The cycle's retry policy, else the session's. Held by reference: a run that never fails
@@ -116,8 +123,8 @@ final class CycleRun: Sendable {
     /// malformed requests off the wire.
     @inline(never)
     private static func prepare(
-        _ request: inout HTTPRequest, processors: [any HTTPRequestProcessor], settings: HTTPSession.Settings, resumable: Bool,
-        vettedURL: URL?
+        _ request: inout HTTPRequest, processors: [any HTTPRequestProcessor], sessionWide: Bool, settings: HTTPSession.Settings,
+        resumable: Bool, vettedURL: URL?
     ) throws {
         if resumable, !request.headers.contains("Accept-Encoding") {
             // Ranges of an encoded body cannot be decoded from the middle.
@@ -126,6 +133,10 @@ final class CycleRun: Sendable {
         let defaults = settings.configuration.contentCodings.requestHeaders(adding: settings.configuration.additionalHeaders)
         request.headers.addMissing(from: defaults.fields)
         for processor in processors {
+            // The session's credentials stay with the origins it lets them go to.
+            if sessionWide, processor is any HTTPCredentialProcessor, !settings.configuration.sendsSessionCredentials(to: request.url) {
+                continue
+            }
             try applying(processor) { try processor.prepare(&request) }
         }
         if request.object != nil, request.body == nil {

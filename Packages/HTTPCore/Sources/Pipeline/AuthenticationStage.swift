@@ -2,12 +2,16 @@
 /// session's), answers a 401/407 challenge once per authentication, and lets them read the
 /// response that ends the exchange (Digest's `Authentication-Info`). Never for a redirect hop
 /// on another origin than the run's request: credentials stay with the origin they were given
-/// for. In the pipeline when the run has authentications.
+/// for; the session's own only where its configuration lets them go
+/// (``HTTPSession/Configuration-swift.struct/sendsCredentialsToAnyOrigin``). In the pipeline when
+/// the run has authentications.
 struct AuthenticationStage: HTTPMiddleware {
     var name: String { "authentication" }
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        guard request.url.origin == next.run.request.url.origin else { return try await next(request) }
+        guard request.url.origin == next.run.request.url.origin, next.run.mayAuthenticate(request.url) else {
+            return try await next(request)
+        }
         return try await Self.authenticated(request, with: next.run.authentications, next: next)
     }
 

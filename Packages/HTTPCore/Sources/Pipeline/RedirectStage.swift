@@ -93,7 +93,7 @@ struct RedirectStage: HTTPMiddleware {
 
 extension URL {
     /// Scheme, host and port, the default port written out: what credentials are bound to.
-    var origin: String {
+    package var origin: String {
         "\(scheme?.lowercased() ?? "")://\(host?.lowercased() ?? ""):\(effectivePort)"
     }
 }

@@ -23,6 +23,11 @@ public protocol HTTPRequestProcessor: Sendable {
     func prepare(_ request: inout HTTPRequest) throws
 }
 
+/// A request processor that adds credentials (an `Authorization` header, an API key). As one
+/// of a session's processors it prepares only requests for the origins the session's
+/// credentials may go to (``HTTPSession/Configuration-swift.struct/sendsCredentialsToAnyOrigin``).
+public protocol HTTPCredentialProcessor: HTTPRequestProcessor {}
+
 /// Digests responses: turns `response.data` into `response.object`.
 ///
 /// The requirement has no default, so a processor whose method is misspelt does not compile.

@@ -55,8 +55,15 @@ extension HTTPSession {
         /// ``HTTPError/Code/insecureRedirect``.
         public var allowsInsecureRedirects = false
         /// Credentials for cycles that have none of their own, asked in order before each
-        /// send and on a 401/407 challenge.
+        /// send and on a 401/407 challenge. With a ``baseURL`` they go only to its origin
+        /// (see ``sendsCredentialsToAnyOrigin``).
         public var authentications: [any HTTPAuthentication] = []
+        /// Whether the session's own credentials — its ``authentications`` and its request
+        /// processors that add credentials (``HTTPCredentialProcessor``) — go to any origin a
+        /// cycle names. `false` (the default): with a ``baseURL`` they go only to the base URL's
+        /// origin (scheme, host and port), so that a cycle for another host gets none; without
+        /// one, to any origin. A cycle's own credentials go wherever the cycle is sent.
+        public var sendsCredentialsToAnyOrigin = false
         /// The session's HTTP cache: `nil` (the default) asks none. JewzCache's `HTTPCache`
         /// keeps responses in memory or on disk by RFC 9111's rules (``HTTPResponseCache``).
         public var cache: (any HTTPResponseCache)?
@@ -131,5 +138,14 @@ extension HTTPSession {
         public init(_ change: (inout Configuration) throws -> Void) rethrows {
             try change(&self)
         }
+    }
+}
+
+extension HTTPSession.Configuration {
+    /// Whether the session's own credentials may go with a request for `url` (see
+    /// ``sendsCredentialsToAnyOrigin``).
+    func sendsSessionCredentials(to url: URL) -> Bool {
+        guard let baseURL, !sendsCredentialsToAnyOrigin else { return true }
+        return url.origin == baseURL.origin
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import JewzHTTPCore
+
+/// Origins named for credentials, compared as scheme, host and port.
+enum CredentialOrigins {
+    /// The origins of `urls`; a string that is no absolute URL is kept as written, so that it
+    /// matches nothing rather than everything.
+    static func normalized(_ urls: [String]) -> Set<String> {
+        Set(urls.map { text in URL(string: text).flatMap { $0.host == nil ? nil : $0.origin } ?? text })
+    }
+
+    /// Whether a request for `url` may carry credentials limited to `origins` (empty: any).
+    static func allow(_ url: URL, in origins: Set<String>) -> Bool {
+        origins.isEmpty || origins.contains(url.origin)
+    }
+}
+
+/// An authentication that gives credentials, and answers challenges, only for requests to
+/// the origins it names: ``JewzHTTPCore/HTTPAuthentication/limited(to:)``.
+public struct OriginLimitedAuthentication: HTTPAuthentication {
+    public let base: any HTTPAuthentication
+    /// The origins (scheme, host and port) it serves.
+    public let origins: Set<String>
+
+    public func authorize(_ request: inout HTTPRequest) async throws {
+        guard CredentialOrigins.allow(request.url, in: origins) else { return }
+        try await base.authorize(&request)
+    }
+
+    public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
+        guard CredentialOrigins.allow(request.url, in: origins) else { return false }
+        return try await base.respond(to: challenge, retrying: &request)
+    }
+
+    public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {
+        guard CredentialOrigins.allow(request.url, in: origins) else { return }
+        try base.didReceive(response, for: request)
+    }
+}
+
+extension HTTPAuthentication {
+    /// This authentication for requests to `origins` only (`https://api.example.com`: scheme,
+    /// host and port; a path is ignored), wherever it is used: a cycle for another host gets
+    /// no credentials from it and no challenge answered.
+    ///
+    /// ```swift
+    /// try session.update { $0.authentications = [BasicAuthentication(username: "ada", password: pw).limited(to: ["https://intranet.example"])] }
+    /// ```
+    public func limited(to origins: [String]) -> OriginLimitedAuthentication {
+        OriginLimitedAuthentication(base: self, origins: CredentialOrigins.normalized(origins))
+    }
+}
