@@ -116,6 +116,7 @@ import Testing
                 _ = await httpError { _ = try await HTTPCycle.get(sandbox.url("/token/protected"), session: session) }
             }
             let error = await httpError { _ = try await HTTPCycle.get(sandbox.url("/token/protected"), session: session) }
+            #expect(error?.code == .authentication, "\(String(describing: error))")
             #expect((error?.underlying as? AuthError)?.code == .refreshLimit)
             #expect(calls.load(ordering: .relaxed) == 3)
         }

@@ -61,7 +61,25 @@ func keepingDownload(
         #expect(contents(of: directory) == ["file"])
     }
 
-    @Test func theSeedsDownloadFormHandsOverTheFileBeforeCompletion() async throws {
+    /// A handler that throws fails the cycle with its own code, its error underneath, and the
+    /// temporary file gone.
+    @Test func aThrowingHandlerIsADownloadHandlerFailure() async throws {
+        struct Refused: Error {}
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/download/1000"), method: .get, session: session)
+            var download = HTTPDownload(downloadFile: { _, _ in throw Refused() })
+            download.temporaryDirectory = directory
+            cycle.download = download
+            let error = await httpError { try await cycle.start() }
+            #expect(error?.code == .downloadHandler, "\(String(describing: error))")
+            #expect(error?.underlying is Refused)
+        }
+        #expect(contents(of: directory).isEmpty)
+    }
+
+    @Test func theCompletionFormHandsOverTheFileBeforeCompletion() async throws {
         try await withSandbox { sandbox, session in
             let order = Mutex<[String]>([])
             let done = AsyncStream<Void>.makeStream()

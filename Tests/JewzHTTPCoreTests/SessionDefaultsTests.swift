@@ -37,10 +37,11 @@ private struct MarkingProcessor: HTTPResponseProcessor {
                 $0.timeoutForResource = .milliseconds(300)
                 $0.retryPolicy = .never
             }
+            // The server would answer after 60 s: ending well before, timed out, is the session's doing.
             let started = ContinuousClock.now
-            let error = await httpError { try await HTTPCycle.get(sandbox.url("/echo/?delay=5"), session: session) }
+            let error = await httpError { try await HTTPCycle.get(sandbox.url("/echo/?delay=60"), session: session) }
             #expect(error?.code == .timedOut, "\(String(describing: error))")
-            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(ContinuousClock.now - started < .seconds(40))
             // A request's own timeout wins over the session's.
             let patient = try await HTTPCycle.get(sandbox.url("/echo/?delay=0.5"), timeout: .seconds(30), session: session)
             #expect(patient.response?.statusCode == 200)
@@ -87,7 +88,9 @@ private struct MarkingProcessor: HTTPResponseProcessor {
         #expect(returned.response?.text == "made")
     }
 
-    /// Each retry waits what the policy computes: measured between the requests' arrivals.
+    /// Each retry waits at least what the policy computes, measured between the requests'
+    /// arrivals: 200 ms, then twice that. (Only the lower bound is checked: a loaded machine
+    /// may wake the waiting task late, never early.)
     @Test func retriesWaitTheBackoffThePolicyGives() async throws {
         let mock = MockTransport()
         let arrivals = Mutex<[ContinuousClock.Instant]>([])
@@ -109,8 +112,8 @@ private struct MarkingProcessor: HTTPResponseProcessor {
         try #require(times.count == 3)
         let first = times[1] - times[0]
         let second = times[2] - times[1]
-        #expect(first >= .milliseconds(200) && first < .seconds(2), "\(first)")
-        #expect(second >= .milliseconds(400) && second < .seconds(3), "\(second)")
+        #expect(first >= .milliseconds(200), "\(first)")
+        #expect(second >= .milliseconds(400), "\(second)")
     }
 
     /// A failure's error log line carries the first 512 bytes of the body, no more.

@@ -1,5 +1,5 @@
 /// Why an authentication could not do its part. Wrapped by a cycle as
-/// `HTTPError.Code.processor` with this as `underlying`.
+/// `HTTPError.Code.authentication` with this as `underlying`.
 ///
 /// A struct with a growable ``Code``, as `HTTPError`: switch over ``code`` with a `default`.
 public struct AuthError: Error, Sendable, CustomStringConvertible {

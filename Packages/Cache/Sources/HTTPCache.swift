@@ -28,7 +28,7 @@ public final class HTTPCache: HTTPResponseCache {
         /// The methods whose responses are stored: GET and HEAD.
         public var storedMethods: Set<HTTPMethod> = [.get, .head]
         /// Whether a JSON response without explicit caching headers (`Cache-Control` with a
-        /// lifetime or `Expires`) is stored. Off, as in PMHTTP: API data is then never
+        /// lifetime or `Expires`) is stored. Off by default: API data is then never
         /// served stale by a heuristic the server did not ask for.
         public var storesJSONWithoutCachingHeaders = false
         /// How many variants of one URL (responses with `Vary`, for different values of the

@@ -17,7 +17,7 @@ public enum StandardProcessors: ProcessorRegistryDefaults {
         try? registry.register(HTTPFormProcessor(), for: HTTPFormProcessor.mediaTypePatterns)
         try? registry.register(HTTPXMLProcessor(), for: HTTPXMLProcessor.mediaTypePatterns)
         try? registry.register(HTTPMultipartProcessor(), for: HTTPMultipartProcessor.mediaTypePatterns)
-        // A request object without a processor goes as JSON, as the seed's users expect.
+        // A request object without a processor goes as JSON, the form APIs mostly take.
         registry.objectProcessor = HTTPJSONProcessor()
     }
 

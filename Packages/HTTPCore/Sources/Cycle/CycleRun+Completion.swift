@@ -63,7 +63,7 @@ extension CycleRun {
             do {
                 try target.download.downloadFile(cycle, location)
             } catch {
-                throw HTTPError.processor(name: "download file handler", underlying: error)
+                throw HTTPError.downloadHandler(underlying: error)
             }
         }
         return outcome

@@ -235,25 +235,25 @@ final class CycleRun: Sendable {
         cycle.emit(event(), to: monitors)
     }
 
-    /// Runs a processor's or authentication's step, naming it in the error it throws.
-    static func applying<T>(_ part: Any, _ body: () throws -> T) throws -> T {
+    /// Runs a processor's step, naming it in the error it throws.
+    static func applying<T>(_ processor: Any, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch {
-            throw named(error, by: part)
+            throw (error as? HTTPError) ?? HTTPError.processor(name: name(of: processor), underlying: error)
         }
     }
 
-    /// Runs an authentication's asynchronous step, naming it in the error it throws.
-    static func applying<T>(_ part: Any, _ body: () async throws -> T) async throws -> T {
+    /// Runs an authentication's step, naming it in the error it throws.
+    static func authenticating<T>(_ authentication: any HTTPAuthentication, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch {
-            throw named(error, by: part)
+            throw (error as? HTTPError) ?? HTTPError.authentication(name: name(of: authentication), underlying: error)
         }
     }
 
-    private static func named(_ error: any Error, by part: Any) -> HTTPError {
-        (error as? HTTPError) ?? HTTPError.processor(name: String(describing: type(of: part)), underlying: error)
+    private static func name(of part: Any) -> String {
+        String(describing: type(of: part))
     }
 }

@@ -16,8 +16,8 @@ extension HTTPCycle {
         requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: Options = Options(),
         session: HTTPSession = .default
     ) throws {
-        let merged = session.resolve(urlString.mergingQueryParameters(parameters))
-        guard let url = session.recentURLs.sendableURL(merged) else { throw HTTPError.invalidURL(urlString) }
+        let merged = session.resolvingAgainstBaseURL(urlString.mergingQueryParameters(parameters))
+        guard let url = session.parsedURLMemo.sendableURL(merged) else { throw HTTPError.invalidURL(urlString) }
         self.init(
             request: HTTPRequest(url: url, method: method, headers: headers, object: requestObject, timeout: timeout),
             session: session, requestProcessors: options.requestProcessors, responseProcessors: options.responseProcessors,

@@ -1,6 +1,6 @@
 import Foundation
 
-// The seed's one-call forms, all from one place: `HTTPCycle.get(…)`, `HTTPCycle.post(…)` and
+// The one-call forms, all from one place: `HTTPCycle.get(…)`, `HTTPCycle.post(…)` and
 // the others are `Sender` values, called like functions, each in an `async` form that returns
 // the finished cycle and a completion-handler form that returns the cycle at once.
 extension HTTPCycle {

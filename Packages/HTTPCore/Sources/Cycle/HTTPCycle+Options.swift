@@ -1,6 +1,5 @@
 extension HTTPCycle {
-    /// What a cycle uses instead of its session's settings (the seed's "session-backed
-    /// properties"): each `nil` (and `solicited` false) leaves the session's in charge.
+    /// What a cycle uses instead of its session's settings: each `nil` (and `solicited` false) leaves the session's in charge.
     ///
     /// ```swift
     /// let cycle = try await HTTPCycle.post(

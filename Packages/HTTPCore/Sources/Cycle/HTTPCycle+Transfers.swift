@@ -1,6 +1,6 @@
 import Foundation
 
-// The seed's upload and download forms, each in an `async` form that returns the finished
+// The upload and download forms, each in an `async` form that returns the finished
 // cycle (it runs in the calling task, which cancels it) and a completion-handler form that
 // returns the cycle at once.
 extension HTTPCycle {

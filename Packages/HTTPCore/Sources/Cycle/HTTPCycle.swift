@@ -39,8 +39,8 @@ public final class HTTPCycle: Sendable {
         var responseProcessors: [any HTTPResponseProcessor]?
         var authentications: [any HTTPAuthentication]?
         var solicited = false
-        // Settings few cycles have are held out of line: inline they took 290 of the cycle's
-        // 744 bytes, and a finished cycle is freed, with cold caches, a line at a time.
+        // Settings few cycles have are held out of line: inline they took a large part of the
+        // cycle's size, and a finished cycle is freed, with cold caches, a line at a time.
         @OutOfLine var retryPolicy: RetryPolicy?
         var didSendBodyData: DidSendBodyDataHandler?
         @OutOfLine var download: HTTPDownload? = nil

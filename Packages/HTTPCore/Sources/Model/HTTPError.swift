@@ -30,7 +30,7 @@ public struct HTTPError: Error, CustomStringConvertible {
             case bodyNotReplayable, unreadableBody, downloadFile, downloadNotResumable, streamAbandoned
             case sessionShutDown, tooManyRedirects, redirectLoop, insecureRedirect, invalidResponse
             case certificateRejected, tlsHandshakeFailed, proxyAuthenticationRequired, invalidConfiguration
-            case pinMismatch, middleware, requestTooLarge, lineTooLong
+            case pinMismatch, middleware, requestTooLarge, lineTooLong, authentication, downloadHandler
         }
 
         private let value: Value
@@ -57,8 +57,13 @@ public struct HTTPError: Error, CustomStringConvertible {
         public static let responseTooLarge = Code(.responseTooLarge)
         /// The body could not be decoded for its `Content-Encoding`.
         public static let contentDecoding = Code(.contentDecoding)
-        /// A request or response processor, an authentication or a handler failed.
+        /// A request or response processor failed.
         public static let processor = Code(.processor)
+        /// An authentication failed (a token refresh, a challenge it could not answer, a
+        /// server's proof it refused); see ``HTTPError/underlying``.
+        public static let authentication = Code(.authentication)
+        /// A download's file handler threw; see ``HTTPError/underlying``.
+        public static let downloadHandler = Code(.downloadHandler)
         /// A processor was given a request object it cannot turn into a body.
         public static let unsupportedRequestObject = Code(.unsupportedRequestObject)
         /// Any other failure of the transport.
@@ -202,8 +207,7 @@ public struct HTTPError: Error, CustomStringConvertible {
         HTTPError(.contentDecoding, .text(coding), underlying: underlying)
     }
 
-    /// The part called `name` (a processor, an authentication, a handler) failed; when it was
-    /// reading a `response`, the error carries it.
+    /// The processor called `name` failed; when it was reading a `response`, the error carries it.
     public static func processor(name: String, underlying: any Error, response: HTTPResponse? = nil) -> HTTPError {
         HTTPError(.processor, .text(name), response: response, underlying: underlying)
     }
@@ -272,6 +276,16 @@ public struct HTTPError: Error, CustomStringConvertible {
     public static let proxyAuthenticationRequired = HTTPError(.proxyAuthenticationRequired)
     /// A setting cannot be used, for `reason`.
     public static func invalidConfiguration(_ reason: String) -> HTTPError { HTTPError(.invalidConfiguration, .text(reason)) }
+
+    /// The authentication called `name` threw `underlying`.
+    public static func authentication(name: String, underlying: any Error) -> HTTPError {
+        HTTPError(.authentication, .text(name), underlying: underlying)
+    }
+
+    /// A download's file handler threw `underlying`.
+    public static func downloadHandler(underlying: any Error) -> HTTPError {
+        HTTPError(.downloadHandler, underlying: underlying)
+    }
 
     /// The middleware called `name` threw `underlying`.
     public static func middleware(name: String, underlying: any Error) -> HTTPError {
@@ -351,6 +365,10 @@ public struct HTTPError: Error, CustomStringConvertible {
             return "The proxy answered 407 Proxy Authentication Required; give its user and password in the proxy URL (http://user:password@host:port)."
         case .invalidConfiguration:
             return "Invalid configuration: \(text)."
+        case .authentication:
+            return "The authentication \(text) failed: \(underlying.map { String(describing: $0) } ?? "")"
+        case .downloadHandler:
+            return "The download's file handler failed: \(underlying.map { String(describing: $0) } ?? ""); the file was removed."
         case .middleware:
             return "The middleware \(text) failed: \(underlying.map { String(describing: $0) } ?? "")"
         case .requestTooLarge:

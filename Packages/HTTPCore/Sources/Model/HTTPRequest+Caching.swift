@@ -1,6 +1,6 @@
 extension HTTPRequest {
-    /// What a request allows the session's cache (``HTTPSession/Configuration/cache``) to do:
-    /// the seeds' per-request controls. Without a cache it changes nothing.
+    /// What a request allows the session's cache (``HTTPSession/Configuration/cache``) to do.
+    /// Without a cache it changes nothing.
     public struct Caching: Sendable, Hashable {
         /// Where a response may come from.
         public enum Policy: Sendable, Hashable {
@@ -21,11 +21,10 @@ extension HTTPRequest {
         }
 
         public var policy: Policy
-        /// How long to keep this response whatever its headers say (the seeds'
-        /// `cacheResponseWithExpiration`); `.zero` never stores it; `nil` lets the headers decide.
+        /// How long to keep this response whatever its headers say; `.zero` never stores it;
+        /// `nil` lets the headers decide.
         public var lifetime: Duration?
-        /// The key the response is stored and found under instead of method and URL (the
-        /// seeds' `customCacheIdentifier`), for URLs that differ in parts that do not matter.
+        /// The key the response is stored and found under instead of method and URL, for URLs that differ in parts that do not matter.
         public var key: String?
 
         public init(policy: Policy = .standard, lifetime: Duration? = nil, key: String? = nil) {

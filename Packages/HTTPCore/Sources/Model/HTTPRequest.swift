@@ -26,10 +26,10 @@ public struct HTTPRequest: Sendable {
     /// A slow endpoint gets a longer one, a health check a shorter one.
     public var idleTimeout: Duration?
     /// Whether a response without explicit processors is digested by the processor registered
-    /// for its Content-Type (JustAPIs' `applyContentTypeParsing`). On by default.
+    /// for its Content-Type. On by default.
     public var appliesContentTypeProcessing: Bool
-    /// A media type to use instead of the response's Content-Type when choosing the processor
-    /// (JustAPIs' `contentTypeOverride`), for servers that label their bodies wrongly.
+    /// A media type to use instead of the response's Content-Type when choosing the processor,
+    /// for servers that label their bodies wrongly.
     public var responseContentTypeOverride: String?
     /// ``caching`` when it is not the default: a pointer's space in every request.
     var cachingOptions: Boxed<Caching>?

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns a response body into text, choosing the encoding the way the seed specifies:
+/// Turns a response body into text, choosing the encoding in this order:
 /// an explicit override, else the Content-Type `charset`, else ISO-8859-1 for `text/*`
 /// (RFC 2616 §3.7.1), else a byte-order mark, else UTF-8 when the bytes are valid UTF-8.
 enum TextDecoding {

@@ -23,7 +23,7 @@ struct AuthenticationStage: HTTPMiddleware {
     ) async throws -> HTTPResponse {
         var request = request
         for authentication in authentications {
-            try await CycleRun.applying(authentication) { try await authentication.authorize(&request) }
+            try await CycleRun.authenticating(authentication) { try await authentication.authorize(&request) }
         }
         try request.validateForSending()
         var response = try await next(request)
@@ -32,7 +32,7 @@ struct AuthenticationStage: HTTPMiddleware {
         if [401, 407].contains(response.statusCode), request.hasReplayableBody {
             for authentication in authentications {
                 var retry = request
-                let answers = try await CycleRun.applying(authentication) {
+                let answers = try await CycleRun.authenticating(authentication) {
                     try await authentication.respond(to: response, retrying: &retry)
                 }
                 guard answers else { continue }
@@ -43,7 +43,7 @@ struct AuthenticationStage: HTTPMiddleware {
             }
         }
         for authentication in authentications {
-            try CycleRun.applying(authentication) { try authentication.didReceive(response, for: sent) }
+            try await CycleRun.authenticating(authentication) { try authentication.didReceive(response, for: sent) }
         }
         return response
     }

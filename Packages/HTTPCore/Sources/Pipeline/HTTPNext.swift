@@ -31,7 +31,9 @@ public struct HTTPNext: Sendable {
     ///   passed on a request that cannot go on the wire); ``HTTPError/Code/cancelled``.
     @inline(__always)
     nonisolated(nonsending) public func callAsFunction(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard position < pipeline.stages.count else { throw HTTPError.cancelled(explicitly: false) }
+        // The transport stage is always last and never calls `next`: getting here is a bug in
+        // a built-in stage, not something a user's middleware can cause.
+        precondition(position < pipeline.stages.count, "HTTPNext was called past the transport, the last stage of the path")
         let isUserStage = pipeline.isUserStage(position)
         // The task is asked before a user's stage and before the wire; between built-in stages,
         // which wait only in ways that hear a cancel, the cycle's generation is enough.

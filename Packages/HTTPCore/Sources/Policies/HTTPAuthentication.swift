@@ -21,7 +21,7 @@ public protocol HTTPAuthentication: Sendable {
     /// Adds credentials before a send: preemptive ones for a protection space already seen, a
     /// token refreshed first when it expired.
     ///
-    /// - Throws: to fail the cycle (wrapped as ``HTTPError/Code/processor`` unless an
+    /// - Throws: to fail the cycle (wrapped as ``HTTPError/Code/authentication`` unless an
     ///   ``HTTPError``), e.g. when a refresh failed.
     func authorize(_ request: inout HTTPRequest) async throws
 

@@ -6,7 +6,8 @@ import Foundation
 /// with exponential backoff and jitter; a 429 or 503 with `Retry-After` waits what the server
 /// asks (up to ``maximumRetryAfter``). A request that is not idempotent (POST, PATCH…) is only
 /// retried when the failure proves the server never received it (``HTTPError/connectionFailed(reason:)``):
-/// never after a response, a timeout or a connection lost mid-exchange (PMHTTP's rule).
+/// never after a response, a timeout or a connection lost mid-exchange: the server may have
+/// acted on them.
 ///
 /// ```swift
 /// var policy = RetryPolicy()
@@ -15,7 +16,7 @@ import Foundation
 /// try session.update { $0.retryPolicy = policy }
 /// ```
 public struct RetryPolicy: Sendable {
-    /// The default ``maximumRetryCount`` (the seed's `RetryPolicyMaximumRetryCount`).
+    /// The default ``maximumRetryCount``.
     public static let defaultMaximumRetryCount = 3
 
     /// Retries after the first attempt, for cycles that are not solicited.
@@ -33,7 +34,7 @@ public struct RetryPolicy: Sendable {
     public var jitter = 0.2
     /// The longest a `Retry-After` header is honoured; a longer one is not retried.
     public var maximumRetryAfter: Duration = .seconds(120)
-    /// Decides per attempt (the seed's `sessionShouldRetryCycle`): `true` or `false` overrides
+    /// Decides per attempt: `true` or `false` overrides
     /// the policy's decision, `nil` keeps it. The safety rule for non-idempotent requests and
     /// cancellation always apply.
     public var shouldRetry: (@Sendable (RetryAttempt) -> Bool?)?

@@ -47,7 +47,7 @@ public protocol HTTPResponseProcessor: Sendable {
     func process(_ response: inout HTTPResponse) throws
 }
 
-/// A processor for both directions: the seed's `HTTPProcessor`, one type that writes a model
+/// A processor for both directions: one type that writes a model
 /// into a request and reads it back from a response (JSON, forms, XML, multipart).
 public typealias HTTPProcessor = HTTPRequestProcessor & HTTPResponseProcessor
 

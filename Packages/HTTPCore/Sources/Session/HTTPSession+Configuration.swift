@@ -88,7 +88,7 @@ extension HTTPSession {
         /// The decoders for `Content-Encoding`; their tokens are advertised in `Accept-Encoding`.
         public var contentCodings = ContentCodingRegistry.shared
         /// Decides whether a status code fails the cycle with ``HTTPError/statusCode(_:)``
-        /// (the seed's `sessionShouldTreatStatusCodeAsFailure`). Default: `>= 400`.
+        /// Default: `>= 400`.
         public var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
 
         // MARK: Limits and defaults
@@ -116,7 +116,7 @@ extension HTTPSession {
         /// Monitors told of every event of every cycle of the session.
         public var eventMonitors: [any HTTPEventMonitor] = []
         /// Called with the number of running cycles whenever it changes, in order, on a serial
-        /// queue of its own (the seed's network activity indicator). `nil` reports nothing.
+        /// queue of its own (for an activity indicator). `nil` reports nothing.
         public var activityHandler: (@Sendable (Int) -> Void)?
         /// Traces each run of a cycle with a span, and each exchange on the wire with a child
         /// span whose context goes out in the request's headers (W3C `traceparent` with an

@@ -9,7 +9,7 @@ import struct Synchronization.Atomic
 /// queue completion handlers run on.
 ///
 /// A cycle whose own `requestProcessors`, `responseProcessors`, `authentications` or
-/// `retryPolicy` is `nil` uses the session's (the seed's "backing properties").
+/// `retryPolicy` is `nil` uses the session's.
 ///
 /// ```swift
 /// let session = HTTPSession()
@@ -93,7 +93,7 @@ public final class HTTPSession: Sendable {
     private let parts: Pipeline.Parts
 
     /// The URLs its cycles were last made for, by their strings.
-    let recentURLs = RecentURLs()
+    let parsedURLMemo = ParsedURLMemo()
 
     /// The session's settings: what its cycles use from their next run on.
     public var configuration: Configuration {
@@ -149,11 +149,10 @@ public final class HTTPSession: Sendable {
         activity.handler = configuration.activityHandler
     }
 
-    /// Counts the session's running cycles and reports each change (the seed's network activity
-    /// indicator, without the platform).
+    /// Counts the session's running cycles and reports each change (for an activity indicator).
     let activity = NetworkActivity()
 
-    /// Admits requests to the network (JustAPIs' request queue).
+    /// Admits requests to the network: the maximum at once, pause and resume, priorities.
     let queue = RequestQueue()
 
     /// Holds the requests of every run that starts from now on until ``resume()``, before

@@ -5,7 +5,7 @@ import JewzLocking
 /// without a server. Mocked cycles go through the same processors, retry and status logic as
 /// real ones; a request no stub matches fails with ``UnmatchedRequest`` (reported by a cycle as
 /// ``HTTPError/Code/transport``, with the mock's error as ``HTTPError/underlying``) — or, given a
-/// fallback transport, goes on to it, as the seed's fakes let unfaked requests reach the network.
+/// fallback transport, goes on to it, so that a test fakes only what it must.
 ///
 /// ```swift
 /// let mock = MockTransport()
@@ -73,7 +73,7 @@ public final class MockTransport: HTTPTransport {
         stub(where: Self.matching(method, path), delay: delay) { _ in .failure(failure) }
     }
 
-    /// Answers GET `path` with `value` encoded as JSON (Networking's `fakeGET`).
+    /// Answers GET `path` with `value` encoded as JSON.
     ///
     /// - Throws: the encoder's error.
     public func fakeGET(_ path: String, json value: some Encodable & Sendable, status: Int = 200, encoder: JSONEncoder = JSONEncoder()) throws {

@@ -2,8 +2,7 @@ import Foundation
 import JewzCache
 import JewzHTTPCore
 
-/// Downloads images and keeps them in memory and on disk, on Linux as anywhere: Networking's
-/// `downloadImage`, with Nuke's pipeline as the bar.
+/// Downloads images and keeps them in memory and on disk, on Linux as anywhere.
 ///
 /// - Memory: the images themselves, least recently used evicted first past a cost (bytes) or
 ///   count limit. A memory hit is served as it is, as Nuke and Kingfisher serve theirs.
@@ -138,8 +137,8 @@ public final class ImageCache: Sendable {
         downloads.cancel(configuration.key(url))
     }
 
-    /// Makes `url` answer `image` from memory, without the network, for tests and previews
-    /// (Networking's `fakeImageDownload`): ``Image/blank(width:height:red:green:blue:)`` makes one.
+    /// Makes `url` answer `image` from memory, without the network, for tests and previews:
+    /// ``Image/blank(width:height:red:green:blue:)`` makes one.
     /// Evicted like any other image; ``removeImage(for:)`` forgets it.
     public func setFake(_ image: Image, for url: URL) {
         memory.insert(image, forKey: configuration.key(url))

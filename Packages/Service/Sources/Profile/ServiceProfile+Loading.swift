@@ -4,7 +4,7 @@ import JewzHTTPCore
 // Where profiles come from: JSON, property lists (XML or binary), dictionaries, files found by
 // service name, URLs — and OpenAPI documents (ServiceProfile+OpenAPI.swift).
 extension ServiceProfile {
-    /// The profile a dictionary describes (the seed's keys: `BaseURL`, `Resources`…).
+    /// The profile a dictionary describes (keys `BaseURL`, `Resources`…).
     ///
     /// - Throws: ``ServiceError/Code/invalidProfile`` with every problem.
     public init(dictionary: [String: Any]) throws(ServiceError) {

@@ -4,7 +4,7 @@ import JewzURITemplate
 
 /// A description of an HTTP API: a base URL, named environments, and its resources — each a
 /// name, a URI template and a method — with headers, a timeout and processors service-wide or
-/// per resource. The seed's profile format, read from JSON, property lists (XML or binary),
+/// per resource, read from JSON, property lists (XML or binary),
 /// a dictionary, or an OpenAPI document. A profile value is always valid: every way to make
 /// one checks it whole and throws ``ServiceError`` listing every problem.
 ///

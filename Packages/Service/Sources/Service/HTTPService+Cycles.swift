@@ -2,8 +2,7 @@ import Foundation
 import JewzHTTPCore
 import JewzURITemplate
 
-// Making cycles for resources, and starting them: the seed's cycleForResource and
-// requestResource, with Create, Reuse and Replace.
+// Making cycles for resources, and starting them, with Create, Reuse and Replace.
 extension HTTPService {
     /// A cycle for the resource called `name`, not started: its URL the resource's template
     /// expanded with `values` against the base URL, with the profile's method, headers,
@@ -148,7 +147,7 @@ extension HTTPService {
             throw ServiceError.invalidURL("\(resource.template) (\(error))", resource: name)
         }
         // Without a base URL of its own, a relative expansion goes under the session's.
-        let text = Self.hasScheme(expanded) ? expanded : baseURL.isEmpty ? session.resolve(expanded) : baseURL + expanded
+        let text = Self.hasScheme(expanded) ? expanded : baseURL.isEmpty ? session.resolvingAgainstBaseURL(expanded) : baseURL + expanded
         guard let url = URL(encodingIfNeeded: text), url.isSendableHTTP else { throw ServiceError.invalidURL(text, resource: name) }
         var request = HTTPRequest(url: url, method: resource.method, object: object)
         if !profile.headers.fields.isEmpty || !resource.headers.fields.isEmpty {

@@ -3,8 +3,8 @@ import JewzHTTPCore
 import JewzLocking
 import JewzURITemplate
 
-/// Calls an HTTP API by resource name, as its ``ServiceProfile`` describes it: the seed's
-/// `HTTPService`, with PMHTTP's environments.
+/// Calls an HTTP API by resource name, as its ``ServiceProfile`` describes it, against one of
+/// its environments.
 ///
 /// A service makes each request's URL by expanding its resource's template with the values
 /// given, against the base URL (switchable at run time, or chosen by environment), and gives it
@@ -18,8 +18,7 @@ import JewzURITemplate
 /// print(cycle.response?.json?["total_count"])
 /// ```
 public final class HTTPService: Sendable {
-    /// What to do when a cycle with the same identifier exists (the seed's
-    /// `CycleForResourceOption`).
+    /// What to do when a cycle with the same identifier exists.
     public enum CycleOption: Sendable {
         /// A new cycle every time.
         case create
@@ -29,8 +28,8 @@ public final class HTTPService: Sendable {
         case replace
     }
 
-    /// Called right after the service makes a cycle, with the resource's name: the seed's
-    /// `cycleDidCreateWithResourceName`, for the resource that differs from the rest.
+    /// Called right after the service makes a cycle, with the resource's name: the place to
+    /// adjust the resource that differs from the rest.
     public typealias CycleHook = @Sendable (_ cycle: HTTPCycle, _ resourceName: String) -> Void
 
     /// The session the service's cycles use: its processors, authentications and policies.
@@ -61,7 +60,7 @@ public final class HTTPService: Sendable {
         state = Mutex(State(profile: profile, baseURL: profile.baseURL, hook: cycleDidCreate))
     }
 
-    /// A service defined by a type (the seed's subclass): its profile is `name.json` (or
+    /// A service defined by a type: its profile is `name.json` (or
     /// `.plist`, `.yaml`) in `directory`, its session the definition's.
     ///
     /// - Throws: ``ServiceError`` when the profile cannot be read or is not valid.
@@ -116,8 +115,8 @@ public final class HTTPService: Sendable {
         }
     }
 
-    /// Gives the cycles made while `environment` is in use these authentications (PMHTTP's
-    /// environment-scoped credentials), in place of the session's; `nil` removes them.
+    /// Gives the cycles made while `environment` is in use these authentications, in place of
+    /// the session's, so that credentials stay with the environment they belong to; `nil` removes them.
     public func setAuthentications(_ authentications: [any HTTPAuthentication]?, for environment: String) {
         state.withLock { $0.credentials[environment] = authentications }
     }

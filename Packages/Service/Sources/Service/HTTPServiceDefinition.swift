@@ -1,6 +1,6 @@
 import JewzHTTPCore
 
-/// A service defined by a type, as the seed defined one by subclassing `HTTPService`: its name
+/// A service defined by a type: its name
 /// finds its profile (`github` → `github.json`), it makes the service's session, and it may
 /// adjust the cycle of a resource that differs from the rest.
 ///

@@ -9,8 +9,7 @@ import Synchronization
 /// Why a client per event loop rather than one over the whole group: AsyncHTTPClient's
 /// delegate API calls a delegate on the event loop it chose for the task before it knew the
 /// connection, and hops every event there when the pool hands it a connection on another
-/// loop — half the requests on two loops, measured as 13% of the CPU per request at
-/// concurrency 64. A client over one loop only ever picks that loop. Pinning requests to a
+/// loop: half the requests on two loops, a measured cost at high concurrency. A client over one loop only ever picks that loop. Pinning requests to a
 /// loop inside one pool instead (`.delegateAndChannel`) makes the pool open overflow
 /// connections and close them after each request.
 final class ClientLane: Sendable {
@@ -22,7 +21,7 @@ final class ClientLane: Sendable {
     /// Exchanges in flight, read to send the next request down the least busy lane.
     let load = Atomic(0)
     /// The request this lane made last, made again for the same URL and method.
-    let recentRequest = RecentClientRequest()
+    let requestMemo = ClientRequestMemo()
 
     init(client: HTTPClient, watchdog: IdleWatchdog?, wakes: WakeBatch?) {
         self.client = client

@@ -22,7 +22,7 @@ extension HTTPSession {
     /// - Returns: how many cycles were cancelled.
     @discardableResult
     public func cancelCycles(method: HTTPMethod? = nil, path: String? = nil) -> Int {
-        let wanted = path.flatMap { URL(string: resolve($0)) }
+        let wanted = path.flatMap { URL(string: resolvingAgainstBaseURL($0)) }
         if path != nil, wanted == nil { return 0 }
         return cancelCycles { request in
             if let method, request.method != method { return false }
@@ -52,15 +52,5 @@ extension HTTPSession {
         let matching = activity.cycles.filter { predicate($0.request) }
         for cycle in matching { cycle.cancel(explicitly: false) }
         return matching.count
-    }
-
-    /// `urlString` as the cycles of this session read it: without a scheme and with a
-    /// `baseURL`, a path under the base (httpx's rule, not RFC 3986's, which would drop the
-    /// base's last segment).
-    package func resolve(_ urlString: String) -> String {
-        let settings = settings()
-        guard let base = settings.configuration.baseURL, !urlString.contains("://") else { return urlString }
-        let prefix = base.absoluteString
-        return (prefix.hasSuffix("/") ? prefix : prefix + "/") + urlString.drop { $0 == "/" }
     }
 }

@@ -6,14 +6,13 @@ import NIOSSL
 
 /// The AsyncHTTPClient request a lane made last, made again for the next request to the same
 /// URL with the same method: AsyncHTTPClient takes a URL apart anew for every request it is
-/// given (scheme, host, port, and the percent-encoded path through `URLComponents`), about
-/// 10,800 instructions, a twentieth of a GET on the wire, and a client asks for the same
-/// endpoint again and again.
+/// given (scheme, host, port, and the percent-encoded path through `URLComponents`), and a
+/// client asks for the same endpoint again and again.
 ///
 /// One entry, replaced by every request that misses it: a miss costs a comparison of URLs.
-/// The session's ``RecentURLs`` does the same for the string a URL is parsed from.
+/// The session's ``ParsedURLMemo`` does the same for the string a URL is parsed from.
 /// The entry keeps no headers, body or TLS configuration of the request it came from.
-final class RecentClientRequest: Sendable {
+final class ClientRequestMemo: Sendable {
     private let last = Mutex<HTTPClient.Request?>(nil)
 
     /// A request for `url` with `method`, `headers`, `body` and `tlsConfiguration`, as

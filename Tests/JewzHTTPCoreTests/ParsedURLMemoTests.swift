@@ -3,9 +3,9 @@ import Testing
 
 @testable import JewzHTTPCore
 
-@Suite struct RecentURLsTests {
+@Suite struct ParsedURLMemoTests {
     @Test func aStringHeldGivesTheURLFoundationMakesOfIt() throws {
-        let recent = RecentURLs()
+        let recent = ParsedURLMemo()
         let text = "http://example.test:8080/a b/é?q=1#top"
         let first = try #require(recent.sendableURL(text))
         let again = try #require(recent.sendableURL(text))
@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func stringsThatAreNotSendableGiveNothingAndAreNotHeld() {
-        let recent = RecentURLs()
+        let recent = ParsedURLMemo()
         for text in ["ftp://example.test/file", "http://", "/relative/path", "http://exa mple.test:port/"] {
             #expect(recent.sendableURL(text) == nil, "\(text)")
             #expect(recent.sendableURL(text) == nil, "\(text), asked again")
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func stringsInTurnEachGiveTheirOwnURL() throws {
-        let recent = RecentURLs()
+        let recent = ParsedURLMemo()
         // Equal lengths, differing in one byte: the comparison is of the bytes, not the lengths.
         let texts = (0..<24).map { "https://host\($0 % 5).test/item/\($0 % 10)?page=\($0 % 10)" }
         for _ in 0..<2 {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import JewzHTTPCore
 
-@Suite struct RecentClientRequestTests {
+@Suite struct ClientRequestMemoTests {
     /// What AsyncHTTPClient's own initializer makes, field by field.
     private func expectMade(
         _ request: HTTPClient.Request, like url: URL, _ method: NIOHTTP1.HTTPMethod, headers: HTTPHeaders, bodyLength: Int?,
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aRequestAgainToTheSameURLCarriesOnlyItsOwnHeadersBodyAndTLSConfiguration() throws {
-        let recent = RecentClientRequest()
+        let recent = ClientRequestMemo()
         let url = try #require(URL(string: "https://api.example.test:8443/v1/items?page=2"))
         let first = try recent.request(
             url: url, method: .POST, headers: ["X-First": "1"], body: .bytes(Data("hello".utf8)),
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func anotherMethodOrURLIsMadeAfresh() throws {
-        let recent = RecentClientRequest()
+        let recent = ClientRequestMemo()
         let items = try #require(URL(string: "http://example.test/items"))
         let users = try #require(URL(string: "http://example.test:8080/users/%C3%A9"))
         for (url, method) in [(items, NIOHTTP1.HTTPMethod.GET), (items, .DELETE), (users, .DELETE), (items, .DELETE), (items, .GET)] {
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func aURLAsyncHTTPClientCannotSendThrowsEveryTime() throws {
-        let recent = RecentClientRequest()
+        let recent = ClientRequestMemo()
         let unsendable = try #require(URL(string: "ftp://example.test/file"))
         for _ in 0..<2 {
             #expect(throws: HTTPClientError.self) {
