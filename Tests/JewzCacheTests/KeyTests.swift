@@ -21,6 +21,43 @@ import Testing
         }
     }
 
+    /// Values that differ in white space, case, order of equal preferences or an explicit
+    /// `q=1` select the same variant; one whose preference order differs does not.
+    @Test(arguments: [false, true])
+    func selectingValuesAreComparedNormalised(shared: Bool) async throws {
+        var configuration = HTTPCache.Configuration()
+        configuration.isShared = shared
+        try await withCachedSandbox(HTTPCache(configuration: configuration)) { sandbox, session in
+            let url = sandbox.url("/cached/normal?cc=public,max-age=60&vary=Accept-Language,Accept-Encoding")
+            let first = try await fetch(url, session: session, headers: ["Accept-Language": "en-US, fr;q=0.5", "Accept-Encoding": "gzip, br"])
+            #expect(first.source == .network)
+            for (language, encoding) in [
+                ("en-us,fr;q=0.5", "br,gzip"), ("  EN-us ;q=1 ,  FR ; q=0.50 ", "BR , GZIP;q=1"),
+            ] {
+                let same = try await fetch(url, session: session, headers: ["Accept-Language": language, "Accept-Encoding": encoding])
+                #expect(same.source == .cache, "\(language) / \(encoding)")
+            }
+            let reordered = try await fetch(url, session: session, headers: ["Accept-Language": "fr, en-US;q=0.5", "Accept-Encoding": "gzip, br"])
+            #expect(reordered.source == .network)
+        }
+    }
+
+    /// A variant in the language a request wants most answers it, whatever else its
+    /// `Accept-Language` lists; a request that prefers another language is not answered with it.
+    @Test func aVariantInTheFirstChoiceLanguageAnswers() async throws {
+        try await withCachedSandbox(HTTPCache()) { sandbox, session in
+            let url = sandbox.url("/cached/language?cc=max-age=60&vary=Accept-Language&language=de")
+            #expect(try await fetch(url, session: session, headers: ["Accept-Language": "de"]).source == .network)
+            let satisfied = try await fetch(url, session: session, headers: ["Accept-Language": "de-DE;q=0.8, de, en;q=0.2"])
+            #expect(satisfied.source == .cache)
+            #expect(satisfied.body.hasPrefix("language #1"), "\(satisfied.body)")
+            let narrower = try await fetch(url, session: session, headers: ["Accept-Language": "de-AT, de;q=0.9"])
+            #expect(narrower.source == .network, "a response in de is not what wants de-AT first")
+            let elsewhere = try await fetch(url, session: session, headers: ["Accept-Language": "en, de;q=0.5"])
+            #expect(elsewhere.source == .network)
+        }
+    }
+
     @Test func aKeyOfTheRequestsOwnJoinsURLs() async throws {
         try await withCachedSandbox(HTTPCache()) { sandbox, session in
             try await fetch(sandbox.url("/cached/keyed?cc=max-age=60&nonce=1"), session: session, caching: .init(key: "the-list"))

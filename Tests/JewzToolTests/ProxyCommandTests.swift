@@ -91,6 +91,32 @@ import Testing
         try await sandbox.shutdown()
     }
 
+    /// Methods beyond GET and POST go upstream as written (`M-SEARCH` keeps its hyphen, or the
+    /// origin's parser would refuse it), and an unsafe one invalidates the stored answer for
+    /// its target only when it succeeds (RFC 9111 §4.4).
+    @Test func anyMethodGoesUpstreamAndOnlyASuccessfulUnsafeOneInvalidates() async throws {
+        let directory = try makeScratchDirectory(prefix: "jewz-proxy-methods")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sandbox = try await Sandbox.start()
+        let proxy = try await ServingJewz.start(
+            ["--port", "0", "--upstream", sandbox.baseURL, "--cache", directory.path, "--retries", "0"], command: "proxy")
+        let searched = try await runCurl(["--include", "-X", "M-SEARCH", proxy.baseURL + "/inspect"])
+        #expect(searched.output.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(searched.output)")
+        let page = proxy.baseURL + "/cached/dav?cc=max-age=600"
+        for _ in 0..<2 { #expect(try await runCurl([page]).output == "dav #1") }
+        _ = try await runCurl([proxy.baseURL + "/cached/dav/down"])
+        let failed = try await runCurl(["--include", "-X", "PROPFIND", page])
+        #expect(failed.output.hasPrefix("HTTP/1.1 503"), "\(failed.output)")
+        #expect(try await runCurl([page]).output == "dav #1", "a failed PROPFIND leaves the stored answer")
+        _ = try await runCurl([proxy.baseURL + "/cached/dav/up"])
+        let succeeded = try await runCurl(["--include", "-X", "PROPFIND", page])
+        #expect(succeeded.output.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(succeeded.output)")
+        #expect(try await runCurl([page]).output == "dav #4", "a successful PROPFIND invalidated it")
+        try await proxy.stopAndWait()
+        #expect(proxy.errorLines.contains { $0.contains("proxy M-SEARCH ") }, "\(proxy.errorLines)")
+        try await sandbox.shutdown()
+    }
+
     @Test func hopByHopFieldsStayHereAndAHostileUpstreamGetsA502() async throws {
         let sandbox = try await Sandbox.start()
         let proxy = try await ServingJewz.start(["--port", "0", "--retries", "0"], command: "proxy")

@@ -46,7 +46,7 @@ extension HTTPCache {
             guard hasLifetime || StoredRules.isHeuristicallyCacheable(response.statusCode) else { return nil }
         }
         var varying: [String: String] = [:]
-        for name in vary { varying[name] = request.headers[name] }
+        for name in vary { varying[name] = SelectingHeader.normalized(request.headers[name], for: name) }
         var headers = Self.storedHeaders(response.headers)
         if configuration.isShared { for name in responseControl.privateFields { headers.remove(name) } }
         return CachedResponse(
@@ -95,9 +95,19 @@ extension HTTPCache {
         return method.rawValue + " " + String(decoding: text.utf8.prefix(hash), as: UTF8.self)
     }
 
-    /// Whether `request` sends what the stored response's `Vary` names, as its request did.
-    static func varyMatches(_ stored: CachedResponse, _ request: HTTPRequest) -> Bool {
-        for name in stored.rules.varyNames where request.headers[name] != stored.varyingFields[name] {
+    /// Whether `request` sends what the stored response's `Vary` names, as its request did,
+    /// compared normalised (``SelectingHeader``). With `acceptingContentLanguage`, an
+    /// `Accept-Language` whose first choice is the stored `Content-Language` matches too.
+    static func varyMatches(_ stored: CachedResponse, _ request: HTTPRequest, acceptingContentLanguage: Bool = false) -> Bool {
+        for name in stored.rules.varyNames {
+            let sent = request.headers[name]
+            if SelectingHeader.normalized(sent, for: name) == stored.varyingFields[name] { continue }
+            if acceptingContentLanguage, name.lowercased() == "accept-language", let sent,
+                let language = stored.headers["Content-Language"],
+                SelectingHeader.satisfies(contentLanguage: language, acceptLanguage: sent)
+            {
+                continue
+            }
             return false
         }
         return true

@@ -7,13 +7,24 @@ import JewzHTTPCore
 // the fields, so a lookup knows which values to add.
 extension HTTPCache {
     /// What a lookup found for `request` under `key`: the response that answers it, or none.
+    /// Selecting values are compared normalised (``SelectingHeader``); a variant whose
+    /// `Content-Language` is the request's first choice answers whatever else its
+    /// `Accept-Language` says.
     func lookup(_ key: String, for request: HTTPRequest, leavingBody: Bool) -> CachedResponse? {
         let read = { (key: String) in leavingBody ? self.store.responseLeavingBody(forKey: key) : self.store.response(forKey: key) }
         guard let found = read(key) else { return nil }
         guard found.isVariantIndex else { return Self.varyMatches(found, request) ? found : nil }
-        return read(Self.variantKey(key, names: found.rules.varyNames, request: request)).flatMap {
-            Self.varyMatches($0, request) ? $0 : nil
+        if let exact = read(Self.variantKey(key, names: found.rules.varyNames, request: request)), Self.varyMatches(exact, request) {
+            return exact
         }
+        guard found.rules.varyNames.contains(where: { $0.lowercased() == "accept-language" }) else { return nil }
+        // The variants this process knows of, the one stored last first.
+        let known = variants.withLock { $0[key] ?? [] }.reversed()
+        let latest = found.headers[CachedResponse.latestVariantField].map { [$0] } ?? []
+        for candidate in latest + known.filter({ !latest.contains($0) }) {
+            if let variant = read(candidate), Self.varyMatches(variant, request, acceptingContentLanguage: true) { return variant }
+        }
+        return nil
     }
 
     /// The entries that store `entry` for `request`: itself, or — when it varies — itself under
@@ -56,7 +67,9 @@ extension HTTPCache {
     /// The key of the variant of `key` that `request` selects: the URL's key, then each field
     /// `Vary` names with the request's value (a marker where it has none).
     static func variantKey(_ key: String, names: [String], request: HTTPRequest) -> String {
-        names.reduce(key) { partial, name in partial + "\n" + name + ": " + (request.headers[name] ?? "\u{1}") }
+        names.reduce(key) { partial, name in
+            partial + "\n" + name + ": " + (SelectingHeader.normalized(request.headers[name], for: name) ?? "\u{1}")
+        }
     }
 }
 

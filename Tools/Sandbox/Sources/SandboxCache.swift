@@ -4,7 +4,7 @@ import JewzLocking
 /// Responses with the caching headers a test asks for, counted per key, and a switch that
 /// takes a key down (503) to prove `stale-if-error`:
 ///
-/// - `/cached/KEY?cc=DIRECTIVES&etag=E&last-modified=1&expires=SECONDS&vary=NAME&age=A&type=json&size=N&image=NAME&delay=MS`
+/// - `/cached/KEY?cc=DIRECTIVES&etag=E&last-modified=1&expires=SECONDS&vary=NAME&age=A&language=TAG&type=json&size=N&image=NAME&delay=MS`
 ///   answers 200 with `Cache-Control: DIRECTIVES`, `ETag: "E"`, a `Last-Modified` fixed per key,
 ///   `Expires` SECONDS from now, `Vary: NAME`, `Age: A`, and a body naming the key and the hit's number
 ///   (`KEY #3`, with `NAME=value` under `vary`; JSON under `type=json`; N bytes under `size`;
@@ -53,6 +53,7 @@ final class SandboxCache: Sendable {
         if let seconds = value("expires").flatMap(Double.init) { headers.append(("Expires", Self.httpDate(now.addingTimeInterval(seconds)))) }
         if let vary = value("vary") { headers.append(("Vary", vary)) }
         if let age = value("age") { headers.append(("Age", age)) }
+        if let language = value("language") { headers.append(("Content-Language", language)) }
         let notModified = (etag != nil && request.header("If-None-Match") == etag)
             || (value("last-modified") != nil && request.header("If-Modified-Since") == lastModified)
         var response = answer(key: key, hit: hit, notModified: notModified, headers: headers, request: request, value: value)

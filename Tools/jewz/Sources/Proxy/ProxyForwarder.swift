@@ -42,7 +42,7 @@ struct ProxyForwarder: Sendable {
             await Self.answer(400, reason, to: channel)
             return head.isKeepAlive
         }
-        var request = HTTPRequest(url: url, method: HTTPMethod(head.method.rawValue), headers: ProxyHeaders.outgoing(head.headers))
+        var request = HTTPRequest(url: url, method: HTTPMethod(ProxyHeaders.methodName(head.method)), headers: ProxyHeaders.outgoing(head.headers))
         if let body {
             let length = head.headers["Content-Length"].first.flatMap(Int.init)
             if let length, length <= Self.heldBodyLimit {
@@ -136,7 +136,7 @@ struct ProxyForwarder: Sendable {
     /// One line on standard error: the request, what came of it, how long it took.
     private func log(_ head: HTTPRequestHead, url: String, outcome: String, since started: ContinuousClock.Instant) {
         let milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
-        printError("proxy \(head.method.rawValue) \(url) → \(outcome) \(milliseconds) ms")
+        printError("proxy \(ProxyHeaders.methodName(head.method)) \(url) → \(outcome) \(milliseconds) ms")
     }
 
     /// A short plain-text answer of the proxy's own.

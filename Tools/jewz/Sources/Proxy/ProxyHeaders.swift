@@ -34,4 +34,10 @@ enum ProxyHeaders {
         let named = Set(fields["Connection"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         return fields.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) }.map { ($0.name, $0.value) }
     }
+
+    /// The method as the client wrote it: NIO's parser knows every method llhttp does and
+    /// passes them all on, but names `M-SEARCH` without its hyphen.
+    static func methodName(_ method: NIOHTTP1.HTTPMethod) -> String {
+        method == .MSEARCH ? "M-SEARCH" : method.rawValue
+    }
 }
