@@ -46,6 +46,9 @@ import Testing
         ("Sun 06 Nov 2094 08:49:37 GMT", false), ("Sun, 06 Nov 94 08:49:37 GMT", false), ("Sun,  06 Nov 2094 08:49:37 GMT", false),
         ("Sun, 06-Nov-2094 08:49:37 GMT", false), ("Sun, 06 Nov 2094 8:49:37 GMT", false), ("Sun, 06 Nov 2094 08:49:37 UTC", false),
         ("Fri, 06 Nov 2094 08:49:37 GMT", true), ("Saturday, 06-Nov-60 08:49:37 GMT", true), ("Sat Nov  6 08:49:37 2094", true),
+        // §5.3's latitude: the names in any case, the forms exact.
+        ("fri, 06 nov 2094 08:49:37 gmt", true), ("SATURDAY, 06-NOV-60 08:49:37 GMT", true), ("sat nov  6 08:49:37 2094", true),
+        ("fri,06 nov 2094 08:49:37 gmt", false), ("0", false),
     ])
     func anExpiresThatIsNoHTTPDateIsExpired(_ expires: String, fresh: Bool) async throws {
         try await withScriptedCache({ _ in ["HTTP/1.1 200 OK", "Expires: \(expires)"] }) { server, session in
@@ -122,6 +125,53 @@ import Testing
             let post = sandbox.url("/echo/?header=Content-Location:%2Fcached%2Fdescribed%3Fcc%3Dmax-age%3D60")
             #expect(try await fetch(post, session: session, method: .post).statusCode == 200)
             #expect(try await fetch(target, session: session).source == .network)
+        }
+    }
+
+    /// §5.2.2.3: `must-understand` stores a status whose rules the cache knows despite
+    /// `no-store`, and no status it does not know.
+    @Test(arguments: [("HTTP/1.1 200 OK", true), ("HTTP/1.1 404 Not Found", true), ("HTTP/1.1 299 Unknown", false)])
+    func mustUnderstandStoresAKnownStatusDespiteNoStore(_ status: String, stored: Bool) async throws {
+        var configuration = HTTPCache.Configuration()
+        configuration.isShared = true
+        try await withScriptedCache(configuration: configuration, { _ in [status, "Cache-Control: must-understand, no-store, max-age=60"] }) { server, session in
+            // A 404 fails the cycle, with the response on the error.
+            func answer() async throws -> HTTPResponse {
+                do {
+                    return try await fetch(server.url("/understood"), session: session)
+                } catch let error as HTTPError {
+                    guard let response = error.response else { throw error }
+                    return response
+                }
+            }
+            let first = try await answer()
+            let second = try await answer()
+            #expect(first.source == .network)
+            #expect(second.source == (stored ? .cache : .network), "\(status)")
+        }
+    }
+
+    /// RFC 9110 §9.3.3: a POST's answer that names its own URL in `Content-Location` and says
+    /// how long it stays fresh answers a later GET of that URL; without freshness, or about
+    /// another URL, it does not.
+    @Test func aPOSTsFreshAnswerAboutItsOwnURLAnswersALaterGET() async throws {
+        try await withScriptedCache({ request in
+            switch request.target {
+            case "/item": ["HTTP/1.1 200 OK", "Cache-Control: max-age=60", "Content-Location: /item"]
+            case "/plain": ["HTTP/1.1 200 OK", "Content-Location: /plain"]
+            default: ["HTTP/1.1 200 OK", "Cache-Control: max-age=60", "Content-Location: /item"]
+            }
+        }) { server, session in
+            let posted = try await fetch(server.url("/item"), session: session, method: .post)
+            let got = try await fetch(server.url("/item"), session: session)
+            #expect(got.source == .cache)
+            #expect(got.body == posted.body)
+            try await fetch(server.url("/plain"), session: session, method: .post)
+            #expect(try await fetch(server.url("/plain"), session: session).source == .network)
+            // About another URL: it invalidates that one and stores nothing for its own.
+            try await fetch(server.url("/other"), session: session, method: .post)
+            #expect(try await fetch(server.url("/other"), session: session).source == .network)
+            #expect(try await fetch(server.url("/item"), session: session).source == .network)
         }
     }
 }

@@ -59,25 +59,49 @@ extension HTTPCache {
 
     /// A request the cache does not store (POST, PUT, DELETE…): sent as it is; a success
     /// invalidates what is stored for its URL and for the `Location` and `Content-Location`
-    /// it names on the same origin (RFC 9111 §4.4).
+    /// it names on the same origin (RFC 9111 §4.4). A POST's answer that says it is the
+    /// resource at the request's own URL (`Content-Location`) and how long it stays fresh is
+    /// stored as that URL's GET answer (RFC 9110 §9.3.3).
     private func sendUnsafe(_ request: HTTPRequest, network: Network) async throws -> HTTPFileResponse {
         counters.networkRequests.add(1, ordering: .relaxed)
+        let sent = now()
         let response = try await network(request, nil)
         let answer = HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
         let safe: Set<HTTPMethod> = [.get, .head, .options, .trace]
         guard !safe.contains(request.method), (200..<400).contains(response.statusCode) else { return answer }
         var targets = [request.url]
+        var describesItself = false
         for name in ["Location", "Content-Location"] {
             if let value = response.headers[name], let url = URL(string: value, relativeTo: request.url)?.absoluteURL,
                 url.scheme == request.url.scheme, url.host == request.url.host, url.port == request.url.port
             {
                 targets.append(url)
+                if name == "Content-Location", Self.key(method: .get, url: url) == Self.key(method: .get, url: request.url) {
+                    describesItself = true
+                }
             }
         }
         for url in targets {
             for method in configuration.storedMethods { store.removeResponse(forKey: Self.key(method: method, url: url)) }
         }
+        if request.method == .post, describesItself, !response.isBodyDelivered, configuration.storedMethods.contains(.get) {
+            storeAsGET(response, answering: request, sent: sent)
+        }
         return answer
+    }
+
+    /// Stores a POST's `response` as the answer to a GET of its URL, when it says how long it
+    /// stays fresh and may be stored by the usual rules.
+    private func storeAsGET(_ response: HTTPResponse, answering post: HTTPRequest, sent: Date) {
+        let control = CacheControl(response.headers)
+        let explicit = control.maxAge != nil || response.headers.contains("Expires") || (configuration.isShared && control.sharedMaxAge != nil)
+        guard explicit, post.caching.key == nil else { return }
+        var get = HTTPRequest(url: post.url, method: .get, headers: post.headers)
+        get.caching = post.caching
+        let key = Self.key(method: .get, url: post.url)
+        if let entry = storable(response, for: get, key: key, control: CacheControl(post.headers), requestDate: sent, responseDate: now()) {
+            save(entry, for: get)
+        }
     }
 
     /// Sends `request` (made conditional when `stored` has validators and the request sets

@@ -37,8 +37,9 @@ extension HTTPCache {
         if vary.contains("*") { return nil }
         let responseControl = CacheControl(response.headers)
         if configuration.isShared, !Self.sharable(response: responseControl, request: request) { return nil }
+        if responseControl.mustUnderstand, !Self.understands(response.statusCode) { return nil }
         if lifetime == nil {
-            if responseControl.noStore { return nil }
+            if responseControl.noStore, !responseControl.mustUnderstand { return nil }
             let explicit = responseControl.isExplicit || response.headers.contains("Expires")
             if !explicit, !configuration.storesJSONWithoutCachingHeaders, response.contentType.map({ $0.essence == "application/json" || $0.suffix == "json" }) == true { return nil }
             let hasLifetime = responseControl.maxAge != nil || response.headers.contains("Expires") || responseControl.isPublic
@@ -53,6 +54,15 @@ extension HTTPCache {
             key: key, statusCode: response.statusCode, headers: headers, body: response.data, url: response.url,
             requestDate: requestDate, responseDate: responseDate, varyingFields: varying,
             lifetimeOverride: lifetime.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 })
+    }
+
+    /// Whether the cache knows the caching rules of `statusCode`, as `must-understand` asks:
+    /// the final statuses RFC 9110 defines, but 206, which it does not store.
+    static func understands(_ statusCode: Int) -> Bool {
+        switch statusCode {
+        case 200...205, 300...305, 307, 308, 400...417, 421, 422, 426, 500...505: true
+        default: false
+        }
     }
 
     /// Whether a shared cache may store a response with `response`'s directives for

@@ -25,6 +25,9 @@ struct CacheControl: Sendable, Hashable {
     /// for a plain `private`, which keeps the whole response out.
     var privateFields: [String] = []
     var onlyIfCached = false
+    /// `must-understand`: store only if the status's caching rules are known, then despite
+    /// `no-store` (RFC 9111 §5.2.2.3).
+    var mustUnderstand = false
     var staleWhileRevalidate: Int?
     var staleIfError: Int?
 
@@ -68,6 +71,7 @@ struct CacheControl: Sendable, Hashable {
             isPrivate = true
             privateFields = argument.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } } ?? []
         case "only-if-cached": onlyIfCached = true
+        case "must-understand": mustUnderstand = true
         case "stale-while-revalidate": staleWhileRevalidate = Self.seconds(argument)
         case "stale-if-error": staleIfError = Self.seconds(argument)
         default: break

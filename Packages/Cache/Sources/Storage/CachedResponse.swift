@@ -175,7 +175,7 @@ struct StoredRules: Sendable {
     init(statusCode: Int, headers: HTTPHeaderFields, requestDate: Date, responseDate: Date, lifetimeOverride: Double?) {
         let control = CacheControl(headers)
         // Dates as RFC 9110 §5.6.7 writes them, nothing else (the lenient reader is the cookies').
-        let date = headers["Date"].flatMap(HTTPDate.parseStrictly) ?? responseDate
+        let date = headers["Date"].flatMap { HTTPDate.parseStrictly($0) } ?? responseDate
         let apparentAge = max(0, responseDate.timeIntervalSince(date))
         let ageValue = Self.ageValue(headers)
         initialAge = max(apparentAge, ageValue + max(0, responseDate.timeIntervalSince(requestDate)))
@@ -188,8 +188,8 @@ struct StoredRules: Sendable {
         } else if let expires = headers["Expires"] {
             // An Expires that is not an HTTP-date ("0", "-1", a date in another form, two
             // fields joined) means already expired (§5.3).
-            freshnessLifetime = HTTPDate.parseStrictly(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
-        } else if let lastModified = headers["Last-Modified"].flatMap(HTTPDate.parseStrictly),
+            freshnessLifetime = HTTPDate.parseStrictly(expires, ignoringCase: true).map { max(0, $0.timeIntervalSince(date)) } ?? 0
+        } else if let lastModified = headers["Last-Modified"].flatMap({ HTTPDate.parseStrictly($0) }),
             StoredRules.isHeuristicallyCacheable(statusCode) || control.isPublic
         {
             // §4.2.2: a tenth of the time since the last change, as browsers do, at most a

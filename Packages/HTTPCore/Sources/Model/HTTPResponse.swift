@@ -20,7 +20,7 @@ public struct HTTPResponse: Sendable {
     public var textReadEncoding: String.Encoding?
     /// Whether the body went to a download's file or a stream's reader rather than into
     /// ``data``: a response a middleware made itself has not, and its run delivers it there.
-    var isBodyDelivered = false
+    package var isBodyDelivered = false
 
     public init(
         statusCode: Int, headers: HTTPHeaderFields = [:], data: Data = Data(), url: URL? = nil

@@ -23,9 +23,38 @@ public enum HTTPDate {
     /// `Expires`, `Date` and `Last-Modified` with: RFC 9111 §5.3 counts an `Expires` that is not
     /// such a date (a missing comma, a two-digit year in the first form, a zone other than GMT,
     /// two fields joined) as already expired.
-    public static func parseStrictly(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+    ///
+    /// - Parameter ignoringCase: read the day and month names and `GMT` in any case
+    ///   (`thu, 01 jan 2099 00:00:00 gmt`), the latitude RFC 9111 §5.3 leaves a cache reading
+    ///   `Expires`; the forms stay exact.
+    public static func parseStrictly(_ text: String, ignoringCase: Bool = false) -> Date? {
+        var bytes = Array(text.utf8)
+        if ignoringCase { bytes = canonicalCase(bytes) }
         return parseFixdate(bytes) ?? parseRFC850(bytes) ?? parseAsctime(bytes)
+    }
+
+    /// `bytes` with each run of letters that names a day, a month or `GMT` in another case
+    /// written as the forms write it.
+    private static func canonicalCase(_ bytes: [UInt8]) -> [UInt8] {
+        var result = bytes
+        var start: Int?
+        for index in 0...bytes.count {
+            let isLetter = index < bytes.count && (bytes[index] | 0x20) >= UInt8(ascii: "a") && (bytes[index] | 0x20) <= UInt8(ascii: "z")
+            if isLetter {
+                if start == nil { start = index }
+                continue
+            }
+            guard let first = start else { continue }
+            start = nil
+            let word = bytes[first..<index].map(lowercased)
+            if let name = caseNames.first(where: { $0.lowered == word }) { result.replaceSubrange(first..<index, with: name.written) }
+        }
+        return result
+    }
+
+    /// The names the forms write, each with its lowercase bytes.
+    private static let caseNames = (months + weekdays + longWeekdays + ["GMT"]).map { name in
+        (written: Array(name.utf8), lowered: Array(name.lowercased().utf8))
     }
 
     /// `Sunday, 06-Nov-94 08:49:37 GMT`: a two-digit year is the latest year ending in those
