@@ -13,8 +13,19 @@ extension HTTPCache {
     /// Sends a request; a streamed body is copied to the keeper's writer as it arrives.
     typealias Network = (HTTPRequest, HTTPBodyKeeper?) async throws -> HTTPResponse
 
-    /// The answer to `request` by RFC 9111's rules, wherever the bodies go.
+    /// The answer to `request` by RFC 9111's rules, wherever the bodies go; a range of a stored
+    /// body when the request asks for one (``ranged(_:for:)``).
     func answer(
+        _ request: HTTPRequest, session: HTTPSession, bodies: Bodies, network: Network
+    ) async throws -> HTTPFileResponse {
+        let answer = try await answerWhole(request, session: session, bodies: bodies, network: network)
+        return request.headers.contains("Range") ? ranged(answer, for: request) : answer
+    }
+
+    /// The answer to `request` as if it asked for the whole body. Inlined, so that a memory
+    /// hit stays one async frame.
+    @inline(__always)
+    private func answerWhole(
         _ request: HTTPRequest, session: HTTPSession, bodies: Bodies, network: Network
     ) async throws -> HTTPFileResponse {
         let caching = request.caching

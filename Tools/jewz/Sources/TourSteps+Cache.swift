@@ -37,6 +37,31 @@ extension TourStep {
                     expected: "network, cache, revalidated; the server saw 2")
             },
             TourStep(
+                title: "A Range of a stored body is answered from the cache (206), and selecting values compare normalised",
+                code: """
+                    try await HTTPCycle.get(url("/cached/span?cc=max-age=60&size=100"), session: session)
+                    let part = try await HTTPCycle.get(url("/cached/span?cc=max-age=60&size=100"), headers: ["Range": "bytes=90-"], session: session)
+                    part.response?.statusCode                 // 206, Content-Range: bytes 90-99/100, from the cache
+                    // Vary: Accept-Language — "en-US, fr;q=0.5" and "fr;q=0.5,EN-us" select the same stored variant
+                    """
+            ) {
+                var configuration = HTTPSession.Configuration()
+                configuration.cache = HTTPCache()
+                let session = HTTPSession(configuration: configuration)
+                let span = url("/cached/span?cc=max-age=60&size=100")
+                try await HTTPCycle.get(span, session: session)
+                let part = try await HTTPCycle.get(span, headers: ["Range": "bytes=90-"], session: session)
+                let varying = url("/cached/tour-lang?cc=max-age=60&vary=Accept-Language")
+                try await HTTPCycle.get(varying, headers: ["Accept-Language": "en-US, fr;q=0.5"], session: session)
+                let same = try await HTTPCycle.get(varying, headers: ["Accept-Language": "fr;q=0.5,EN-us"], session: session)
+                try await session.shutdown()
+                let response = part.response
+                return Outcome(
+                    "\(response?.statusCode ?? 0) \(response?.headers["Content-Range"] ?? "-") \((response?.source).map { "\($0)" } ?? "none"); "
+                        + "variant \((same.response?.source).map { "\($0)" } ?? "none"); the server saw \(sandbox.router.cacheHits(forKey: "span"))",
+                    expected: "206 bytes 90-99/100 cache; variant cache; the server saw 1")
+            },
+            TourStep(
                 title: "Offline-first: stale-if-error answers with the stored copy while the server is down",
                 code: """
                     // Cache-Control: max-age=0, stale-if-error=600

@@ -1,0 +1,39 @@
+import Foundation
+import JewzHTTPCore
+
+// Answering a `Range` request from a stored whole response (RFC 9110 §14, RFC 9111 §3.4):
+// one range as a 206 with its `Content-Range`, a range past the end as a 416; several ranges
+// or a stale `If-Range` get the whole body, which is always a valid answer.
+extension HTTPCache {
+    /// `answer`, cut to the range `request` asks for when it came from the store whole.
+    func ranged(_ answer: HTTPFileResponse, for request: HTTPRequest) -> HTTPFileResponse {
+        guard answer.response.source != .network, answer.response.statusCode == 200, answer.bodyFile == nil,
+            let field = request.headers["Range"]
+        else { return answer }
+        if let condition = request.headers["If-Range"], !Self.ifRange(condition, matches: answer.response.headers) { return answer }
+        let body = answer.response.data
+        var response = answer.response
+        switch ByteRangeRequest(field, length: body.count) {
+        case .whole:
+            return answer
+        case .unsatisfiable:
+            response.statusCode = 416
+            response.data = Data()
+            response.headers["Content-Range"] = "bytes */\(body.count)"
+        case .bytes(let range):
+            response.statusCode = 206
+            response.data = body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound + 1))
+            response.headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound)/\(body.count)"
+        }
+        response.headers["Content-Length"] = String(response.data.count)
+        return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
+    }
+
+    /// Whether an `If-Range` still names the stored representation: its strong `ETag`, or
+    /// exactly its `Last-Modified` (§13.1.5); a weak tag never matches.
+    static func ifRange(_ condition: String, matches headers: HTTPHeaderFields) -> Bool {
+        let condition = condition.trimmingCharacters(in: .whitespaces)
+        if condition.hasPrefix("\"") { return headers["ETag"].map { !$0.hasPrefix("W/") && $0 == condition } ?? false }
+        return headers["Last-Modified"] == condition
+    }
+}

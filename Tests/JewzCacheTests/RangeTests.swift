@@ -1,0 +1,54 @@
+import Foundation
+import JewzCache
+import JewzHTTPCore
+import JewzTestSupport
+import Testing
+
+/// A `Range` request answered from a stored whole response, without the origin (RFC 9110 §14).
+@Suite struct RangeTests {
+    @Test func aRangeOfAStoredBodyIsAnsweredFromTheStore() async throws {
+        try await withCachedSandbox(HTTPCache()) { sandbox, session in
+            let url = sandbox.url("/cached/ranged?cc=max-age=60&etag=v1&size=100")
+            let whole = try await fetch(url, session: session)
+            #expect(whole.data.count == 100)
+            for (range, bytes) in [("bytes=10-19", 10...19), ("bytes=90-", 90...99), ("bytes=-5", 95...99), ("bytes=95-500", 95...99)] {
+                let part = try await fetch(url, session: session, headers: ["Range": range])
+                #expect(part.statusCode == 206, "\(range)")
+                #expect(part.source == .cache, "\(range)")
+                #expect(part.data == whole.data.subdata(in: bytes.lowerBound..<(bytes.upperBound + 1)), "\(range)")
+                #expect(part.headers["Content-Range"] == "bytes \(bytes.lowerBound)-\(bytes.upperBound)/100", "\(range)")
+                #expect(part.headers["Content-Length"] == String(bytes.count), "\(range)")
+            }
+            #expect(sandbox.router.cacheHits(forKey: "ranged") == 1, "every range came from the store")
+        }
+    }
+
+    @Test func aRangeOutsideTheBodyIsA416AndOthersGetTheWholeBody() async throws {
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = HTTPCache()
+        configuration.shouldTreatStatusCodeAsFailure = { _ in false }
+        try await withSandbox(configuration: configuration) { sandbox, session in
+            let url = sandbox.url("/cached/whole?cc=max-age=60&etag=v1&size=100")
+            let whole = try await fetch(url, session: session)
+            let outside = try await fetch(url, session: session, headers: ["Range": "bytes=100-200"])
+            #expect(outside.statusCode == 416)
+            #expect(outside.headers["Content-Range"] == "bytes */100")
+            let manyRanges = (0..<101).map { "\($0)-\($0)" }.joined(separator: ",")
+            for (field, why) in [
+                ("bytes=0-1,5-6", "several ranges"), ("bytes=" + manyRanges, "more than a hundred ranges"), ("items=0-1", "another unit"),
+                ("bytes=5-2", "a malformed range"),
+            ] {
+                let answer = try await fetch(url, session: session, headers: ["Range": field])
+                #expect(answer.statusCode == 200, "\(why)")
+                #expect(answer.data == whole.data, "\(why)")
+            }
+            // If-Range: the stored validator answers the range, another the whole body.
+            let current = try await fetch(url, session: session, headers: ["Range": "bytes=0-9", "If-Range": "\"v1\""])
+            #expect(current.statusCode == 206)
+            let changed = try await fetch(url, session: session, headers: ["Range": "bytes=0-9", "If-Range": "\"v0\""])
+            #expect(changed.statusCode == 200)
+            #expect(changed.data == whole.data)
+            #expect(sandbox.router.cacheHits(forKey: "whole") == 1)
+        }
+    }
+}
