@@ -95,15 +95,20 @@ import Testing
         }
     }
 
-    @Test func aPartialResponseIsNeverStored() async throws {
+    /// A 206 is kept as a piece: it answers the range again, and never stands for the whole
+    /// body, which is completed from the origin.
+    @Test func aPartialResponseIsKeptAsAPieceNeverAsTheWhole() async throws {
         try await withCachedSandbox(HTTPCache()) { sandbox, session in
             let url = sandbox.url("/download/1000?validator=etag")
             let partial = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"], caching: .init(lifetime: .seconds(600)))
             #expect(partial.statusCode == 206)
             let again = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"], caching: .init(lifetime: .seconds(600)))
-            #expect(again.source == .network)
+            #expect(again.source == .cache)
+            #expect(again.data == partial.data)
             let whole = try await fetch(url, session: session, caching: .init(lifetime: .seconds(600)))
             #expect(whole.statusCode == 200)
+            #expect(whole.data.count == 1000)
+            #expect(whole.data.prefix(10) == partial.data)
             #expect(try await fetch(url, session: session).source == .cache)
         }
     }

@@ -49,6 +49,13 @@ extension HTTPCache {
         }
         guard let stored else {
             counters.misses.add(1, ordering: .relaxed)
+            if let piece = partialAnswer(to: request, key: key, control: control) { return piece }
+            if bodies == .inMemory, let whole = try await completePartial(request, key: key, control: control, network: network) {
+                if let entry = storable(whole, for: request, key: key, control: control, requestDate: now, responseDate: self.now()) {
+                    save(entry, for: request)
+                }
+                return HTTPFileResponse(response: whole, bodyFile: nil, length: whole.data.count)
+            }
             return try await fetch(request, key: key, stored: nil, control: control, bodies: bodies, network: network)
         }
         let rules = stored.rules
@@ -93,7 +100,10 @@ extension HTTPCache {
             }
         }
         for url in targets {
-            for method in configuration.storedMethods { store.removeResponse(forKey: Self.key(method: method, url: url)) }
+            for method in configuration.storedMethods {
+                store.removeResponse(forKey: Self.key(method: method, url: url))
+                store.removeResponse(forKey: Self.partialKey(Self.key(method: method, url: url)))
+            }
         }
         if request.method == .post, describesItself, !response.isBodyDelivered, configuration.storedMethods.contains(.get) {
             storeAsGET(response, answering: request, sent: sent)
@@ -153,6 +163,9 @@ extension HTTPCache {
         }
         if Self.isServerFailure(response.statusCode), let stored, let stale = staleForError(stored, control: control) {
             return stale
+        }
+        if response.statusCode == 206, bodies == .inMemory {
+            keepPartial(response, for: request, key: key, control: control, sent: sent)
         }
         let entry = storable(response, for: request, key: key, control: control, requestDate: sent, responseDate: received)
         if let entry, bodies == .inMemory {

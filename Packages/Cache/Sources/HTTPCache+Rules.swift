@@ -27,12 +27,16 @@ extension HTTPCache {
 
     /// The entry to store for `response`, or `nil` when RFC 9111 §3 (or the request, or the
     /// JSON rule) says not to store it.
+    ///
+    /// - Parameter partial: the response is a `206` kept to complete later (RFC 9111 §3.3):
+    ///   stored without a lifetime of its own, since the origin validates the rest.
     func storable(
-        _ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, requestDate: Date, responseDate: Date
+        _ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, requestDate: Date, responseDate: Date,
+        partial: Bool = false
     ) -> CachedResponse? {
         let lifetime = request.caching.lifetime
         if lifetime == .zero || control.noStore { return nil }
-        guard (200...599).contains(response.statusCode), response.statusCode != 206, response.statusCode != 304 else { return nil }
+        guard (200...599).contains(response.statusCode), response.statusCode != 206 || partial, response.statusCode != 304 else { return nil }
         let vary = response.headers.tokens(for: "Vary")
         if vary.contains("*") { return nil }
         let responseControl = CacheControl(response.headers)
@@ -44,7 +48,7 @@ extension HTTPCache {
             if !explicit, !configuration.storesJSONWithoutCachingHeaders, response.contentType.map({ $0.essence == "application/json" || $0.suffix == "json" }) == true { return nil }
             let hasLifetime = responseControl.maxAge != nil || response.headers.contains("Expires") || responseControl.isPublic
                 || (configuration.isShared && responseControl.sharedMaxAge != nil)
-            guard hasLifetime || StoredRules.isHeuristicallyCacheable(response.statusCode) else { return nil }
+            guard hasLifetime || partial || StoredRules.isHeuristicallyCacheable(response.statusCode) else { return nil }
         }
         var varying: [String: String] = [:]
         for name in vary { varying[name] = SelectingHeader.normalized(request.headers[name], for: name) }

@@ -1,0 +1,114 @@
+import Foundation
+import JewzHTTPCore
+
+// Partial content (RFC 9111 §3.3–3.4): a `206` of one range with a strong validator is kept
+// beside its URL's entry, answers the ranges it covers while fresh, and is completed by asking
+// the origin for the rest (`Range` with `If-Range`) when the whole body is wanted.
+extension HTTPCache {
+    /// Where a URL's partial entry is kept, beside its whole one.
+    static func partialKey(_ key: String) -> String { key + "\n206" }
+
+    /// The bytes a partial entry holds, and the length of the whole.
+    struct Piece: Equatable {
+        let first: Int
+        let last: Int
+        let completeLength: Int
+    }
+
+    /// The piece `headers` describe for a body of `length` bytes: one `Content-Range` with a
+    /// known complete length that matches the body.
+    static func piece(_ headers: HTTPHeaderFields, length: Int) -> Piece? {
+        guard let field = headers["Content-Range"], field.lowercased().hasPrefix("bytes ") else { return nil }
+        let halves = field.dropFirst(6).split(separator: "/", maxSplits: 1)
+        let bounds = halves.first?.split(separator: "-", maxSplits: 1) ?? []
+        guard halves.count == 2, bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]),
+            let complete = Int(halves[1]), first <= last, last < complete, last - first + 1 == length
+        else { return nil }
+        return Piece(first: first, last: last, completeLength: complete)
+    }
+
+    /// The validator that ties pieces together: a strong `ETag`, else `Last-Modified` (RFC 9110
+    /// §13.1.5 lets `If-Range` carry either).
+    static func rangeValidator(_ headers: HTTPHeaderFields) -> String? {
+        if let etag = headers["ETag"] { return etag.hasPrefix("W/") ? nil : etag }
+        return headers["Last-Modified"]
+    }
+
+    /// Keeps a `206` answer to `request`, joined to the stored piece when they share a
+    /// validator and touch; otherwise in its place.
+    func keepPartial(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) {
+        guard response.statusCode == 206, !response.isBodyDelivered, !response.headers.contains("Vary"),
+            let validator = Self.rangeValidator(response.headers), let piece = Self.piece(response.headers, length: response.data.count),
+            var entry = storable(response, for: request, key: Self.partialKey(key), control: control, requestDate: sent, responseDate: now(), partial: true)
+        else { return }
+        if let stored = store.response(forKey: Self.partialKey(key)), Self.rangeValidator(stored.headers) == validator,
+            let held = Self.piece(stored.headers, length: stored.body.count), held.completeLength == piece.completeLength,
+            piece.first <= held.last + 1, held.first <= piece.last + 1
+        {
+            let first = min(held.first, piece.first)
+            let last = max(held.last, piece.last)
+            var body = Data(count: last - first + 1)
+            body.replaceSubrange((held.first - first)...(held.last - first), with: stored.body)
+            body.replaceSubrange((piece.first - first)...(piece.last - first), with: response.data)
+            var headers = entry.headers
+            headers["Content-Range"] = "bytes \(first)-\(last)/\(piece.completeLength)"
+            headers["Content-Length"] = String(body.count)
+            entry = CachedResponse(
+                key: entry.key, statusCode: 206, headers: headers, body: body, url: entry.url, requestDate: entry.requestDate,
+                responseDate: entry.responseDate, varyingFields: [:])
+        }
+        try? store.store(entry)
+    }
+
+    /// The stored piece's answer to a `Range` request it covers, while fresh.
+    func partialAnswer(to request: HTTPRequest, key: String, control: CacheControl) -> HTTPFileResponse? {
+        guard let field = request.headers["Range"], let stored = store.response(forKey: Self.partialKey(key)),
+            let piece = Self.piece(stored.headers, length: stored.body.count), isFresh(stored, at: now(), control: control)
+        else { return nil }
+        if let condition = request.headers["If-Range"], !Self.ifRange(condition, matches: stored.headers) { return nil }
+        guard case .bytes(let range) = ByteRangeRequest(field, length: piece.completeLength),
+            range.lowerBound >= piece.first, range.upperBound <= piece.last
+        else { return nil }
+        counters.hits.add(1, ordering: .relaxed)
+        var response = HTTPResponse(
+            statusCode: 206, headers: stored.headers,
+            data: stored.body.subdata(in: (range.lowerBound - piece.first)..<(range.upperBound - piece.first + 1)), url: stored.url)
+        response.headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound)/\(piece.completeLength)"
+        response.headers["Content-Length"] = String(response.data.count)
+        response.headers["Age"] = String(Int(stored.rules.age(at: now())))
+        response.source = .cache
+        counters.bytesSaved.add(response.data.count, ordering: .relaxed)
+        return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
+    }
+
+    /// The whole body for `request`, made of the stored piece from byte 0 and the rest the
+    /// origin sends for `Range: bytes=n-` with `If-Range`; `nil` when there is no such piece or
+    /// the rest does not match it (a changed validator, another range), and the whole is
+    /// then asked for anew. A `200` the origin sends instead (the representation changed)
+    /// is that answer. The piece is forgotten either way.
+    func completePartial(_ request: HTTPRequest, key: String, control: CacheControl, network: Network) async throws -> HTTPResponse? {
+        guard request.method == .get, !request.headers.contains("Range"), let stored = store.response(forKey: Self.partialKey(key)),
+            let piece = Self.piece(stored.headers, length: stored.body.count), piece.first == 0,
+            let validator = Self.rangeValidator(stored.headers)
+        else { return nil }
+        var rest = request
+        rest.headers["Range"] = "bytes=\(piece.last + 1)-"
+        rest.headers["If-Range"] = validator
+        counters.networkRequests.add(1, ordering: .relaxed)
+        let response = try await network(rest, nil)
+        store.removeResponse(forKey: Self.partialKey(key))
+        if response.statusCode == 200 { return response }
+        guard response.statusCode == 206 else { return nil }
+        guard !response.isBodyDelivered, Self.rangeValidator(response.headers) == validator,
+            let more = Self.piece(response.headers, length: response.data.count),
+            more.first == piece.last + 1, more.last == piece.completeLength - 1, more.completeLength == piece.completeLength
+        else { return nil }
+        counters.bytesSaved.add(stored.body.count, ordering: .relaxed)
+        // The new response's fields, the stored ones it does not send kept (§3.4).
+        var headers = stored.headers
+        for name in Set(response.headers.fields.map { $0.name.lowercased() }) { headers.remove(name) }
+        for field in response.headers.fields where field.name.lowercased() != "content-range" { headers.add(field.value, for: field.name) }
+        headers["Content-Length"] = String(piece.completeLength)
+        return HTTPResponse(statusCode: 200, headers: headers, data: stored.body + response.data, url: response.url)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import JewzCache
+import JewzHTTPCore
+import JewzLocking
+import JewzSandbox
+import JewzTestSupport
+import Testing
+
+/// Partial content (RFC 9111 §3.3–3.4) against an origin that answers ranges as told.
+/// The request heads an origin saw, in order.
+private final class Heads: Sendable {
+    private let list = Mutex<[String]>([])
+    func append(_ head: String) { list.withLock { $0.append(head) } }
+    var all: [String] { list.withLock { $0 } }
+}
+
+@Suite struct PartialContentTests {
+    /// The origin's body: 100 bytes, `A` to `Z` over and over.
+    private static let body = Data((0..<100).map { UInt8(65 + $0 % 26) })
+
+    /// An origin that answers `Range: bytes=a-b` (or `a-`) with a 206 under `etag` (the
+    /// second one from `changeAt` requests on), and anything else with the whole body; the
+    /// request heads it saw are in `heads`.
+    private static func origin(etag: String, changedTo changed: String? = nil, changeAt: Int = .max, heads: Heads) -> ScriptedServer.Script {
+        { request in
+            heads.append(request.head)
+            let tag = request.index >= changeAt ? (changed ?? etag) : etag
+            let common = ["ETag: \(tag)", "Cache-Control: max-age=60", "Date: \(HTTPDate.string(from: Date()))"]
+            let rangeLine = request.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("range: bytes=") }
+            guard let spec = rangeLine?.split(separator: "=", maxSplits: 1).last else {
+                return [.send(responseHead("HTTP/1.1 200 OK", common + ["Content-Length: 100"])), .send(Array(body))]
+            }
+            let bounds = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            let first = Int(bounds[0]) ?? 0
+            let last = bounds.count == 2 ? Int(bounds[1]) ?? 99 : 99
+            let part = body.subdata(in: first..<(last + 1))
+            return [
+                .send(responseHead("HTTP/1.1 206 Partial Content", common + ["Content-Range: bytes \(first)-\(last)/100", "Content-Length: \(part.count)"])),
+                .send(Array(part)),
+            ]
+        }
+    }
+
+    @Test(arguments: ["memory", "disk"])
+    func aStoredPieceAnswersTheRangesItCoversAndIsCompletedByOneRangeRequest(store kind: String) async throws {
+        let heads = Heads()
+        let directory = try makeScratchDirectory(prefix: "partial")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store: any CacheStore = kind == "disk" ? try DiskCacheStore(directory: directory) : MemoryCacheStore()
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = HTTPCache(store: store)
+        try await withScriptedServer(configuration: configuration, Self.origin(etag: "\"p1\"", heads: heads)) { server, session in
+            let url = server.url("/file")
+            let first = try await fetch(url, session: session, headers: ["Range": "bytes=0-49"])
+            #expect(first.statusCode == 206 && first.data == Self.body.prefix(50))
+            let inside = try await fetch(url, session: session, headers: ["Range": "bytes=10-19"])
+            #expect(inside.statusCode == 206)
+            #expect(inside.source == .cache)
+            #expect(inside.data == Self.body.subdata(in: 10..<20))
+            #expect(inside.headers["Content-Range"] == "bytes 10-19/100")
+            #expect(heads.all.count == 1, "the range came from the stored piece")
+
+            let whole = try await fetch(url, session: session)
+            #expect(whole.statusCode == 200)
+            #expect(whole.data == Self.body, "byte-identical to the origin's")
+            let asked = heads.all
+            #expect(asked.count == 2)
+            #expect(asked.last?.lowercased().contains("range: bytes=50-") == true, "\(asked.last ?? "")")
+            #expect(asked.last?.contains("\"p1\"") == true, "If-Range names the piece's validator")
+            let again = try await fetch(url, session: session)
+            #expect(again.source == .cache)
+            #expect(again.data == Self.body)
+        }
+    }
+
+    /// An origin that ignores `If-Range` and sends the rest of another representation: the
+    /// pieces do not fit together, and the whole body is asked for anew.
+    @Test func aChangedValidatorBetweenThePiecesRefetchesTheWhole() async throws {
+        let heads = Heads()
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = HTTPCache()
+        try await withScriptedServer(configuration: configuration, Self.origin(etag: "\"p1\"", changedTo: "\"p2\"", changeAt: 1, heads: heads)) { server, session in
+            let url = server.url("/changing")
+            _ = try await fetch(url, session: session, headers: ["Range": "bytes=0-49"])
+            let whole = try await fetch(url, session: session)
+            #expect(whole.statusCode == 200)
+            #expect(whole.data == Self.body)
+            #expect(whole.headers["ETag"] == "\"p2\"")
+            let asked = heads.all
+            #expect(asked.count == 3, "the piece, the rest that did not fit, the whole")
+            #expect(asked.last?.lowercased().contains("range:") == false)
+        }
+    }
+
+    /// A piece with only a weak validator cannot be joined to another, so it is not kept.
+    @Test func aPieceWithAWeakValidatorIsNotKept() async throws {
+        let heads = Heads()
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = HTTPCache()
+        try await withScriptedServer(configuration: configuration, Self.origin(etag: "W/\"weak\"", heads: heads)) { server, session in
+            let url = server.url("/weak")
+            _ = try await fetch(url, session: session, headers: ["Range": "bytes=0-49"])
+            let again = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"])
+            #expect(again.source == .network)
+            #expect(heads.all.count == 2)
+        }
+    }
+}
