@@ -60,7 +60,7 @@ extension AsyncHTTPClientTransport.Configuration {
                 let anchors = keyed.filter { hostPins.contains($0.0) }.map(\.1)
                 guard !anchors.isEmpty else {
                     throw HTTPError.invalidConfiguration(
-                        "no pin of \(pattern) is the key of a root known here; pin a root's key, and give the root's certificate as an anchor unless the system trusts it (leaf and intermediate keys cannot be pinned on this transport)")
+                        "no pin of \(pattern) is the key of a root known here; pin a root's key (jewz pins shows the chain's), and give the root's certificate as an anchor unless the system trusts it. A leaf or intermediate key cannot be enforced: AsyncHTTPClient 1.37 lets no one check a server's chain below its roots (the change it needs is in Tools/Upstream/async-http-client of Jewzruxin's repository)")
                 }
                 return Rule(pattern: pattern, pins: hostPins, anchors: anchors)
             }
