@@ -40,6 +40,31 @@ import Testing
         #expect(badPolicy.status == 1)
     }
 
+    /// A `Range` item is answered by a later run from what an earlier one stored: a piece of
+    /// the whole body, then the whole completed from a piece with one request for the rest.
+    @Test func rangesAreAnsweredFromTheDiskAcrossRuns() async throws {
+        let sandbox = try await Sandbox.start()
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let whole = sandbox.url("/cached/span?cc=max-age=600&etag=v1&size=100")
+        let full = try await runJewz(["--cache", directory.path, "--print", "b", whole])
+        let part = try await runJewz(["--cache", directory.path, "--print", "hb", whole, "Range:bytes=90-"])
+        #expect(part.status == 0, "\(part.error)")
+        #expect(part.output.contains("206"), "\(part.output)")
+        #expect(part.output.contains("Content-Range: bytes 90-99/100"), "\(part.output)")
+        #expect(part.output.hasSuffix(String(full.output.dropLast().suffix(10)) + "\n"), "\(part.output)")
+        #expect(sandbox.router.cacheHits(forKey: "span") == 1)
+
+        let download = sandbox.url("/download/1000?validator=etag")
+        let piece = try await runJewz(["--cache", directory.path, "--print", "h", download, "Range:bytes=0-99"])
+        #expect(piece.output.contains("206"), "\(piece.output)")
+        let completed = try await runJewz(["--cache", directory.path, "--print", "h", download])
+        #expect(completed.status == 0, "\(completed.error)")
+        #expect(completed.output.hasPrefix("HTTP/1.1 200"), "\(completed.output)")
+        #expect(completed.output.contains("Content-Length: 1000"), "the stored piece and the rest: \(completed.output)")
+        try await sandbox.shutdown()
+    }
+
     @Test func aWriterKilledAtAnyMomentLeavesOnlyWholeEntries() async throws {
         let size = 16 << 20
         let piece = [UInt8](repeating: UInt8(ascii: "c"), count: 1 << 20)
