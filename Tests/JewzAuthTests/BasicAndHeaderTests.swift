@@ -59,3 +59,35 @@ import Testing
         }
     }
 }
+
+/// One `BasicAuthentication` answers whichever scheme the server offers, the strongest first.
+@Suite struct SchemeChoiceTests {
+    @Test func itAnswersDigestWhereTheServerAsksForDigest() async throws {
+        try await withSandbox { sandbox, session in
+            try session.update { $0.authentications = [BasicAuthentication(username: "Mufasa", password: "Circle of Life")] }
+            let cycle = try await HTTPCycle.get(sandbox.url("/digest-auth/auth/Mufasa/Circle%20of%20Life/SHA-256"), session: session)
+            #expect(cycle.response?.statusCode == 200)
+            try session.update { $0.authentications = [BasicAuthentication(username: "Mufasa", password: "Circle of Life", schemes: [.basic])] }
+            let refused = await httpError { try await HTTPCycle.get(sandbox.url("/digest-auth/auth/Mufasa/Circle%20of%20Life/MD5"), session: session) }
+            #expect(refused?.statusCode == 401, "Basic alone does not answer Digest")
+        }
+    }
+
+    /// A server that offers both gets Digest, which never sends the password.
+    @Test func ofBothOffersDigestIsChosen() async throws {
+        var configuration = HTTPSession.Configuration()
+        configuration.authentications = [BasicAuthentication(username: "ada", password: "pw")]
+        try await withScriptedServer(configuration: configuration, { request in
+            guard request.index > 0 else {
+                return [.send(responseHead("HTTP/1.1 401 Unauthorized", [
+                    "WWW-Authenticate: Basic realm=\"r\"", "WWW-Authenticate: Digest realm=\"r\", nonce=\"abc\", qop=\"auth\"", "Content-Length: 0",
+                ]))]
+            }
+            let sent = request.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("authorization:") } ?? "none"
+            return [.send(responseHead("HTTP/1.1 200 OK", ["Content-Length: \(sent.utf8.count)"]) + sent)]
+        }) { server, session in
+            let cycle = try await HTTPCycle.get(server.url("/both"), session: session)
+            #expect(cycle.response?.text?.hasPrefix("Authorization: Digest ") == true, "\(cycle.response?.text ?? "")")
+        }
+    }
+}

@@ -14,6 +14,11 @@ import Testing
         #expect(digest.output.contains(#""authenticated":true"#))
         let wrong = try await runJewz(["--auth", "ada:no", "--auth-type", "digest", sandbox.url("/digest-auth/auth/ada/pw/MD5")])
         #expect(wrong.status == 4)
+        // auto answers whichever the server asks for.
+        for url in [sandbox.url("/digest-auth/auth/test/12345/MD5"), sandbox.url("/hello_with_basic_auth")] {
+            let auto = try await runJewz(["--auth", "test:12345", "--auth-type", "auto", url])
+            #expect(auto.status == 0, "\(url): \(auto.error)")
+        }
         let issued = try await runJewz(["--print", "b", sandbox.url("/token/issue")])
         let token = try #require((try JSONSerialization.jsonObject(with: Data(issued.output.utf8)) as? [String: String])?["token"])
         let bearer = try await runJewz(["--auth", token, "--auth-type", "bearer", sandbox.url("/token/protected")])

@@ -2,29 +2,51 @@ import Foundation
 import JewzHTTPCore
 import JewzLocking
 
-/// Answers a `Basic` challenge (RFC 7617) from a server (401) or a proxy (407) with a user and
-/// password, then sends them without being asked to the same origin at or below the challenged
-/// directory. A second challenge after an answer ends the cycle with that response: a wrong
-/// password never loops.
+/// Answers a server's (401) or a proxy's (407) challenge with a user and password in the
+/// strongest scheme it offers among ``schemes``: `Digest` (RFC 7616, through a
+/// ``DigestAuthentication``), then `Basic` (RFC 7617). After a Basic answer it sends the
+/// credentials without being asked to the same origin at or below the challenged directory. A
+/// second challenge after an answer ends the cycle with that response: a wrong password never
+/// loops.
 ///
 /// ```swift
 /// try session.update { $0.authentications = [BasicAuthentication(username: "ada", password: "s3cret")] }
+/// let basicOnly = BasicAuthentication(username: "ada", password: "s3cret", schemes: [.basic])
 /// ```
 ///
 /// The user and password are sent as UTF-8, as RFC 7617 asks when the challenge says
 /// `charset="UTF-8"` and as browsers do otherwise.
 public final class BasicAuthentication: HTTPAuthentication {
+    /// An authentication scheme it may answer with.
+    public struct Scheme: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+
+        /// `Basic` (RFC 7617): the password, encoded, with every request to the space.
+        public static let basic = Scheme(name: "basic")
+        /// `Digest` (RFC 7616): a hash that proves the password without sending it.
+        public static let digest = Scheme(name: "digest")
+
+        public var description: String { name }
+    }
+
+    /// The schemes it answers with, the strongest offered first.
+    public let schemes: Set<Scheme>
     private let credentials: String
-    /// The scopes answered so far, with the kind of challenge each came from.
+    private let digest: DigestAuthentication?
+    /// The scopes answered with Basic so far, with the kind of challenge each came from.
     private let scopes = Mutex<[ProtectionScope: ChallengeKind]>([:])
 
     /// - Parameters:
-    ///   - username: must not contain `:`, which the scheme cannot carry (RFC 7617 §2).
-    public init(username: String, password: String) {
+    ///   - username: must not contain `:`, which Basic cannot carry (RFC 7617 §2).
+    ///   - schemes: the schemes it may answer with; `[.basic]` for exactly Basic.
+    public init(username: String, password: String, schemes: Set<Scheme> = [.digest, .basic]) {
         credentials = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+        self.schemes = schemes
+        digest = schemes.contains(.digest) ? DigestAuthentication(username: username, password: password) : nil
     }
 
     public func authorize(_ request: inout HTTPRequest) async throws {
+        try await digest?.authorize(&request)
         let url = request.url
         let kinds = scopes.withLock { scopes in scopes.filter { $0.key.contains(url) }.map(\.value) }
         for kind in Set(kinds) where !request.headers.contains(kind.credentialsField) {
@@ -33,15 +55,20 @@ public final class BasicAuthentication: HTTPAuthentication {
     }
 
     public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
-        guard let kind = ChallengeKind(statusCode: challenge.statusCode),
-            kind.challenges(in: challenge).contains(where: { $0.scheme == "basic" })
-        else { return false }
+        guard let kind = ChallengeKind(statusCode: challenge.statusCode) else { return false }
+        let offered = Set(kind.challenges(in: challenge).map(\.scheme))
+        if let digest, offered.contains("digest") { return try await digest.respond(to: challenge, retrying: &request) }
+        guard schemes.contains(.basic), offered.contains("basic") else { return false }
+        // The same credentials refused: do not send them again.
+        if request.headers[kind.credentialsField] == credentials { return false }
         request.headers[kind.credentialsField] = credentials
         let scope = ProtectionScope(request.url)
         scopes.withLock { $0[scope] = kind }
         return true
     }
 
-    /// Basic's answers carry nothing to check.
-    public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {}
+    /// Digest's `Authentication-Info` is checked; Basic's answers carry nothing to check.
+    public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {
+        try digest?.didReceive(response, for: request)
+    }
 }
