@@ -36,12 +36,14 @@ enum SelectingHeader {
     /// are read: a longer list is a request's own business, not a cache key's.
     static func preferences(in value: String) -> [Preference] {
         let items = value.split(separator: ",").prefix(64).compactMap { member -> Preference? in
-            let parts = member.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            // Empty parts kept: `;q=1` is an item without a name, not an item named `q=1`.
+            let parts = member.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard let first = parts.first, !first.isEmpty else { return nil }
             var weight = 1.0
             var parameters: [String] = []
-            for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            for parameter in parts.dropFirst() where !parameter.isEmpty {
+                let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
                 let name = pair[0].lowercased()
                 if name == "q", pair.count == 2, let q = Double(pair[1]), (0...1).contains(q) {
                     weight = q

@@ -1,0 +1,60 @@
+import Foundation
+@testable import JewzCache
+import JewzTestSupport
+import Testing
+
+/// The parsers a request's fields go through on the way to a stored answer: whatever a client
+/// sends, they answer within bounds and never trap.
+@Suite struct RangeParsingTests {
+    @Test(arguments: [
+        ("bytes=0-0", 10, ByteRangeRequest.bytes(0...0)), ("bytes=3-", 10, .bytes(3...9)), ("bytes=-3", 10, .bytes(7...9)),
+        ("bytes=-30", 10, .bytes(0...9)), ("bytes=5-50", 10, .bytes(5...9)), ("bytes=10-", 10, .unsatisfiable),
+        ("bytes=-0", 10, .unsatisfiable), ("bytes=0-1,3-4", 10, .whole), ("bytes=1-0", 10, .whole), ("bytes=a-b", 10, .whole),
+        ("Bytes = 2-3", 10, .whole), ("BYTES=2-3", 10, .bytes(2...3)), ("bytes=0-", 0, .unsatisfiable), ("bytes=99999999999999999999-", 10, .whole),
+    ])
+    func rangeFieldsReadAsRFC9110Writes(_ field: String, _ length: Int, _ expected: ByteRangeRequest) {
+        #expect(ByteRangeRequest(field, length: length) == expected, "\(field) of \(length)")
+    }
+
+    @Test func anyRangeFieldGivesABoundedAnswer() {
+        var generator = SeededGenerator()
+        let alphabet = Array("bytes=0123456789-, ;\t=xX")
+        for _ in 0..<5_000 {
+            let length = Int.random(in: 0...1_000, using: &generator)
+            let field = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "-" })
+            switch ByteRangeRequest(field, length: length) {
+            case .whole, .unsatisfiable: continue
+            case .bytes(let range):
+                #expect(range.lowerBound >= 0 && range.upperBound < length, "\(field) of \(length), \(generator)")
+            }
+        }
+    }
+
+    @Test func normalisedValuesAreStableAndIgnoreTheOrderOfEqualPreferences() {
+        var generator = SeededGenerator()
+        let items = ["en-US", "fr", "de;q=0.5", "gzip", "BR", "*;q=0", "text/html;level=1", "x;q=0.50", " ja ", ";q=1", ",,", "a;=", "b;==;q", "c;q=", "d;q=2", "=;="]
+        for _ in 0..<2_000 {
+            let chosen = (0..<Int.random(in: 0...6, using: &generator)).compactMap { _ in items.randomElement(using: &generator) }
+            for name in ["Accept-Language", "Accept-Encoding", "Accept", "X-Other"] {
+                let value = chosen.joined(separator: ", ")
+                let normalised = SelectingHeader.normalized(value, for: name)
+                #expect(SelectingHeader.normalized(normalised, for: name) == normalised, "\(name): \(value), \(generator)")
+                guard name.hasPrefix("Accept") else { continue }
+                let reversed = SelectingHeader.normalized(chosen.reversed().joined(separator: ","), for: name)
+                #expect(reversed == normalised, "\(name): \(value), \(generator)")
+            }
+        }
+    }
+
+    @Test func anyContentRangeGivesAPieceThatFitsItsBodyOrNone() {
+        var generator = SeededGenerator()
+        let alphabet = Array("bytes 0123456789-/*,x")
+        for _ in 0..<5_000 {
+            let field = String((0..<Int.random(in: 0...30, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "-" })
+            let length = Int.random(in: 0...20, using: &generator)
+            guard let piece = HTTPCache.piece(["Content-Range": field], length: length) else { continue }
+            #expect(piece.first <= piece.last && piece.last < piece.completeLength, "\(field), \(generator)")
+            #expect(piece.last - piece.first + 1 == length, "\(field), \(generator)")
+        }
+    }
+}
