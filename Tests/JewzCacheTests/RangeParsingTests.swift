@@ -4,7 +4,9 @@ import JewzTestSupport
 import Testing
 
 /// The parsers a request's fields go through on the way to a stored answer: whatever a client
-/// sends, they answer within bounds and never trap.
+/// sends, they answer within bounds and never trap. The random rounds collect what failed and
+/// expect once: an expectation per round would keep a thread of the suite's two busy for
+/// seconds, starving the in-process servers of other tests.
 @Suite struct RangeParsingTests {
     @Test(arguments: [
         ("bytes=0-0", 10, ByteRangeRequest.bytes(0...0)), ("bytes=3-", 10, .bytes(3...9)), ("bytes=-3", 10, .bytes(7...9)),
@@ -19,42 +21,50 @@ import Testing
     @Test func anyRangeFieldGivesABoundedAnswer() {
         var generator = SeededGenerator()
         let alphabet = Array("bytes=0123456789-, ;\t=xX")
-        for _ in 0..<5_000 {
+        var failures: [String] = []
+        for _ in 0..<1_000 {
             let length = Int.random(in: 0...1_000, using: &generator)
             let field = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "-" })
-            switch ByteRangeRequest(field, length: length) {
-            case .whole, .unsatisfiable: continue
-            case .bytes(let range):
-                #expect(range.lowerBound >= 0 && range.upperBound < length, "\(field) of \(length), \(generator)")
+            if case .bytes(let range) = ByteRangeRequest(field, length: length), range.lowerBound < 0 || range.upperBound >= length {
+                failures.append("\(field) of \(length)")
             }
         }
+        #expect(failures.isEmpty, "\(failures.prefix(5)), \(generator)")
     }
 
     @Test func normalisedValuesAreStableAndIgnoreTheOrderOfEqualPreferences() {
         var generator = SeededGenerator()
-        let items = ["en-US", "fr", "de;q=0.5", "gzip", "BR", "*;q=0", "text/html;level=1", "x;q=0.50", " ja ", ";q=1", ",,", "a;=", "b;==;q", "c;q=", "d;q=2", "=;="]
-        for _ in 0..<2_000 {
+        let items = [
+            "en-US", "fr", "de;q=0.5", "gzip", "BR", "*;q=0", "text/html;level=1", "x;q=0.50", " ja ", ";q=1", ",,", "a;=", "b;==;q",
+            "c;q=", "d;q=2", "=;=",
+        ]
+        var failures: [String] = []
+        for _ in 0..<500 {
             let chosen = (0..<Int.random(in: 0...6, using: &generator)).compactMap { _ in items.randomElement(using: &generator) }
+            let value = chosen.joined(separator: ", ")
             for name in ["Accept-Language", "Accept-Encoding", "Accept", "X-Other"] {
-                let value = chosen.joined(separator: ", ")
                 let normalised = SelectingHeader.normalized(value, for: name)
-                #expect(SelectingHeader.normalized(normalised, for: name) == normalised, "\(name): \(value), \(generator)")
-                guard name.hasPrefix("Accept") else { continue }
-                let reversed = SelectingHeader.normalized(chosen.reversed().joined(separator: ","), for: name)
-                #expect(reversed == normalised, "\(name): \(value), \(generator)")
+                if SelectingHeader.normalized(normalised, for: name) != normalised { failures.append("unstable \(name): \(value)") }
+                if name.hasPrefix("Accept"), SelectingHeader.normalized(chosen.reversed().joined(separator: ","), for: name) != normalised {
+                    failures.append("order \(name): \(value)")
+                }
             }
         }
+        #expect(failures.isEmpty, "\(failures.prefix(5)), \(generator)")
     }
 
     @Test func anyContentRangeGivesAPieceThatFitsItsBodyOrNone() {
         var generator = SeededGenerator()
         let alphabet = Array("bytes 0123456789-/*,x")
-        for _ in 0..<5_000 {
+        var failures: [String] = []
+        for _ in 0..<1_000 {
             let field = String((0..<Int.random(in: 0...30, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "-" })
             let length = Int.random(in: 0...20, using: &generator)
             guard let piece = HTTPCache.piece(["Content-Range": field], length: length) else { continue }
-            #expect(piece.first <= piece.last && piece.last < piece.completeLength, "\(field), \(generator)")
-            #expect(piece.last - piece.first + 1 == length, "\(field), \(generator)")
+            if piece.first > piece.last || piece.last >= piece.completeLength || piece.last - piece.first + 1 != length {
+                failures.append("\(field) of \(length)")
+            }
         }
+        #expect(failures.isEmpty, "\(failures.prefix(5)), \(generator)")
     }
 }
