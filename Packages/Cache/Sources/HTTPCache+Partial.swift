@@ -39,7 +39,8 @@ extension HTTPCache {
     func keepPartial(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) {
         guard response.statusCode == 206, !response.isBodyDelivered, !response.headers.contains("Vary"),
             let validator = Self.rangeValidator(response.headers), let piece = Self.piece(response.headers, length: response.data.count),
-            var entry = storable(response, for: request, key: Self.partialKey(key), control: control, requestDate: sent, responseDate: now(), partial: true)
+            var entry = storable(
+                response, for: request, key: Self.partialKey(key), control: control, requestDate: sent, responseDate: now(), partial: true)
         else { return }
         if let stored = store.response(forKey: Self.partialKey(key)), Self.rangeValidator(stored.headers) == validator,
             let held = Self.piece(stored.headers, length: stored.body.count), held.completeLength == piece.completeLength,

@@ -1,5 +1,6 @@
 extension HTTPCycle {
-    /// What a cycle uses instead of its session's settings: each `nil` (and `solicited` false) leaves the session's in charge.
+    /// What a cycle uses instead of its session's settings: each `nil` (and `solicited` false)
+    /// leaves the session's in charge.
     ///
     /// ```swift
     /// let cycle = try await HTTPCycle.post(
