@@ -11,7 +11,8 @@ import Testing
     @Test(arguments: [
         ("bytes=0-0", 10, ByteRangeRequest.bytes(0...0)), ("bytes=3-", 10, .bytes(3...9)), ("bytes=-3", 10, .bytes(7...9)),
         ("bytes=-30", 10, .bytes(0...9)), ("bytes=5-50", 10, .bytes(5...9)), ("bytes=10-", 10, .unsatisfiable),
-        ("bytes=-0", 10, .unsatisfiable), ("bytes=0-1,3-4", 10, .whole), ("bytes=1-0", 10, .whole), ("bytes=a-b", 10, .whole),
+        ("bytes=-0", 10, .unsatisfiable), ("bytes=0-1,3-4", 10, .several([0...1, 3...4])), ("bytes=0-5,3-8", 10, .whole), ("bytes=5-6,0-1", 10, .whole),
+        ("bytes=0-1,20-30,-2", 10, .several([0...1, 8...9])), ("bytes=1-0", 10, .whole), ("bytes=a-b", 10, .whole),
         ("Bytes = 2-3", 10, .whole), ("BYTES=2-3", 10, .bytes(2...3)), ("bytes=0-", 0, .unsatisfiable), ("bytes=99999999999999999999-", 10, .whole),
     ])
     func rangeFieldsReadAsRFC9110Writes(_ field: String, _ length: Int, _ expected: ByteRangeRequest) {
@@ -25,8 +26,14 @@ import Testing
         for _ in 0..<1_000 {
             let length = Int.random(in: 0...1_000, using: &generator)
             let field = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "-" })
-            if case .bytes(let range) = ByteRangeRequest(field, length: length), range.lowerBound < 0 || range.upperBound >= length {
-                failures.append("\(field) of \(length)")
+            switch ByteRangeRequest(field, length: length) {
+            case .whole, .unsatisfiable: continue
+            case .bytes(let range):
+                if range.lowerBound < 0 || range.upperBound >= length { failures.append("\(field) of \(length)") }
+            case .several(let ranges):
+                let inside = ranges.allSatisfy { $0.lowerBound >= 0 && $0.upperBound < length }
+                let apart = zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }
+                if !inside || !apart || ranges.count < 2 || ranges.count > ByteRangeRequest.maximumRanges { failures.append("\(field) of \(length)") }
             }
         }
         #expect(failures.isEmpty, "\(failures.prefix(5)), \(generator)")

@@ -35,8 +35,8 @@ import Testing
             #expect(outside.headers["Content-Range"] == "bytes */100")
             let manyRanges = (0..<101).map { "\($0)-\($0)" }.joined(separator: ",")
             for (field, why) in [
-                ("bytes=0-1,5-6", "several ranges"), ("bytes=" + manyRanges, "more than a hundred ranges"), ("items=0-1", "another unit"),
-                ("bytes=5-2", "a malformed range"),
+                ("bytes=5-6,0-1", "ranges that go back"), ("bytes=0-5,3-8", "overlapping ranges"),
+                ("bytes=" + manyRanges, "more than a hundred ranges"), ("items=0-1", "another unit"), ("bytes=5-2", "a malformed range"),
             ] {
                 let answer = try await fetch(url, session: session, headers: ["Range": field])
                 #expect(answer.statusCode == 200, "\(why)")
@@ -49,6 +49,33 @@ import Testing
             #expect(changed.statusCode == 200)
             #expect(changed.data == whole.data)
             #expect(sandbox.router.cacheHits(forKey: "whole") == 1)
+        }
+    }
+
+    /// Several ranges are answered as `multipart/byteranges` (RFC 9110 §14.6), each part with
+    /// its own `Content-Range` and the stored body's type.
+    @Test func severalRangesAreAnsweredAsMultipartByteranges() async throws {
+        try await withCachedSandbox(HTTPCache()) { sandbox, session in
+            let url = sandbox.url("/cached/parts?cc=max-age=60&size=100")
+            let whole = try await fetch(url, session: session)
+            let answer = try await fetch(url, session: session, headers: ["Range": "bytes=0-4, 10-14, 95-"])
+            #expect(answer.statusCode == 206)
+            #expect(answer.source == .cache)
+            let type = try #require(answer.headers["Content-Type"])
+            #expect(type.hasPrefix("multipart/byteranges; boundary="))
+            let boundary = String(type.dropFirst("multipart/byteranges; boundary=".count))
+            let text = String(decoding: answer.data, as: UTF8.self)
+            let parts = text.components(separatedBy: "--" + boundary).dropFirst().dropLast()
+            #expect(parts.count == 3)
+            for (part, bytes) in zip(parts, [0...4, 10...14, 95...99]) {
+                #expect(part.contains("Content-Range: bytes \(bytes.lowerBound)-\(bytes.upperBound)/100\r\n"), "\(part)")
+                // The part's bytes: after its blank line, before the CRLF that ends it.
+                let content = Data((part.components(separatedBy: "\r\n\r\n").last ?? "").utf8.dropLast(2))
+                #expect(content == whole.data.subdata(in: bytes.lowerBound..<(bytes.upperBound + 1)), "\(part)")
+            }
+            #expect(text.hasSuffix("--\(boundary)--\r\n"))
+            #expect(answer.headers["Content-Range"] == nil)
+            #expect(sandbox.router.cacheHits(forKey: "parts") == 1)
         }
     }
 }

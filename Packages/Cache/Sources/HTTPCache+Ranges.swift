@@ -2,8 +2,9 @@ import Foundation
 import JewzHTTPCore
 
 // Answering a `Range` request from a stored whole response (RFC 9110 §14, RFC 9111 §3.4):
-// one range as a 206 with its `Content-Range`, a range past the end as a 416; several ranges
-// or a stale `If-Range` get the whole body, which is always a valid answer.
+// one range as a 206 with its `Content-Range`, several as a 206 of `multipart/byteranges`, a
+// range past the end as a 416; a set this cache does not answer in part, or a stale
+// `If-Range`, gets the whole body, which is always a valid answer.
 extension HTTPCache {
     /// `answer`, cut to the range `request` asks for when it came from the store whole.
     func ranged(_ answer: HTTPFileResponse, for request: HTTPRequest) -> HTTPFileResponse {
@@ -24,6 +25,23 @@ extension HTTPCache {
             response.statusCode = 206
             response.data = body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound + 1))
             response.headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound)/\(body.count)"
+        case .several(let ranges):
+            let boundary = "jewz-byteranges-" + UUID().uuidString
+            let partType = response.headers["Content-Type"]
+            var parts = Data()
+            for range in ranges {
+                var head = "--\(boundary)\r\n"
+                if let partType { head += "Content-Type: \(partType)\r\n" }
+                head += "Content-Range: bytes \(range.lowerBound)-\(range.upperBound)/\(body.count)\r\n\r\n"
+                parts.append(Data(head.utf8))
+                parts.append(body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound + 1)))
+                parts.append(Data("\r\n".utf8))
+            }
+            parts.append(Data("--\(boundary)--\r\n".utf8))
+            response.statusCode = 206
+            response.data = parts
+            response.headers.remove("Content-Range")
+            response.headers["Content-Type"] = "multipart/byteranges; boundary=\(boundary)"
         }
         response.headers["Content-Length"] = String(response.data.count)
         return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)

@@ -1,14 +1,17 @@
 import Foundation
 
 /// What a request's `Range` asks of a body of known length (RFC 9110 §14.1.2): one range of
-/// bytes, none it can have, or nothing this cache answers in part.
+/// bytes, several in ascending order, none it can have, or nothing this cache answers in part.
 enum ByteRangeRequest: Equatable {
-    /// Answer the whole body: no `bytes` unit, several ranges, a malformed set.
+    /// Answer the whole body: no `bytes` unit, a malformed set, more than
+    /// ``maximumRanges``, or ranges that overlap or go back.
     case whole
     /// No range of the set overlaps the body: a 416.
     case unsatisfiable
     /// These bytes of the body.
     case bytes(ClosedRange<Int>)
+    /// These ranges of the body, ascending and apart: a `multipart/byteranges` answer.
+    case several([ClosedRange<Int>])
 
     /// The most ranges read from one field; a longer set is answered whole, never expanded.
     static let maximumRanges = 100
@@ -36,7 +39,11 @@ enum ByteRangeRequest: Equatable {
         switch ranges.count {
         case 0: self = .unsatisfiable
         case 1: self = .bytes(ranges[0])
-        default: self = .whole  // several ranges would need multipart/byteranges: the whole body is a valid answer
+        default:
+            // Ranges out of order or overlapping are a client's mistake or an attack (§14.2):
+            // the whole body answers them, never an expansion.
+            let ascending = zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }
+            self = ascending ? .several(ranges) : .whole
         }
     }
 
