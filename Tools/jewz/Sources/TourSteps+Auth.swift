@@ -9,19 +9,45 @@ extension TourStep {
         let url = sandbox.url
         return [
             TourStep(
-                title: "Basic authentication answers the server's 401 challenge with the credentials",
+                title: "One BasicAuthentication answers whichever challenge the server sends: Basic, or Digest, the stronger",
                 code: """
                     let session = HTTPSession()
                     try session.update { $0.authentications = [BasicAuthentication(username: "test", password: "12345")] }
-                    let cycle = try await HTTPCycle.get(url("/hello_with_basic_auth"), session: session)
+                    let basic = try await HTTPCycle.get(url("/hello_with_basic_auth"), session: session)
+                    let digest = try await HTTPCycle.get(url("/digest-auth/auth/test/12345/MD5"), session: session)
+                    // BasicAuthentication(…, schemes: [.basic]) for Basic alone
                     """
             ) {
                 let session = HTTPSession()
                 try session.update { $0.authentications = [BasicAuthentication(username: "test", password: "12345")] }
-                let cycle = try await HTTPCycle.get(url("/hello_with_basic_auth"), session: session)
+                let basic = try await HTTPCycle.get(url("/hello_with_basic_auth"), session: session)
+                let digest = try await HTTPCycle.get(url("/digest-auth/auth/test/12345/MD5"), session: session)
                 try await session.shutdown()
                 return Outcome(
-                    "\(cycle.response?.statusCode ?? 0) \"\(cycle.response?.text ?? "")\"", expected: "200 \"Hello World\"")
+                    "\(basic.response?.statusCode ?? 0) \"\(basic.response?.text ?? "")\", digest \(digest.response?.statusCode ?? 0)",
+                    expected: "200 \"Hello World\", digest 200")
+            },
+            TourStep(
+                title: "A session with a base URL keeps its credentials to that origin",
+                code: """
+                    var configuration = HTTPSession.Configuration()
+                    configuration.baseURL = URL(string: url("/"))
+                    configuration.requestProcessors = [BearerTokenProcessor(token: "t0ken")]
+                    let home = try await HTTPCycle.get("/inspect", session: session)            // Authorization: Bearer t0ken
+                    let away = try await HTTPCycle.get("http://localhost:\\(port)/inspect", session: session)   // none
+                    """
+            ) {
+                var configuration = HTTPSession.Configuration()
+                configuration.baseURL = URL(string: url("/"))
+                configuration.requestProcessors = [BearerTokenProcessor(token: "t0ken")]
+                let session = HTTPSession(configuration: configuration)
+                let home = try await HTTPCycle.get("/inspect", session: session)
+                let away = try await HTTPCycle.get(url("/inspect").replacingOccurrences(of: "127.0.0.1", with: "localhost"), session: session)
+                try await session.shutdown()
+                func sent(_ cycle: HTTPCycle) -> String {
+                    cycle.response?.json?["headers"].array?.first { $0[0].string?.lowercased() == "authorization" }?[1].string ?? "none"
+                }
+                return Outcome("home: \(sent(home)); another origin: \(sent(away))", expected: "home: Bearer t0ken; another origin: none")
             },
             TourStep(
                 title: "Digest authentication (RFC 7616) answers the server's challenge, then goes preemptively",
