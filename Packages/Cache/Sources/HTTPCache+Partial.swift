@@ -13,18 +13,20 @@ extension HTTPCache {
         let first: Int
         let last: Int
         let completeLength: Int
+
+        /// The `Content-Range` that describes it.
+        var contentRange: String {
+            ContentRange(first: Int64(first), last: Int64(last), completeLength: Int64(completeLength)).field
+        }
     }
 
     /// The piece `headers` describe for a body of `length` bytes: one `Content-Range` with a
     /// known complete length that matches the body.
     static func piece(_ headers: HTTPHeaderFields, length: Int) -> Piece? {
-        guard let field = headers["Content-Range"], field.lowercased().hasPrefix("bytes ") else { return nil }
-        let halves = field.dropFirst(6).split(separator: "/", maxSplits: 1)
-        let bounds = halves.first?.split(separator: "-", maxSplits: 1) ?? []
-        guard halves.count == 2, bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]),
-            let complete = Int(halves[1]), first <= last, last < complete, last - first + 1 == length
+        guard let range = ContentRange(headers["Content-Range"]), let complete = range.completeLength,
+            range.last - range.first + 1 == Int64(length)
         else { return nil }
-        return Piece(first: first, last: last, completeLength: complete)
+        return Piece(first: Int(range.first), last: Int(range.last), completeLength: Int(complete))
     }
 
     /// The validator that ties pieces together: a strong `ETag`, else `Last-Modified` (RFC 9110
@@ -52,7 +54,7 @@ extension HTTPCache {
             body.replaceSubrange((held.first - first)...(held.last - first), with: stored.body)
             body.replaceSubrange((piece.first - first)...(piece.last - first), with: response.data)
             var headers = entry.headers
-            headers["Content-Range"] = "bytes \(first)-\(last)/\(piece.completeLength)"
+            headers["Content-Range"] = Piece(first: first, last: last, completeLength: piece.completeLength).contentRange
             headers["Content-Length"] = String(body.count)
             entry = CachedResponse(
                 key: entry.key, statusCode: 206, headers: headers, body: body, url: entry.url, requestDate: entry.requestDate,
@@ -74,7 +76,7 @@ extension HTTPCache {
         var response = HTTPResponse(
             statusCode: 206, headers: stored.headers,
             data: stored.body.subdata(in: (range.lowerBound - piece.first)..<(range.upperBound - piece.first + 1)), url: stored.url)
-        response.headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound)/\(piece.completeLength)"
+        response.headers["Content-Range"] = Piece(first: range.lowerBound, last: range.upperBound, completeLength: piece.completeLength).contentRange
         response.headers["Content-Length"] = String(response.data.count)
         response.headers["Age"] = String(Int(stored.rules.age(at: now())))
         response.source = .cache

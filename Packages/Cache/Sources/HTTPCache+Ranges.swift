@@ -24,7 +24,7 @@ extension HTTPCache {
         case .bytes(let range):
             response.statusCode = 206
             response.data = body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound + 1))
-            response.headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound)/\(body.count)"
+            response.headers["Content-Range"] = Piece(first: range.lowerBound, last: range.upperBound, completeLength: body.count).contentRange
         case .several(let ranges):
             let boundary = "jewz-byteranges-" + UUID().uuidString
             let partType = response.headers["Content-Type"]
@@ -32,7 +32,7 @@ extension HTTPCache {
             for range in ranges {
                 var head = "--\(boundary)\r\n"
                 if let partType { head += "Content-Type: \(partType)\r\n" }
-                head += "Content-Range: bytes \(range.lowerBound)-\(range.upperBound)/\(body.count)\r\n\r\n"
+                head += "Content-Range: \(Piece(first: range.lowerBound, last: range.upperBound, completeLength: body.count).contentRange)\r\n\r\n"
                 parts.append(Data(head.utf8))
                 parts.append(body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound + 1)))
                 parts.append(Data("\r\n".utf8))

@@ -1,10 +1,21 @@
 /// `Content-Range: bytes first-last/complete` (RFC 9110 §14.4); the complete length may be `*`.
-struct ContentRange: Equatable {
-    var first: Int64
-    var last: Int64
-    var completeLength: Int64?
+package struct ContentRange: Equatable {
+    package var first: Int64
+    package var last: Int64
+    package var completeLength: Int64?
 
-    init?(_ value: String?) {
+    package init(first: Int64, last: Int64, completeLength: Int64?) {
+        self.first = first
+        self.last = last
+        self.completeLength = completeLength
+    }
+
+    /// The field's value, as it is read.
+    package var field: String {
+        "bytes \(first)-\(last)/" + (completeLength.map { String($0) } ?? "*")
+    }
+
+    package init?(_ value: String?) {
         guard let value, value.lowercased().hasPrefix("bytes ") else { return nil }
         let spec = value.dropFirst(6).trimmingHTTPWhitespace()
         let halves = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
