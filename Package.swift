@@ -197,6 +197,7 @@ let package = Package(
             name: "JewzSandbox",
             dependencies: [
                 "JewzLocking",
+                "JewzAuth",
                 "CZlib",
                 "CBrotli",
                 "CZstd",

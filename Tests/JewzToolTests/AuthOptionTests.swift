@@ -14,8 +14,12 @@ import Testing
         #expect(digest.output.contains(#""authenticated":true"#))
         let wrong = try await runJewz(["--auth", "ada:no", "--auth-type", "digest", sandbox.url("/digest-auth/auth/ada/pw/MD5")])
         #expect(wrong.status == 4)
+        let ntlm = try await runJewz(["--auth", "CORP\\ada:pw", "--auth-type", "ntlm", sandbox.url("/ntlm-auth/ada/pw")])
+        #expect(ntlm.output.contains(#""user":"ada","domain":"CORP""#), "\(ntlm.error)")
+        let wrongNTLM = try await runJewz(["--auth", "ada:no", "--auth-type", "ntlm", sandbox.url("/ntlm-auth/ada/pw")])
+        #expect(wrongNTLM.status == 4)
         // auto answers whichever the server asks for.
-        for url in [sandbox.url("/digest-auth/auth/test/12345/MD5"), sandbox.url("/hello_with_basic_auth")] {
+        for url in [sandbox.url("/digest-auth/auth/test/12345/MD5"), sandbox.url("/ntlm-auth/test/12345"), sandbox.url("/hello_with_basic_auth")] {
             let auto = try await runJewz(["--auth", "test:12345", "--auth-type", "auto", url])
             #expect(auto.status == 0, "\(url): \(auto.error)")
         }
@@ -44,7 +48,7 @@ import Testing
         let result = try await runJewz(["--auth", "ada", "http://127.0.0.1:9/"])
         #expect(result.status == 1)
         #expect(result.error.contains("--auth ada:PASSWORD"))
-        let badType = try await runJewz(["--auth", "a:b", "--auth-type", "ntlm", "http://127.0.0.1:9/"])
+        let badType = try await runJewz(["--auth", "a:b", "--auth-type", "kerberos", "http://127.0.0.1:9/"])
         #expect(badType.status == 1)
     }
 }

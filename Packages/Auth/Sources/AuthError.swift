@@ -15,6 +15,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         /// A token was refreshed more often than the authenticator allows: the server refuses
         /// every new token.
         public static let refreshLimit = Code("refreshLimit")
+        /// The server's NTLM challenge could not be read.
+        public static let invalidChallenge = Code("invalidChallenge")
         public var description: String { name }
     }
 
@@ -38,8 +40,14 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         AuthError(.refreshLimit, "\(count) refreshes in \(window)")
     }
 
+    static func invalidChallenge(_ reason: String) -> AuthError {
+        AuthError(.invalidChallenge, reason)
+    }
+
     public var description: String {
         switch code {
+        case .invalidChallenge:
+            return "The server's NTLM challenge could not be read (\(detail)): the server, or a proxy on the way, does not speak NTLM as MS-NLMP defines it."
         case .refreshLimit:
             return "The token was refreshed \(detail) and the server still refuses it; check the refresh and the server's token validation."
         case .bodyNotHashable:

@@ -9,8 +9,15 @@ public struct SandboxRequest: Sendable {
     public var version: String
     public var headers: [(name: String, value: String)]
     public var body: Data
+    /// Which connection (or HTTP/2 stream) the request came over: the same number for the
+    /// requests of one kept-alive connection.
+    public var connection: Int
 
-    public init(method: String, uri: String, version: String = "HTTP/1.1", headers: [(name: String, value: String)], body: Data) {
+    public init(
+        method: String, uri: String, version: String = "HTTP/1.1", headers: [(name: String, value: String)], body: Data,
+        connection: Int = 0
+    ) {
+        self.connection = connection
         self.method = method
         self.uri = uri
         self.version = version

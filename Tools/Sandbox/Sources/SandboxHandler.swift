@@ -3,6 +3,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// Collects one request at a time (the pipeline handler serializes pipelined requests), asks
 /// the router for the answer, and writes it as the route's delivery says.
@@ -18,6 +19,10 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var sink: SandboxStreams.Sink?
     /// A `/download/N` being written, as the connection accepts more.
     private var download: (plan: SandboxStreams.Download, next: Int64, sent: Int64, keepAlive: Bool)?
+
+    /// This handler's connection (or stream), numbered as connections come.
+    private let connection = SandboxHandler.connections.add(1, ordering: .relaxed).newValue
+    private static let connections = Atomic(0)
 
     init(router: SandboxRouter) {
         self.router = router
@@ -67,7 +72,7 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
             let request = SandboxRequest(
                 method: head.method.rawValue, uri: head.uri, version: "HTTP/\(head.version.major).\(head.version.minor)",
                 headers: head.headers.map { (name: $0.name, value: $0.value) },
-                body: Data(buffer: body, byteTransferStrategy: .copy))
+                body: Data(buffer: body, byteTransferStrategy: .copy), connection: connection)
             // Routes may compute (a gzip bomb, large bodies): run them off the event loop so
             // that other connections keep being served meanwhile.
             let router = self.router

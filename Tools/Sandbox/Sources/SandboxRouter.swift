@@ -22,6 +22,7 @@ import JewzLocking
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
 /// | `/token/issue`, `/token/protected`, `/token/expire` | bearer tokens handed out, checked, all expired (``SandboxTokens``) |
 /// | `/digest-auth/QOP/USER/PASSWORD/ALGORITHM?stale-after=N&next-nonce=1&userhash=1` | RFC 7616 Digest (see ``SandboxDigest``) |
+/// | `/ntlm-auth/USER/PASSWORD?proxy=1&garble=1` | NTLMv2, each handshake kept with its connection (see ``SandboxNTLM``) |
 /// | `/events/KEY?…`, `/ndjson?count=N&interval=MS` | Server-Sent Events that resume, JSON lines, paced (``SandboxEvents``) |
 /// | `/cached/KEY?cc=&etag=&last-modified=1&expires=&vary=&age=&type=json&size=N&image=NAME&delay=MS`, `/cached/KEY/down|up|count` | caching headers on demand, an image of ``SandboxImages``, hits counted, 503 on command (``SandboxCache``) |
 public final class SandboxRouter: Sendable {
@@ -34,6 +35,7 @@ public final class SandboxRouter: Sendable {
 
     private let counters = Mutex<[String: Int]>([:])
     private let digest = SandboxDigest()
+    private let ntlm = SandboxNTLM()
     private let tokens = SandboxTokens()
     private let cache = SandboxCache()
     private let eventStreams = SandboxEvents()
@@ -43,6 +45,9 @@ public final class SandboxRouter: Sendable {
 
     /// The nonce counts each Digest nonce was used with, in the order requests arrived.
     public var digestNonceCounts: [String: [Int]] { digest.countsByNonce }
+
+    /// How many NTLM handshakes `/ntlm-auth` has accepted.
+    public var ntlmHandshakesCompleted: Int { ntlm.completedHandshakes }
 
     public init() {}
 
@@ -141,6 +146,8 @@ public final class SandboxRouter: Sendable {
             return cache.respond(to: request, segments: segments, query: query)
         case ("digest-auth", 5):
             return digest.respond(to: request, segments: segments, query: query)
+        case ("ntlm-auth", 3):
+            return ntlm.respond(to: request, segments: segments, query: query)
         case ("redirect-to", 1):
             let status = query.first { $0.name == "status" }?.value.flatMap { Int($0) } ?? 302
             guard let location = query.first(where: { $0.name == "url" })?.value, [301, 302, 303, 307, 308].contains(status) else {

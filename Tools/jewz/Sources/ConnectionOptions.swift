@@ -9,7 +9,7 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: [.customShort("a"), .long], help: "Credentials: USER:PASSWORD (the password is asked for on a terminal when only USER is given), or the token with --auth-type bearer.")
     var auth: String?
 
-    @Option(help: "basic (the default; sent with the request), digest (answers the server's challenge, RFC 7616), auto (answers the challenge with the strongest scheme offered: Digest, then Basic) or bearer.")
+    @Option(help: "basic (the default; sent with the request), digest (answers the server's challenge, RFC 7616), ntlm (NTLMv2 on a connection of its own; USER may be DOMAIN\\USER), auto (answers the challenge with the strongest scheme offered: Digest, then NTLM, then Basic) or bearer.")
     var authType = "basic"
 
     @Option(help: "Check the server's TLS certificate: yes (the default), no (for test servers only), or the path of a CA bundle (PEM) to trust as well.")
@@ -55,12 +55,14 @@ struct ConnectionOptions: ParsableArguments {
             configuration.requestProcessors = [BearerTokenProcessor(token: auth)]
             return
         }
-        guard ["basic", "digest", "auto"].contains(type) else {
-            throw ValidationError("--auth-type takes basic, digest, auto or bearer.")
+        guard ["basic", "digest", "ntlm", "auto"].contains(type) else {
+            throw ValidationError("--auth-type takes basic, digest, ntlm, auto or bearer.")
         }
         let (user, password) = try Self.credentials(auth)
         if type == "digest" {
             configuration.authentications = [DigestAuthentication(username: user, password: password)]
+        } else if type == "ntlm" {
+            configuration.authentications = [NTLMAuthentication(username: user, password: password)]
         } else if type == "auto" {
             configuration.authentications = [BasicAuthentication(username: user, password: password)]
         } else {

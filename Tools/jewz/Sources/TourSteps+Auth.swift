@@ -9,12 +9,14 @@ extension TourStep {
         let url = sandbox.url
         return [
             TourStep(
-                title: "One BasicAuthentication answers whichever challenge the server sends: Basic, or Digest, the stronger",
+                title: "One BasicAuthentication answers whichever challenge the server sends: Digest, NTLM or Basic, the strongest offered",
                 code: """
                     let session = HTTPSession()
                     try session.update { $0.authentications = [BasicAuthentication(username: "test", password: "12345")] }
                     let basic = try await HTTPCycle.get(url("/hello_with_basic_auth"), session: session)
                     let digest = try await HTTPCycle.get(url("/digest-auth/auth/test/12345/MD5"), session: session)
+                    // NTLMv2: negotiate, then authenticate, with the request on a connection of their own
+                    let ntlm = try await HTTPCycle.get(url("/ntlm-auth/test/12345"), session: session)
                     // BasicAuthentication(…, schemes: [.basic]) for Basic alone
                     """
             ) {
@@ -22,10 +24,12 @@ extension TourStep {
                 try session.update { $0.authentications = [BasicAuthentication(username: "test", password: "12345")] }
                 let basic = try await HTTPCycle.get(url("/hello_with_basic_auth"), session: session)
                 let digest = try await HTTPCycle.get(url("/digest-auth/auth/test/12345/MD5"), session: session)
+                let ntlm = try await HTTPCycle.get(url("/ntlm-auth/test/12345"), session: session)
                 try await session.shutdown()
+                let status = { (cycle: HTTPCycle) in cycle.response?.statusCode ?? 0 }
                 return Outcome(
-                    "\(basic.response?.statusCode ?? 0) \"\(basic.response?.text ?? "")\", digest \(digest.response?.statusCode ?? 0)",
-                    expected: "200 \"Hello World\", digest 200")
+                    "\(status(basic)) \"\(basic.response?.text ?? "")\", digest \(status(digest)), ntlm \(status(ntlm))",
+                    expected: "200 \"Hello World\", digest 200, ntlm 200")
             },
             TourStep(
                 title: "A session with a base URL keeps its credentials to that origin",

@@ -4,7 +4,8 @@ import JewzLocking
 
 /// Answers a server's (401) or a proxy's (407) challenge with a user and password in the
 /// strongest scheme it offers among ``schemes``: `Digest` (RFC 7616, through a
-/// ``DigestAuthentication``), then `Basic` (RFC 7617). After a Basic answer it sends the
+/// ``DigestAuthentication``), then `NTLM` (NTLMv2, through an ``NTLMAuthentication``, on a
+/// connection of its own), then `Basic` (RFC 7617) — curl's order. After a Basic answer it sends the
 /// credentials without being asked to the same origin at or below the challenged directory. A
 /// second challenge after an answer ends the cycle with that response: a wrong password never
 /// loops.
@@ -16,7 +17,7 @@ import JewzLocking
 ///
 /// The user and password are sent as UTF-8, as RFC 7617 asks when the challenge says
 /// `charset="UTF-8"` and as browsers do otherwise.
-public final class BasicAuthentication: HTTPAuthentication {
+public final class BasicAuthentication: HTTPConnectionAuthentication {
     /// An authentication scheme it may answer with.
     public struct Scheme: Hashable, Sendable, CustomStringConvertible {
         private let name: String
@@ -25,6 +26,8 @@ public final class BasicAuthentication: HTTPAuthentication {
         public static let basic = Scheme(name: "basic")
         /// `Digest` (RFC 7616): a hash that proves the password without sending it.
         public static let digest = Scheme(name: "digest")
+        /// `NTLM` (MS-NLMP, NTLMv2): a handshake that authenticates the connection.
+        public static let ntlm = Scheme(name: "ntlm")
 
         public var description: String { name }
     }
@@ -33,16 +36,19 @@ public final class BasicAuthentication: HTTPAuthentication {
     public let schemes: Set<Scheme>
     private let credentials: String
     private let digest: DigestAuthentication?
+    private let ntlm: NTLMAuthentication?
     /// The scopes answered with Basic so far, with the kind of challenge each came from.
     private let scopes = Mutex<[ProtectionScope: ChallengeKind]>([:])
 
     /// - Parameters:
-    ///   - username: must not contain `:`, which Basic cannot carry (RFC 7617 §2).
+    ///   - username: must not contain `:`, which Basic cannot carry (RFC 7617 §2). NTLM reads
+    ///     `DOMAIN\user` as a user of a domain.
     ///   - schemes: the schemes it may answer with; `[.basic]` for exactly Basic.
-    public init(username: String, password: String, schemes: Set<Scheme> = [.digest, .basic]) {
+    public init(username: String, password: String, schemes: Set<Scheme> = [.digest, .ntlm, .basic]) {
         credentials = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
         self.schemes = schemes
         digest = schemes.contains(.digest) ? DigestAuthentication(username: username, password: password) : nil
+        ntlm = schemes.contains(.ntlm) ? NTLMAuthentication(username: username, password: password) : nil
     }
 
     public func authorize(_ request: inout HTTPRequest) async throws {
@@ -58,6 +64,7 @@ public final class BasicAuthentication: HTTPAuthentication {
         guard let kind = ChallengeKind(statusCode: challenge.statusCode) else { return false }
         let offered = Set(kind.challenges(in: challenge).map(\.scheme))
         if let digest, offered.contains("digest") { return try await digest.respond(to: challenge, retrying: &request) }
+        if let ntlm, offered.contains("ntlm") { return try await ntlm.respond(to: challenge, retrying: &request) }
         guard schemes.contains(.basic), offered.contains("basic") else { return false }
         // The same credentials refused: do not send them again.
         if request.headers[kind.credentialsField] == credentials { return false }
@@ -65,6 +72,14 @@ public final class BasicAuthentication: HTTPAuthentication {
         let scope = ProtectionScope(request.url)
         scopes.withLock { $0[scope] = kind }
         return true
+    }
+
+    /// Whether it answers `challenge` with NTLM: when the challenge offers NTLM and no Digest.
+    public func answersWithHandshake(_ challenge: HTTPResponse) -> Bool {
+        guard let ntlm, ntlm.answersWithHandshake(challenge), let kind = ChallengeKind(statusCode: challenge.statusCode) else {
+            return false
+        }
+        return digest == nil || !kind.challenges(in: challenge).contains { $0.scheme == "digest" }
     }
 
     /// Digest's `Authentication-Info` is checked; Basic's answers carry nothing to check.

@@ -33,6 +33,9 @@ public struct HTTPRequest: Sendable {
     public var responseContentTypeOverride: String?
     /// ``caching`` when it is not the default: a pointer's space in every request.
     var cachingOptions: Boxed<Caching>?
+    /// The connection this request must go over, for a handshake that authenticates a
+    /// connection; `nil`: any the transport picks.
+    package var dedicatedConnection: DedicatedConnection?
 
     public init(
         url: URL, method: HTTPMethod = .get, headers: HTTPHeaderFields = [:], data: Data? = nil,

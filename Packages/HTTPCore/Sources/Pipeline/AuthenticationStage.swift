@@ -8,6 +8,9 @@
 struct AuthenticationStage: HTTPMiddleware {
     var name: String { "authentication" }
 
+    /// The most answers one handshake gets, so that a server that keeps challenging cannot loop.
+    static let maximumHandshakeLegs = 3
+
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         guard request.url.origin == next.run.request.url.origin, next.run.mayAuthenticate(request.url) else {
             return try await next(request)
@@ -32,13 +35,18 @@ struct AuthenticationStage: HTTPMiddleware {
         if [401, 407].contains(response.statusCode), request.hasReplayableBody {
             for authentication in authentications {
                 var retry = request
+                let handshake = (authentication as? any HTTPConnectionAuthentication)?.answersWithHandshake(response) ?? false
                 let answers = try await CycleRun.authenticating(authentication) {
                     try await authentication.respond(to: response, retrying: &retry)
                 }
                 guard answers else { continue }
                 try retry.validateForSending()
-                response = try await next(retry)
-                sent = retry
+                if handshake {
+                    (response, sent) = try await Self.handshake(opening: retry, with: authentication, next: next)
+                } else {
+                    response = try await next(retry)
+                    sent = retry
+                }
                 if response.statusCode != 401, response.statusCode != 407 { break }
             }
         }
@@ -46,5 +54,39 @@ struct AuthenticationStage: HTTPMiddleware {
             try await CycleRun.authenticating(authentication) { try authentication.didReceive(response, for: sent) }
         }
         return response
+    }
+
+    /// A handshake's legs from its first answer, all on one connection kept for them, until the
+    /// answer is no longer a challenge, the authentication stops answering, or it has answered
+    /// ``maximumHandshakeLegs`` times. Returns the last response
+    /// and the request that got it.
+    @inline(never)
+    private static func handshake(
+        opening first: HTTPRequest, with authentication: any HTTPAuthentication, next: HTTPNext
+    ) async throws -> (HTTPResponse, HTTPRequest) {
+        let connection = DedicatedConnection()
+        var request = first
+        request.dedicatedConnection = connection
+        do {
+            var response = try await next(request)
+            var legs = 1
+            while legs < maximumHandshakeLegs, response.statusCode == 401 || response.statusCode == 407 {
+                var retry = request
+                let answers = try await CycleRun.authenticating(authentication) {
+                    try await authentication.respond(to: response, retrying: &retry)
+                }
+                guard answers else { break }
+                try retry.validateForSending()
+                response = try await next(retry)
+                request = retry
+                legs += 1
+            }
+            await connection.close()
+            request.dedicatedConnection = nil
+            return (response, request)
+        } catch {
+            await connection.close()
+            throw error
+        }
     }
 }

@@ -1,7 +1,8 @@
 /// Shares one exchange among identical GETs in flight (same URL and headers) whose bodies are
 /// kept in memory: the first sends it through the stages below, the others wait for its
 /// response (``SingleFlight``). A waiter that is cancelled leaves alone; the exchange stops
-/// when none is left. In the pipeline when the session coalesces identical GETs.
+/// when none is left. A request on a connection of its own (a handshake's) is never shared. In
+/// the pipeline when the session coalesces identical GETs.
 struct CoalescingStage: HTTPMiddleware {
     /// What makes two requests identical: method, URL and headers.
     struct Key: Hashable, Sendable {
@@ -21,7 +22,7 @@ struct CoalescingStage: HTTPMiddleware {
     var name: String { "coalescing" }
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        guard request.method == .get, next.run.bodies.isInMemory else { return try await next(request) }
+        guard request.method == .get, next.run.bodies.isInMemory, request.dedicatedConnection == nil else { return try await next(request) }
         let run = next.run
         let shared = next.shared()
         return try await flights.value(for: Key(request)) {

@@ -38,3 +38,16 @@ public protocol HTTPAuthentication: Sendable {
     /// - Throws: to fail the cycle, e.g. when the server's proof of knowing the credentials is wrong.
     func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws
 }
+
+/// An authentication whose handshake authenticates the connection it runs on rather than one
+/// request (NTLM). When ``answersWithHandshake(_:)`` is true for a challenge, the answer, each
+/// further leg and the request they unlock go over one HTTP/1.1 connection kept for them and
+/// closed after, and ``HTTPAuthentication/respond(to:retrying:)`` is asked again with each new
+/// challenge, up to three answers in all (NTLM needs two: negotiate, then authenticate).
+///
+/// A transport that cannot keep a connection for them (``URLSessionTransport``, one made from
+/// the caller's `HTTPClient`) fails the request with ``HTTPError/Code/invalidConfiguration``.
+public protocol HTTPConnectionAuthentication: HTTPAuthentication {
+    /// Whether its answer to `challenge` opens a handshake on a connection of its own.
+    func answersWithHandshake(_ challenge: HTTPResponse) -> Bool
+}

@@ -36,6 +36,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private let ownsClients: Bool
     /// Where every request goes when set (``Configuration-swift.struct/unixSocketPath``).
     private let unixSocketPath: String?
+    /// What a dedicated connection's client is made from; `nil` for a client the caller made,
+    /// whose configuration cannot be read.
+    private let dedicatedSettings: (configuration: Configuration, tracer: (any Tracer)?)?
     /// Read by every request: an atomic load, where a lock would bounce its line between cores.
     private let isShutDown = Atomic(false)
 
@@ -67,12 +70,28 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
         ownsClients = true
         unixSocketPath = configuration.unixSocketPath
+        dedicatedSettings = (configuration, tracer)
     }
 
     /// A client per event loop in use, with its watchdog, connecting directly or through `proxy`.
     private static func makeLanes(_ configuration: Configuration, proxy: Configuration.Proxy?, tracer: (any Tracer)?) -> [ClientLane] {
         let limit = max(configuration.connectionPool.maximumConnectionsPerHost, 1)
         let eventLoops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator().prefix(limit))
+        var clientConfiguration = Self.clientConfiguration(configuration, proxy: proxy, tracer: tracer)
+        return eventLoops.enumerated().map { index, eventLoop in
+            clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
+                limit / eventLoops.count + (index < limit % eventLoops.count ? 1 : 0)
+            return ClientLane(
+                client: HTTPClient(eventLoopGroup: eventLoop, configuration: clientConfiguration),
+                watchdog: IdleWatchdog(timeout: configuration.timeouts.idle, eventLoop: eventLoop),
+                wakes: WakeBatch(eventLoop: eventLoop))
+        }
+    }
+
+    /// AsyncHTTPClient's configuration for a client of this transport's lanes.
+    private static func clientConfiguration(
+        _ configuration: Configuration, proxy: Configuration.Proxy?, tracer: (any Tracer)?
+    ) -> HTTPClient.Configuration {
         var clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: configuration.tls.nioConfiguration(allowsHTTP2: configuration.httpVersion.allowsHTTP2),
             // The cycle follows redirects, with one policy for every transport.
@@ -83,9 +102,26 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         clientConfiguration.httpVersion = configuration.httpVersion.allowsHTTP2 ? .automatic : .http1Only
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
         clientConfiguration.tracing.tracer = tracer
-        return eventLoops.enumerated().map { index, eventLoop in
-            clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
-                limit / eventLoops.count + (index < limit % eventLoops.count ? 1 : 0)
+        return clientConfiguration
+    }
+
+    /// The lane of `connection`, made for its first exchange: a client of one HTTP/1.1
+    /// connection on one event loop, connecting as this transport's lanes to `url` do.
+    ///
+    /// - Throws: ``HTTPError/Code/invalidConfiguration`` for a transport made from the caller's
+    ///   client, or when `connection` was closed.
+    @inline(never)
+    private func dedicatedLane(of connection: DedicatedConnection, for url: URL) throws(HTTPError) -> ClientLane {
+        guard let (configuration, tracer) = dedicatedSettings else {
+            throw .invalidConfiguration(
+                "a transport made from your own HTTPClient cannot keep a handshake's requests (NTLM) on one connection; make it with AsyncHTTPClientTransport(configuration:)")
+        }
+        return try connection.lane {
+            let proxy = unixSocketPath == nil && !url.isUnixSocketURL ? proxies?.proxy(for: url) : nil
+            var clientConfiguration = Self.clientConfiguration(configuration, proxy: proxy, tracer: tracer)
+            clientConfiguration.httpVersion = .http1Only
+            clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
+            let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
             return ClientLane(
                 client: HTTPClient(eventLoopGroup: eventLoop, configuration: clientConfiguration),
                 watchdog: IdleWatchdog(timeout: configuration.timeouts.idle, eventLoop: eventLoop),
@@ -126,6 +162,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         pinnedTLS = nil
         ownsClients = false
         unixSocketPath = nil
+        dedicatedSettings = nil
     }
 
     deinit {
@@ -145,7 +182,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
         if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
-        let lane = ClientLane.leastBusy(of: lanes(for: request.url))
+        let lane = try request.dedicatedConnection.map { connection throws(HTTPError) in try dedicatedLane(of: connection, for: request.url) }
+            ?? ClientLane.leastBusy(of: lanes(for: request.url))
         let exchange = try start(request, timeout: timeout, onBodySent: onBodySent, on: lane)
         lane.load.add(1, ordering: .relaxed)
         lane.watchdog?.watch(exchange)

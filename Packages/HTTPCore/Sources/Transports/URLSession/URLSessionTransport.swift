@@ -73,6 +73,10 @@ public final class URLSessionTransport: HTTPTransport {
         guard !request.url.isUnixSocketURL else {
             throw HTTPError.invalidConfiguration("URLSessionTransport cannot reach a Unix domain socket (\(request.url.redactedString)); use AsyncHTTPClientTransport")
         }
+        guard request.dedicatedConnection == nil else {
+            throw HTTPError.invalidConfiguration(
+                "URLSessionTransport cannot keep a handshake's requests (NTLM) on one connection; use AsyncHTTPClientTransport")
+        }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         // Foundation's per-request timeout is an idle timeout, as ours is.
