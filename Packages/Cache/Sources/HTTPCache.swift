@@ -23,7 +23,7 @@ import struct Synchronization.Atomic
 /// let again = try await HTTPCycle.get("https://api.example/items", session: session)
 /// print(again.response?.source)  // .cache while the first is fresh
 /// ```
-public final class HTTPCache: HTTPResponseCache {
+public final class HTTPCache: HTTPResponseCache, HTTPStreamingResponseCache {
     public struct Configuration: Sendable {
         /// The methods whose responses are stored: GET and HEAD.
         public var storedMethods: Set<HTTPMethod> = [.get, .head]
@@ -110,7 +110,7 @@ public final class HTTPCache: HTTPResponseCache {
     /// As ``response(for:session:network:)``, for a download's or a stream's body, which goes
     /// into the store as it arrives and out of it in pieces: a large body is never held in
     /// memory (with a ``DiskCacheStore``; ``MemoryCacheStore`` keeps only bodies up to 8 MiB).
-    public func streamedResponse(
+    package func streamedResponse(
         for request: HTTPRequest, session: HTTPSession,
         network: (HTTPRequest, _ keeper: @escaping HTTPBodyKeeper) async throws -> HTTPResponse
     ) async throws -> HTTPFileResponse {

@@ -1,24 +1,24 @@
 import Foundation
 
 /// A file's contents as chunks, read when iterated, for streaming uploads.
-public struct FileChunks: AsyncSequence, Sendable {
-    public typealias Element = Data
+struct FileChunks: AsyncSequence, Sendable {
+    typealias Element = Data
 
-    public let url: URL
-    public let chunkSize: Int
+    let url: URL
+    let chunkSize: Int
 
-    public init(url: URL, chunkSize: Int = HTTPBodyChunks.chunkSize) {
+    init(url: URL, chunkSize: Int = HTTPBodyChunks.chunkSize) {
         self.url = url
         self.chunkSize = chunkSize
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    struct AsyncIterator: AsyncIteratorProtocol {
         let url: URL
         let chunkSize: Int
         var handle: FileHandle?
         var finished = false
 
-        public mutating func next() async throws -> Data? {
+        mutating func next() async throws -> Data? {
             guard !finished else { return nil }
             if handle == nil {
                 handle = try FileHandle(forReadingFrom: url)
@@ -32,14 +32,14 @@ public struct FileChunks: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(url: url, chunkSize: chunkSize)
     }
 
     /// The file's size in bytes.
     ///
     /// - Throws: ``HTTPError/unreadableBody(_:)`` when the file cannot be read.
-    public func size() throws(HTTPError) -> Int {
+    func size() throws(HTTPError) -> Int {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
             let size = attributes[.size] as? NSNumber, FileManager.default.isReadableFile(atPath: url.path)
         else { throw .unreadableBody(url.path) }

@@ -177,10 +177,10 @@ public struct HTTPError: Error, CustomStringConvertible {
     // MARK: Making errors
 
     /// The URL string could not be parsed, or has no http(s) scheme or host.
-    public static func invalidURL(_ url: String) -> HTTPError { HTTPError(.invalidURL, .text(url.redactingURLCredentials)) }
+    package static func invalidURL(_ url: String) -> HTTPError { HTTPError(.invalidURL, .text(url.redactingURLCredentials)) }
 
     /// The header `name` or its value is not allowed on the wire.
-    public static func invalidHeader(name: String) -> HTTPError { HTTPError(.invalidHeader, .text(name)) }
+    package static func invalidHeader(name: String) -> HTTPError { HTTPError(.invalidHeader, .text(name)) }
 
     /// The server answered with a status the session treats as a failure.
     public static func statusCode(_ response: HTTPResponse) -> HTTPError { HTTPError(.statusCode, response: response) }
@@ -200,15 +200,15 @@ public struct HTTPError: Error, CustomStringConvertible {
     public static func connectionLost(reason: String) -> HTTPError { HTTPError(.connectionLost, .text(reason)) }
 
     /// The response body is larger than `limit` bytes.
-    public static func responseTooLarge(limit: Int) -> HTTPError { HTTPError(.responseTooLarge, .limit(limit)) }
+    package static func responseTooLarge(limit: Int) -> HTTPError { HTTPError(.responseTooLarge, .limit(limit)) }
 
     /// The body could not be decoded for the `coding` (corrupt, truncated, past a limit).
-    public static func contentDecoding(coding: String, underlying: any Error) -> HTTPError {
+    package static func contentDecoding(coding: String, underlying: any Error) -> HTTPError {
         HTTPError(.contentDecoding, .text(coding), underlying: underlying)
     }
 
     /// The processor called `name` failed; when it was reading a `response`, the error carries it.
-    public static func processor(name: String, underlying: any Error, response: HTTPResponse? = nil) -> HTTPError {
+    package static func processor(name: String, underlying: any Error, response: HTTPResponse? = nil) -> HTTPError {
         HTTPError(.processor, .text(name), response: response, underlying: underlying)
     }
 
@@ -218,7 +218,7 @@ public struct HTTPError: Error, CustomStringConvertible {
     }
 
     /// The `processor` cannot turn a request object of `type` into a body.
-    public static func unsupportedRequestObject(type: String, processor: String) -> HTTPError {
+    package static func unsupportedRequestObject(type: String, processor: String) -> HTTPError {
         HTTPError(.unsupportedRequestObject, .pair(type, processor))
     }
 
@@ -231,31 +231,31 @@ public struct HTTPError: Error, CustomStringConvertible {
     }
 
     /// A one-shot body would have to be sent again.
-    public static let bodyNotReplayable = HTTPError(.bodyNotReplayable)
+    package static let bodyNotReplayable = HTTPError(.bodyNotReplayable)
 
     /// The file body at `path` cannot be read.
-    public static func unreadableBody(_ path: String) -> HTTPError { HTTPError(.unreadableBody, .text(path)) }
+    package static func unreadableBody(_ path: String) -> HTTPError { HTTPError(.unreadableBody, .text(path)) }
 
     /// A download could not be written to `path`.
-    public static func downloadFile(path: String, reason: String) -> HTTPError { HTTPError(.downloadFile, .pair(path, reason)) }
+    package static func downloadFile(path: String, reason: String) -> HTTPError { HTTPError(.downloadFile, .pair(path, reason)) }
 
     /// A resumed download got another range than the one it asked for.
-    public static func downloadNotResumable(reason: String) -> HTTPError { HTTPError(.downloadNotResumable, .text(reason)) }
+    package static func downloadNotResumable(reason: String) -> HTTPError { HTTPError(.downloadNotResumable, .text(reason)) }
 
     /// The reader of a streamed body stopped before its end.
-    public static let streamAbandoned = HTTPError(.streamAbandoned)
+    package static let streamAbandoned = HTTPError(.streamAbandoned)
 
     /// The session was shut down.
-    public static let sessionShutDown = HTTPError(.sessionShutDown)
+    package static let sessionShutDown = HTTPError(.sessionShutDown)
 
     /// The server redirected more than `limit` times.
-    public static func tooManyRedirects(limit: Int) -> HTTPError { HTTPError(.tooManyRedirects, .limit(limit)) }
+    package static func tooManyRedirects(limit: Int) -> HTTPError { HTTPError(.tooManyRedirects, .limit(limit)) }
 
     /// The server's redirects came back to `url`, visited already.
-    public static func redirectLoop(url: String) -> HTTPError { HTTPError(.redirectLoop, .text(url)) }
+    package static func redirectLoop(url: String) -> HTTPError { HTTPError(.redirectLoop, .text(url)) }
 
     /// The server redirected from `from` (https) to `to` (http).
-    public static func insecureRedirect(from: String, to: String) -> HTTPError {
+    package static func insecureRedirect(from: String, to: String) -> HTTPError {
         HTTPError(.insecureRedirect, .pair(from, to))
     }
 
@@ -263,40 +263,40 @@ public struct HTTPError: Error, CustomStringConvertible {
     public static func invalidResponse(reason: String) -> HTTPError { HTTPError(.invalidResponse, .text(reason)) }
 
     /// The server's certificate was refused, for `reason`.
-    public static func certificateRejected(reason: String) -> HTTPError { HTTPError(.certificateRejected, .text(reason)) }
+    package static func certificateRejected(reason: String) -> HTTPError { HTTPError(.certificateRejected, .text(reason)) }
     /// The TLS handshake failed, for `reason`.
-    public static func tlsHandshakeFailed(reason: String) -> HTTPError { HTTPError(.tlsHandshakeFailed, .text(reason)) }
+    package static func tlsHandshakeFailed(reason: String) -> HTTPError { HTTPError(.tlsHandshakeFailed, .text(reason)) }
     /// ``Code/pinMismatch``: `host`'s chain ended at no root with one of `pins`; `served` is
     /// what the server presented, as far as it could be read.
-    public static func pinMismatch(host: String, served: [AsyncHTTPClientTransport.CertificatePin], pins: [String]) -> HTTPError {
+    package static func pinMismatch(host: String, served: [AsyncHTTPClientTransport.CertificatePin], pins: [String]) -> HTTPError {
         let presented = served.isEmpty ? "its certificates could not be read" : "it presented " + served.map(\.description).joined(separator: ", ")
         return HTTPError(.pinMismatch, .pair(host, presented + "; the pins are " + pins.joined(separator: ", ")))
     }
     /// The proxy wants credentials.
-    public static let proxyAuthenticationRequired = HTTPError(.proxyAuthenticationRequired)
+    package static let proxyAuthenticationRequired = HTTPError(.proxyAuthenticationRequired)
     /// A setting cannot be used, for `reason`.
-    public static func invalidConfiguration(_ reason: String) -> HTTPError { HTTPError(.invalidConfiguration, .text(reason)) }
+    package static func invalidConfiguration(_ reason: String) -> HTTPError { HTTPError(.invalidConfiguration, .text(reason)) }
 
     /// The authentication called `name` threw `underlying`.
-    public static func authentication(name: String, underlying: any Error) -> HTTPError {
+    package static func authentication(name: String, underlying: any Error) -> HTTPError {
         HTTPError(.authentication, .text(name), underlying: underlying)
     }
 
     /// A download's file handler threw `underlying`.
-    public static func downloadHandler(underlying: any Error) -> HTTPError {
+    package static func downloadHandler(underlying: any Error) -> HTTPError {
         HTTPError(.downloadHandler, underlying: underlying)
     }
 
     /// The middleware called `name` threw `underlying`.
-    public static func middleware(name: String, underlying: any Error) -> HTTPError {
+    package static func middleware(name: String, underlying: any Error) -> HTTPError {
         HTTPError(.middleware, .text(name), underlying: underlying)
     }
 
     /// A request body is larger than `limit` bytes, the most it was to be read into memory with.
-    public static func requestTooLarge(limit: Int) -> HTTPError { HTTPError(.requestTooLarge, .limit(limit)) }
+    package static func requestTooLarge(limit: Int) -> HTTPError { HTTPError(.requestTooLarge, .limit(limit)) }
 
     /// A line of a streamed body is longer than `limit` bytes.
-    public static func lineTooLong(limit: Int) -> HTTPError { HTTPError(.lineTooLong, .limit(limit)) }
+    package static func lineTooLong(limit: Int) -> HTTPError { HTTPError(.lineTooLong, .limit(limit)) }
 
     // MARK: Messages
 

@@ -26,12 +26,12 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
 
     /// Whether `name` can be a field name: a token (RFC 9110 §5.1), as a request checks
     /// before it is sent. For checks made earlier, such as a service profile's.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         name.isHTTPToken
     }
 
     /// Whether `value` can be a field value: no CR, LF or NUL.
-    public static func isValidValue(_ value: String) -> Bool {
+    package static func isValidValue(_ value: String) -> Bool {
         value.isValidHeaderValue
     }
 
@@ -122,7 +122,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
     }
 
     /// Adds each field of `other` whose name is not present here yet.
-    public mutating func addMissing(from other: HTTPHeaderFields) {
+    package mutating func addMissing(from other: HTTPHeaderFields) {
         // Nothing to merge with: share `other`'s storage instead of copying it field by field
         // (most requests set no headers and take the session's).
         guard !fields.isEmpty else {

@@ -49,7 +49,7 @@ enum TextDecoding {
 
 extension String.Encoding {
     /// The encoding an IANA charset name (`utf-8`, `ISO-8859-1`, `windows-1252`…) stands for.
-    public init?(ianaCharsetName name: String) {
+    package init?(ianaCharsetName name: String) {
         switch name.trimmingHTTPWhitespace().lowercased() {
         case "utf-8", "utf8": self = .utf8
         case "us-ascii", "ascii", "ansi_x3.4-1968": self = .ascii

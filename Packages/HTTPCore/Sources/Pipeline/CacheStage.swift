@@ -15,7 +15,9 @@ struct CacheStage: HTTPMiddleware {
         if next.isShared || run.bodies.isInMemory {
             return try await cache.response(for: request, session: run.session) { request in try await next(request) }
         }
-        guard !request.headers.contains("Range") else { return try await next(request) }
+        guard !request.headers.contains("Range"), let cache = cache as? any HTTPStreamingResponseCache else {
+            return try await next(request)
+        }
         return try await Self.streamed(request, through: cache, next: next)
     }
 
@@ -23,7 +25,7 @@ struct CacheStage: HTTPMiddleware {
     /// reader as usual, copied to the cache as it arrives; a body the cache gives back goes
     /// there in pieces.
     @inline(never)
-    private static func streamed(_ request: HTTPRequest, through cache: any HTTPResponseCache, next: HTTPNext) async throws -> HTTPResponse {
+    private static func streamed(_ request: HTTPRequest, through cache: any HTTPStreamingResponseCache, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         let answer = try await cache.streamedResponse(for: request, session: run.session) { request, keeper in
             try await next.copyingBody(to: keeper)(request)

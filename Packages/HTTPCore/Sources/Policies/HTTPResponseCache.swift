@@ -7,10 +7,9 @@ import Foundation
 /// run (a redirect hop and a challenge's answer are exchanges of their own): below
 /// authentication, retries and redirects, above cookies and the transport, where OkHttp's
 /// cache interceptor sits. A response kept in memory goes through
-/// ``response(for:session:network:)``; one whose body goes to a download's file or to a
-/// stream's reader goes through ``streamedResponse(for:session:network:)``, so that its body
-/// reaches the store as it arrives and leaves it as it is read. Resumed downloads and other
-/// `Range` requests go around the cache.
+/// ``response(for:session:network:)``; a download's or a stream's goes around a cache of yours
+/// (JewzCache's stores those too, as they arrive). Resumed downloads and other `Range` requests
+/// go around the cache.
 ///
 /// ```swift
 /// var configuration = HTTPSession.Configuration()
@@ -33,22 +32,6 @@ public protocol HTTPResponseCache: Sendable {
     func response(
         for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse
-
-    /// As ``response(for:session:network:)``, for a response whose body is not kept in memory:
-    /// a download's, or one read with ``HTTPCycle/startStreaming()``.
-    ///
-    /// - Parameter network: sends a request and returns the response once its body has gone
-    ///   to its file or stream (the response's `data` is then empty; it holds the body of a
-    ///   failing status or a followed redirect, kept in memory as usual). The keeper it is
-    ///   given is called with the head, before any of the body, and the body, content codings
-    ///   undone, is copied as it arrives into the writer it returns.
-    /// - Returns: the response; when its ``HTTPResponse/source`` is not `.network`, its body —
-    ///   ``HTTPFileResponse/bodyFile`` or the response's `data` — is what the cycle gives to
-    ///   the file or the stream.
-    func streamedResponse(
-        for request: HTTPRequest, session: HTTPSession,
-        network: (HTTPRequest, _ keeper: @escaping HTTPBodyKeeper) async throws -> HTTPResponse
-    ) async throws -> HTTPFileResponse
 }
 
 /// Chooses, from a response's head, where a copy of its body goes as it arrives: a writer, or
@@ -69,28 +52,36 @@ public protocol HTTPResponseBodyWriter: AnyObject, Sendable {
     func finish()
 }
 
-extension HTTPResponseCache {
-    /// Sends the request as it is: a cache that keeps bodies only in memory leaves streamed
-    /// responses alone.
-    public func streamedResponse(
+/// A cache that also answers downloads and streams, whose bodies are not kept in memory:
+/// JewzCache's `HTTPCache`. A cache that is not one leaves such responses alone.
+package protocol HTTPStreamingResponseCache: HTTPResponseCache {
+    /// As ``response(for:session:network:)``, for a response whose body is not kept in memory:
+    /// a download's, or one read with ``HTTPCycle/startStreaming()``.
+    ///
+    /// - Parameter network: sends a request and returns the response once its body has gone
+    ///   to its file or stream (the response's `data` is then empty; it holds the body of a
+    ///   failing status or a followed redirect, kept in memory as usual). The keeper it is
+    ///   given is called with the head, before any of the body, and the body, content codings
+    ///   undone, is copied as it arrives into the writer it returns.
+    /// - Returns: the response; when its ``HTTPResponse/source`` is not `.network`, its body —
+    ///   ``HTTPFileResponse/bodyFile`` or the response's `data` — is what the cycle gives to
+    ///   the file or the stream.
+    func streamedResponse(
         for request: HTTPRequest, session: HTTPSession,
         network: (HTTPRequest, _ keeper: @escaping HTTPBodyKeeper) async throws -> HTTPResponse
-    ) async throws -> HTTPFileResponse {
-        let response = try await network(request) { _ in nil }
-        return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
-    }
+    ) async throws -> HTTPFileResponse
 }
 
 /// A response whose body may be in a file rather than in its ``HTTPResponse/data``: a stored
 /// response a cache gives back for a download or a stream.
-public struct HTTPFileResponse: Sendable {
-    public var response: HTTPResponse
+package struct HTTPFileResponse: Sendable {
+    package var response: HTTPResponse
     /// The file holding the body from its first byte, `length` bytes long; `nil` when the body
     /// is the response's `data`.
-    public var bodyFile: URL?
-    public var length: Int
+    package var bodyFile: URL?
+    package var length: Int
 
-    public init(response: HTTPResponse, bodyFile: URL?, length: Int) {
+    package init(response: HTTPResponse, bodyFile: URL?, length: Int) {
         self.response = response
         self.bodyFile = bodyFile
         self.length = length

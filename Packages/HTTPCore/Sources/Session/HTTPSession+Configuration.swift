@@ -120,11 +120,12 @@ extension HTTPSession {
         public var activityHandler: (@Sendable (Int) -> Void)?
         /// Traces each run of a cycle with a span, and each exchange on the wire with a child
         /// span whose context goes out in the request's headers (W3C `traceparent` with an
-        /// OpenTelemetry tracer), named as ``HTTPTelemetry`` says. By default the tracer the
+        /// OpenTelemetry tracer), with OpenTelemetry's HTTP client names (`http.request.method`,
+        /// `http.response.status_code`, `url.full`…, events `http.retry` and `http.redirect`). By default the tracer the
         /// program bootstrapped with `InstrumentationSystem`, if any; `nil` traces nothing.
         public var tracer: (any Tracer)? = HTTPTelemetry.bootstrappedTracer
         /// Records each exchange's duration and the exchanges in flight
-        /// (``HTTPTelemetry/requestDuration``, ``HTTPTelemetry/activeRequests``). By default the
+        /// (`http.client.request.duration`, `http.client.active_requests`). By default the
         /// factory the program bootstrapped with `MetricsSystem`, if any; `nil` records nothing.
         public var metricsFactory: (any MetricsFactory)? = HTTPTelemetry.bootstrappedMetricsFactory
 

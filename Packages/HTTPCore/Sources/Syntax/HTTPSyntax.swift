@@ -81,7 +81,7 @@ extension HTTPHeaderFields {
     /// The elements of a list-valued field such as `Content-Encoding`, `Accept-Ranges` or
     /// `Vary` (RFC 9110 §5.6.1), over every field of that name: split at commas, trimmed,
     /// lowercased, empty elements dropped.
-    public func tokens(for name: String) -> [String] {
+    package func tokens(for name: String) -> [String] {
         var tokens: [String] = []
         for value in values(for: name) {
             for element in value.split(separator: ",") {

@@ -1,24 +1,24 @@
 /// Percent-encoding as RFC 3986 defines it, and the WHATWG form variant: the one
 /// implementation the whole toolkit uses (query merging, form bodies, templates of callers).
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Which bytes are written as themselves; every other byte becomes `%XX`.
-    public struct AllowedBytes: Sendable {
+    package struct AllowedBytes: Sendable {
         private let table: [Bool]
 
         /// Allows the ASCII characters of `characters` besides the other allowed ones.
-        public init(_ characters: String) {
+        package init(_ characters: String) {
             var table = [Bool](repeating: false, count: 256)
             for byte in characters.utf8 { table[Int(byte)] = true }
             self.table = table
         }
 
         /// RFC 3986 unreserved characters: `A-Z a-z 0-9 - . _ ~`.
-        public static let unreserved = AllowedBytes(
+        package static let unreserved = AllowedBytes(
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
         /// The bytes the WHATWG `application/x-www-form-urlencoded` serializer keeps:
         /// `A-Z a-z 0-9 * - . _` (space is handled separately, as `+`).
-        public static let formURLEncoded = AllowedBytes(
+        package static let formURLEncoded = AllowedBytes(
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._")
 
         func contains(_ byte: UInt8) -> Bool { table[Int(byte)] }
@@ -29,7 +29,7 @@ public enum PercentEncoding {
     /// Encodes the UTF-8 bytes of `string`, keeping `allowed` bytes and writing the rest as `%XX`.
     ///
     /// - Parameter spaceAsPlus: writes a space as `+`, as HTML forms do.
-    public static func encode(
+    package static func encode(
         _ string: some StringProtocol, allowing allowed: AllowedBytes = .unreserved,
         spaceAsPlus: Bool = false
     ) -> String {
@@ -54,7 +54,7 @@ public enum PercentEncoding {
     /// Decodes `%XX` triplets (and `+` as a space when asked).
     ///
     /// - Returns: `nil` when a `%` is not followed by two hex digits or the bytes are not UTF-8.
-    public static func decode(_ string: some StringProtocol, plusAsSpace: Bool = false) -> String? {
+    package static func decode(_ string: some StringProtocol, plusAsSpace: Bool = false) -> String? {
         let utf8 = Array(string.utf8)
         if !utf8.contains(0x25), !(plusAsSpace && utf8.contains(0x2B)) { return String(string) }
         var output: [UInt8] = []

@@ -61,7 +61,7 @@ public struct QueryParameters: Sendable, Hashable, ExpressibleByDictionaryLitera
     /// Pairs of the existing query keep their order and exact spelling; a name given here
     /// replaces all of that name's existing pairs at the place of the first one; new names
     /// follow in order. A list value repeats the name (`tag=a&tag=b`).
-    public func merged(intoQuery query: some StringProtocol) -> String {
+    package func merged(intoQuery query: some StringProtocol) -> String {
         var pending = parameters
         var output: [String] = []
         for pair in query.split(separator: "&") {
@@ -92,7 +92,7 @@ extension String {
     /// "/hello/?key2=value2".mergingQueryParameters(["key1": "value1"])
     /// // "/hello/?key2=value2&key1=value1"
     /// ```
-    public func mergingQueryParameters(_ parameters: QueryParameters) -> String {
+    package func mergingQueryParameters(_ parameters: QueryParameters) -> String {
         guard !parameters.isEmpty else { return self }
         let fragmentStart = firstIndex(of: "#") ?? endIndex
         let beforeFragment = self[..<fragmentStart]
@@ -107,7 +107,7 @@ extension String {
 extension URL {
     /// This URL with `parameters` merged into its query; see
     /// `String.mergingQueryParameters(_:)` for the rules.
-    public func mergingQueryParameters(_ parameters: QueryParameters) -> URL {
+    package func mergingQueryParameters(_ parameters: QueryParameters) -> URL {
         URL(encodingIfNeeded: absoluteString.mergingQueryParameters(parameters)) ?? self
     }
 }

@@ -5,45 +5,45 @@ import Tracing
 /// What a session's tracing and metrics stages record, by OpenTelemetry's semantic conventions
 /// for HTTP clients (<https://opentelemetry.io/docs/specs/semconv/http/>), so a backend's HTTP
 /// views read them without a mapping.
-public enum HTTPTelemetry {
+package enum HTTPTelemetry {
     /// The tracer a program bootstrapped with `InstrumentationSystem`, or `nil` when it
     /// bootstrapped none: then a session traces nothing and pays nothing for it.
-    public static var bootstrappedTracer: (any Tracer)? {
+    package static var bootstrappedTracer: (any Tracer)? {
         let tracer = InstrumentationSystem.tracer
         return tracer is NoOpTracer ? nil : tracer
     }
 
     /// The metrics factory a program bootstrapped with `MetricsSystem`, or `nil` when it
     /// bootstrapped none.
-    public static var bootstrappedMetricsFactory: (any MetricsFactory)? {
+    package static var bootstrappedMetricsFactory: (any MetricsFactory)? {
         let factory = MetricsSystem.factory
         return factory is NOOPMetricsHandler ? nil : factory
     }
 
     /// The histogram of exchange durations, in seconds.
-    public static let requestDuration = "http.client.request.duration"
+    package static let requestDuration = "http.client.request.duration"
     /// The number of exchanges in flight.
-    public static let activeRequests = "http.client.active_requests"
+    package static let activeRequests = "http.client.active_requests"
 
     /// The conventions' attribute names.
-    public enum Attribute {
-        public static let method = "http.request.method"
-        public static let statusCode = "http.response.status_code"
-        public static let resendCount = "http.request.resend_count"
-        public static let url = "url.full"
-        public static let scheme = "url.scheme"
-        public static let serverAddress = "server.address"
-        public static let serverPort = "server.port"
-        public static let errorType = "error.type"
-        public static let protocolVersion = "network.protocol.version"
+    package enum Attribute {
+        package static let method = "http.request.method"
+        package static let statusCode = "http.response.status_code"
+        package static let resendCount = "http.request.resend_count"
+        package static let url = "url.full"
+        package static let scheme = "url.scheme"
+        package static let serverAddress = "server.address"
+        package static let serverPort = "server.port"
+        package static let errorType = "error.type"
+        package static let protocolVersion = "network.protocol.version"
     }
 
     /// The conventions' names of the events on a run's span.
-    public enum Event {
+    package enum Event {
         /// A retry of the run's request; its attributes say which attempt comes and why.
-        public static let retry = "http.retry"
+        package static let retry = "http.retry"
         /// A redirect followed; `url.full` says where.
-        public static let redirect = "http.redirect"
+        package static let redirect = "http.redirect"
     }
 }
 

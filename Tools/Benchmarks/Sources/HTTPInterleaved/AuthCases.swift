@@ -6,12 +6,12 @@ import Jewzruxin
 /// on sessions of their own. Each authentication learns its protection space from a challenge
 /// made here, so every measured request is authorized without a 401.
 func authCases(hello: String) async throws -> (cases: [Case], sessions: [HTTPSession]) {
-    guard let url = URL(string: hello) else { throw HTTPError.invalidURL(hello) }
+    guard let url = URL(string: hello) else { throw BenchFailure(hello) }
     func primed(_ authentication: any HTTPAuthentication, challenge: String) async throws -> HTTPSession {
         let session = HTTPSession()
         var request = HTTPRequest(url: url)
         let response = HTTPResponse(statusCode: 401, headers: ["WWW-Authenticate": challenge], url: url)
-        guard try await authentication.respond(to: response, retrying: &request) else { throw HTTPError.invalidURL(hello) }
+        guard try await authentication.respond(to: response, retrying: &request) else { throw BenchFailure(hello) }
         try session.update { $0.authentications = [authentication] }
         return session
     }

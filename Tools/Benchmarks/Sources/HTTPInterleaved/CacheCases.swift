@@ -24,10 +24,10 @@ func cacheCases(cached url: String) async throws -> (cases: [Case], sessions: [H
     }
     let cases = cases("fresh memory hit vs network", Contender(name: "HTTPCycle.get, memory cache") {
         let cycle = try await HTTPCycle.get(url, session: memory)
-        guard cycle.response?.source == .cache else { throw HTTPError.invalidURL("not a hit: \(url)") }
+        guard cycle.response?.source == .cache else { throw BenchFailure("not a hit: \(url)") }
     }) + cases("fresh disk hit vs network", Contender(name: "HTTPCycle.get, disk cache") {
         let cycle = try await HTTPCycle.get(url, session: disk)
-        guard cycle.response?.source == .cache else { throw HTTPError.invalidURL("not a hit: \(url)") }
+        guard cycle.response?.source == .cache else { throw BenchFailure("not a hit: \(url)") }
     })
     return (cases, [memory, disk, network], directory)
 }

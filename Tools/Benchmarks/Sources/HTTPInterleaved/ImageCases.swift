@@ -8,7 +8,7 @@ import Jewzruxin
 /// of the same image (`HTTPCycle.get` on a session without a cache). The image is the
 /// Sandbox's PNG, served by nginx with `Cache-Control: max-age=3600`.
 func imageCases(image url: String) async throws -> (cases: [Case], caches: [ImageCache], sessions: [HTTPSession], directory: URL) {
-    guard let imageURL = URL(string: url) else { throw HTTPError.invalidURL(url) }
+    guard let imageURL = URL(string: url) else { throw BenchFailure(url) }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-bench-images-\(getpid())")
     var inMemory = ImageCache.Configuration()
     inMemory.memoryCostLimit = 16 << 20
@@ -26,7 +26,7 @@ func imageCases(image url: String) async throws -> (cases: [Case], caches: [Imag
     func expecting(_ source: ImageSource, from cache: ImageCache) -> @Sendable () async throws -> Void {
         {
             let response = try await cache.response(for: imageURL)
-            guard response.source == source else { throw HTTPError.invalidURL("\(url) came from \(response.source)") }
+            guard response.source == source else { throw BenchFailure("\(url) came from \(response.source)") }
         }
     }
     let cases: [Case] = [

@@ -7,7 +7,7 @@ import Jewzruxin
 /// the two rates) with a template of six variables and with one, then on the wire at c=1 and
 /// c=64.
 func serviceCases(hello: String) throws -> (cases: [Case], sessions: [HTTPSession]) {
-    guard let helloURL = URL(string: hello), let host = helloURL.host, let port = helloURL.port else { throw HTTPError.invalidURL(hello) }
+    guard let helloURL = URL(string: hello), let host = helloURL.host, let port = helloURL.port else { throw BenchFailure(hello) }
     let profile = try ServiceProfile(dictionary: [
         "BaseURL": "http://\(host):\(port)",
         "Resources": [
