@@ -105,4 +105,54 @@ private final class Heads: Sendable {
             #expect(heads.all.count == 2)
         }
     }
+
+    /// An origin whose first answer, a whole body under a strong validator, breaks off after
+    /// 40 of its 100 bytes; later requests are answered as ``origin(etag:changedTo:changeAt:heads:)`` does.
+    private static func breakingOrigin(heads: Heads) -> ScriptedServer.Script {
+        let ranges = origin(etag: "\"p1\"", heads: heads)
+        return { request in
+            guard request.index == 0 else { return ranges(request) }
+            heads.append(request.head)
+            let common = ["ETag: \"p1\"", "Cache-Control: max-age=60", "Date: \(HTTPDate.string(from: Date()))", "Content-Length: 100"]
+            return [.send(responseHead("HTTP/1.1 200 OK", common)), .send(Array(body.prefix(40))), .close]
+        }
+    }
+
+    @Test(arguments: ["memory", "disk"])
+    func aBodyCutOffIsKeptAsAPieceAndCompletedByOneRangeRequest(store kind: String) async throws {
+        let heads = Heads()
+        let directory = try makeScratchDirectory(prefix: "cut-off")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = HTTPCache(store: kind == "disk" ? try DiskCacheStore(directory: directory) : MemoryCacheStore())
+        configuration.retryPolicy = .never
+        try await withScriptedServer(configuration: configuration, Self.breakingOrigin(heads: heads)) { server, session in
+            let url = server.url("/broken")
+            let error = await httpError { try await fetch(url, session: session) }
+            #expect(error?.code == .connectionLost)
+            #expect(error?.response?.data == Self.body.prefix(40), "the part that arrived comes with the error")
+            let start = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"])
+            #expect(start.source == .cache && start.data == Self.body.prefix(10))
+            let whole = try await fetch(url, session: session)
+            #expect(whole.statusCode == 200)
+            #expect(whole.data == Self.body, "byte-identical to the origin's")
+            let asked = heads.all
+            #expect(asked.count == 2)
+            #expect(asked.last?.lowercased().contains("range: bytes=40-") == true, "\(asked.last ?? "")")
+        }
+    }
+
+    /// A retry after the break goes through the cache too: it asks only for the rest.
+    @Test func aRetryAfterACutOffAsksOnlyForTheRest() async throws {
+        let heads = Heads()
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = HTTPCache()
+        configuration.retryPolicy.shouldRetry = { attempt in attempt.error.code == .connectionLost ? attempt.retryCount == 0 : nil }
+        try await withScriptedServer(configuration: configuration, Self.breakingOrigin(heads: heads)) { server, session in
+            let whole = try await fetch(server.url("/retried"), session: session)
+            #expect(whole.statusCode == 200 && whole.data == Self.body)
+            #expect(heads.all.count == 2)
+            #expect(heads.all.last?.lowercased().contains("range: bytes=40-") == true)
+        }
+    }
 }

@@ -146,6 +146,7 @@ extension HTTPCache {
         do {
             response = try await network(outgoing, keeper)
         } catch {
+            if bodies == .inMemory { keepCutOff(error, for: request, key: key, control: control, sent: sent) }
             if let stored, let stale = staleForError(stored, control: control) { return stale }
             throw error
         }

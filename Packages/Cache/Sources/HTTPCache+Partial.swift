@@ -1,9 +1,10 @@
 import Foundation
 import JewzHTTPCore
 
-// Partial content (RFC 9111 §3.3–3.4): a `206` of one range with a strong validator is kept
-// beside its URL's entry, answers the ranges it covers while fresh, and is completed by asking
-// the origin for the rest (`Range` with `If-Range`) when the whole body is wanted.
+// Partial content (RFC 9111 §3.3–3.4): a `206` of one range with a strong validator, or the
+// start of a body whose transfer broke, is kept beside its URL's entry, answers the ranges it
+// covers while fresh, and is completed by asking the origin for the rest (`Range` with
+// `If-Range`) when the whole body is wanted.
 extension HTTPCache {
     /// Where a URL's partial entry is kept, beside its whole one.
     static func partialKey(_ key: String) -> String { key + "\n206" }
@@ -61,6 +62,23 @@ extension HTTPCache {
                 responseDate: entry.responseDate, varyingFields: [:])
         }
         try? store.store(entry)
+    }
+
+    /// Keeps what arrived of a whole body before its transfer broke (the response an
+    /// ``HTTPError`` carries for a connection lost or a timeout) as a piece from its first
+    /// byte, when it can be one: a `200` whose `Content-Length` is the whole length, with no
+    /// content coding (so the bytes kept are the representation's own), and a strong validator
+    /// (``keepPartial(_:for:key:control:sent:)`` checks it and the storage rules).
+    func keepCutOff(_ error: any Error, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) {
+        guard let partial = (error as? HTTPError)?.response, partial.statusCode == 200, !request.headers.contains("Range"),
+            partial.headers["Content-Encoding"].map({ $0.lowercased() == "identity" }) ?? true,
+            let length = partial.headers["Content-Length"].flatMap(Int.init), (1..<length).contains(partial.data.count)
+        else { return }
+        var piece = partial
+        piece.statusCode = 206
+        piece.headers["Content-Range"] = Piece(first: 0, last: partial.data.count - 1, completeLength: length).contentRange
+        piece.headers["Content-Length"] = String(partial.data.count)
+        keepPartial(piece, for: request, key: key, control: control, sent: sent)
     }
 
     /// The stored piece's answer to a `Range` request it covers, while fresh.

@@ -144,6 +144,15 @@ struct ResponseCollector: HTTPResponseReceiver {
         return response(data: body)
     }
 
+    /// `error` with the response as far as it arrived, when it broke a body bound for memory
+    /// after some of it came (a connection lost, a timeout); else `error` as it is.
+    func attachingWhatArrived(to error: any Error) -> any Error {
+        guard let failure = error as? HTTPError, failure.code == .connectionLost || failure.code == .timedOut,
+            hasReceivedHead, case .memory = destination, !setAside, !body.isEmpty
+        else { return error }
+        return failure.about(response(data: body))
+    }
+
     /// The response as received so far, with `data` as its body; marked as delivered when its
     /// body went to the file or the stream.
     private func response(data: Data) -> HTTPResponse {

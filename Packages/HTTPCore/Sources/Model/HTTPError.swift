@@ -157,7 +157,9 @@ public struct HTTPError: Error, CustomStringConvertible {
     /// The response that came back, when the failure is about it: always for ``Code/statusCode``
     /// (status, headers and body, processed when its processor could read it), and for a
     /// ``Code/processor`` that could not read a response (its body as it came), so that a
-    /// one-call form's caller can see what the server sent.
+    /// one-call form's caller can see what the server sent. For ``Code/connectionLost`` and
+    /// ``Code/timedOut`` after the head of a body bound for memory: the head and the part of
+    /// the body that arrived (content codings undone), which a cache keeps as a piece.
     public var response: HTTPResponse? { payload?.response }
 
     /// The error of the part that failed: a processor's, a decoder's, the transport's.
@@ -213,7 +215,7 @@ public struct HTTPError: Error, CustomStringConvertible {
     }
 
     /// This failure with the response it is about.
-    func about(_ response: HTTPResponse) -> HTTPError {
+    package func about(_ response: HTTPResponse) -> HTTPError {
         HTTPError(code, detail, response: response, underlying: underlying)
     }
 

@@ -63,7 +63,7 @@ struct TransportStage: HTTPMiddleware {
             // A failing status's body was cut at its limit: the status is the outcome.
             if let cut = collector.received(afterCut: error) { return cut }
             if let stale = StaleConnection(error, before: collector, request: request) { throw stale }
-            throw error
+            throw collector.attachingWhatArrived(to: error)
         }
         return collector.response()
     }
