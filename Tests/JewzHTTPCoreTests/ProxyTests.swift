@@ -79,9 +79,12 @@ import Testing
         configuration.transport.proxies = try Proxies.environment(["HTTP_PROXY": proxy.url, "no_proxy": "example.org, localhost"])
         try await withSandbox(configuration: configuration) { sandbox, session in
             _ = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(proxy.tunnels == ["127.0.0.1:\(sandbox.port)"])
+            // A tunnel slower than the connect timeout on a loaded machine is retried through a
+            // second one: every tunnel goes to the Sandbox, and the bypassed host adds none.
+            let tunnels = proxy.tunnels
+            #expect(!tunnels.isEmpty && Set(tunnels) == ["127.0.0.1:\(sandbox.port)"])
             _ = try await HTTPCycle.get("http://localhost:\(sandbox.port)/hello/", session: session)
-            #expect(proxy.tunnels.count == 1)
+            #expect(proxy.tunnels.count == tunnels.count)
         }
     }
 
