@@ -60,12 +60,20 @@ struct TransportStage: HTTPMiddleware {
             }
             try collector.finish()
         } catch {
-            // A failing status's body was cut at its limit: the status is the outcome.
-            if let cut = collector.received(afterCut: error) { return cut }
-            if let stale = StaleConnection(error, before: collector, request: request) { throw stale }
-            throw collector.attachingWhatArrived(to: error)
+            return try Self.outcome(of: error, collector: collector, request: request)
         }
         return collector.response()
+    }
+
+    /// What a failed exchange ends with: a failing status's body cut at its limit is the
+    /// response (the status is the outcome); a stale connection is told to the caller, which
+    /// sends the request again; any other error goes on with what arrived of the body. Not
+    /// inlined: the path few exchanges take would widen the async frame every one allocates.
+    @inline(never)
+    private static func outcome(of error: any Error, collector: ResponseCollector, request: HTTPRequest) throws -> HTTPResponse {
+        if let cut = collector.received(afterCut: error) { return cut }
+        if let stale = StaleConnection(error, before: collector, request: request) { throw stale }
+        throw collector.attachingWhatArrived(to: error)
     }
 
     /// A connection lost before any byte of the answer, for a request that may be sent again

@@ -182,8 +182,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
         if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
-        let lane = try request.dedicatedConnection.map { connection throws(HTTPError) in try dedicatedLane(of: connection, for: request.url) }
-            ?? ClientLane.leastBusy(of: lanes(for: request.url))
+        let lane =
+            if let connection = request.dedicatedConnection {
+                try dedicatedLane(of: connection, for: request.url)
+            } else {
+                ClientLane.leastBusy(of: lanes(for: request.url))
+            }
         let exchange = try start(request, timeout: timeout, onBodySent: onBodySent, on: lane)
         lane.load.add(1, ordering: .relaxed)
         lane.watchdog?.watch(exchange)
