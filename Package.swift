@@ -161,7 +161,7 @@ let package = Package(
         ),
         .target(
             name: "JewzCache",
-            dependencies: ["JewzLocking", "JewzHTTPCore"],
+            dependencies: ["JewzLocking", "JewzHTTPCore", "JewzMultipart"],
             path: "Packages/Cache/Sources"
         ),
         .target(

@@ -155,4 +155,44 @@ private final class Heads: Sendable {
             #expect(heads.all.last?.lowercased().contains("range: bytes=40-") == true)
         }
     }
+
+    /// An origin that answers `Range: bytes=0-9,10-29` with a `multipart/byteranges` 206 of
+    /// those two parts, and other requests as ``origin(etag:changedTo:changeAt:heads:)`` does.
+    private static func byteRangesOrigin(heads: Heads) -> ScriptedServer.Script {
+        let ranges = origin(etag: "\"p1\"", heads: heads)
+        return { request in
+            guard request.head.contains("bytes=0-9,10-29") else { return ranges(request) }
+            heads.append(request.head)
+            var body = Data()
+            for (first, last) in [(0, 9), (10, 29)] {
+                body += Data("--SEP\r\nContent-Type: text/plain\r\nContent-Range: bytes \(first)-\(last)/100\r\n\r\n".utf8)
+                body += Self.body.subdata(in: first..<(last + 1)) + Data("\r\n".utf8)
+            }
+            body += Data("--SEP--\r\n".utf8)
+            let head = [
+                "ETag: \"p1\"", "Cache-Control: max-age=60", "Date: \(HTTPDate.string(from: Date()))",
+                "Content-Type: multipart/byteranges; boundary=SEP", "Content-Length: \(body.count)",
+            ]
+            return [.send(responseHead("HTTP/1.1 206 Partial Content", head)), .send(Array(body))]
+        }
+    }
+
+    @Test func theTouchingPartsOfAMultipartAnswerAreKeptAsOnePiece() async throws {
+        let heads = Heads()
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = HTTPCache()
+        try await withScriptedServer(configuration: configuration, Self.byteRangesOrigin(heads: heads)) { server, session in
+            let url = server.url("/parts")
+            let parts = try await fetch(url, session: session, headers: ["Range": "bytes=0-9,10-29"])
+            #expect(parts.statusCode == 206)
+            let across = try await fetch(url, session: session, headers: ["Range": "bytes=5-24"])
+            #expect(across.source == .cache, "the range spans both parts, joined")
+            #expect(across.data == Self.body.subdata(in: 5..<25))
+            #expect(across.headers["Content-Type"] == "text/plain")
+            let whole = try await fetch(url, session: session)
+            #expect(whole.data == Self.body)
+            #expect(heads.all.count == 2)
+            #expect(heads.all.last?.lowercased().contains("range: bytes=30-") == true, "\(heads.all.last ?? "")")
+        }
+    }
 }

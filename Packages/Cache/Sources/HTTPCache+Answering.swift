@@ -167,6 +167,7 @@ extension HTTPCache {
         }
         if response.statusCode == 206, bodies == .inMemory {
             keepPartial(response, for: request, key: key, control: control, sent: sent)
+            keepByteRanges(response, for: request, key: key, control: control, sent: sent)
         }
         let entry = storable(response, for: request, key: key, control: control, requestDate: sent, responseDate: received)
         if let entry, bodies == .inMemory {

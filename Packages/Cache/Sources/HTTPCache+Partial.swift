@@ -1,8 +1,9 @@
 import Foundation
 import JewzHTTPCore
+import JewzMultipart
 
-// Partial content (RFC 9111 §3.3–3.4): a `206` of one range with a strong validator, or the
-// start of a body whose transfer broke, is kept beside its URL's entry, answers the ranges it
+// Partial content (RFC 9111 §3.3–3.4): a `206` of one range with a strong validator (or each
+// range of a `multipart/byteranges` one), or the start of a body whose transfer broke, is kept beside its URL's entry, answers the ranges it
 // covers while fresh, and is completed by asking the origin for the rest (`Range` with
 // `If-Range`) when the whole body is wanted.
 extension HTTPCache {
@@ -62,6 +63,24 @@ extension HTTPCache {
                 responseDate: entry.responseDate, varyingFields: [:])
         }
         try? store.store(entry)
+    }
+
+    /// Keeps the parts of a `multipart/byteranges` answer as pieces, in order, as
+    /// ``keepPartial(_:for:key:control:sent:)`` keeps a single range: parts that touch join
+    /// into one piece; of parts that do not, the last one stays (a URL keeps one piece).
+    func keepByteRanges(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) {
+        guard response.statusCode == 206, response.contentType?.essence == "multipart/byteranges",
+            let type = response.headers["Content-Type"], let boundary = try? MultipartParser.boundary(in: type),
+            let parts = try? MultipartParser.parts(of: response.data, boundary: boundary)
+        else { return }
+        for part in parts {
+            var piece = response
+            piece.data = part.body
+            piece.headers["Content-Type"] = part.headers["Content-Type"]
+            piece.headers["Content-Range"] = part.headers["Content-Range"]
+            piece.headers["Content-Length"] = String(part.body.count)
+            keepPartial(piece, for: request, key: key, control: control, sent: sent)
+        }
     }
 
     /// Keeps what arrived of a whole body before its transfer broke (the response an
