@@ -266,6 +266,7 @@ let package = Package(
             name: "JewzHTTPCoreTests",
             dependencies: [
                 "JewzLocking", "JewzHTTPCore", "JewzSandbox", "JewzTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -63,6 +63,45 @@ extension TourStep {
                     "\"\(canned.response?.text ?? "")\", X-Client \(sent ? "sent" : "missing")",
                     expected: "\"from the middleware\", X-Client sent")
             },
+            TourStep(
+                title: "A body on its way to a file passes a network middleware as a stream: it can look, rewrite, or add fields at the end",
+                code: """
+                    let counting = HTTPClosureMiddleware("count") { request, next in
+                        var response = try await next(request)
+                        let seen = Atomic(0)
+                        response.stream = response.stream?
+                            .map { chunk in seen.add(chunk.count, ordering: .relaxed); return chunk }   // as it passes
+                            .withTrailers { ["X-Bytes-Seen": String(seen.load(ordering: .relaxed))] }  // at its end
+                        return response
+                    }
+                    let cycle = try HTTPCycle(url("/download/1000000"), method: .get, session: session)
+                    cycle.download = .moving(to: file)
+                    let response = try await cycle.start()           // response.headers["X-Bytes-Seen"]
+                    """
+            ) {
+                let counting = HTTPClosureMiddleware("count") { request, next in
+                    var response = try await next(request)
+                    let seen = Atomic(0)
+                    response.stream = response.stream?
+                        .map { chunk in
+                            seen.add(chunk.count, ordering: .relaxed)
+                            return chunk
+                        }
+                        .withTrailers { ["X-Bytes-Seen": String(seen.load(ordering: .relaxed))] }
+                    return response
+                }
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-tour-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: file) }
+                let session = HTTPSession(configuration: .init { $0.networkMiddleware = [counting] })
+                let cycle = try HTTPCycle(url("/download/1000000"), method: .get, session: session)
+                cycle.download = .moving(to: file)
+                let response = try await cycle.start()
+                try await session.shutdown()
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+                return Outcome(
+                    "file \(size) bytes, X-Bytes-Seen: \(response.headers["X-Bytes-Seen"] ?? "none")",
+                    expected: "file 1000000 bytes, X-Bytes-Seen: 1000000")
+            },
         ]
     }
 }

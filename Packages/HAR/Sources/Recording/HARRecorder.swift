@@ -67,11 +67,19 @@ public struct HARRecorder: HTTPMiddleware {
         let requestBody = await RecordedRequestBody(request.body, limit: configuration.bodyLimit)
         let capture = BodyCapture(limit: configuration.bodyLimit)
         do {
-            let response = try await next.copyingBody { _ in
+            var response = try await next.copyingBody { _ in
                 capture.headArrived()
                 return capture
             }(request)
-            sink.append(entry(request, requestBody, response: response, capture: capture, started: started, clock: clock, failure: nil))
+            guard let stream = response.stream else {
+                sink.append(entry(request, requestBody, response: response, capture: capture, started: started, clock: clock, failure: nil))
+                return response
+            }
+            // A body still arriving is recorded when it ends, with all that was copied of it.
+            let head = response
+            response.stream = stream.whenFinished { [self] error in
+                sink.append(entry(request, requestBody, response: head, capture: capture, started: started, clock: clock, failure: error))
+            }
             return response
         } catch {
             sink.append(entry(request, requestBody, response: nil, capture: capture, started: started, clock: clock, failure: error))

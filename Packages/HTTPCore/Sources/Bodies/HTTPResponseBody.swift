@@ -1,10 +1,16 @@
 import Foundation
+import JewzLocking
+import struct Synchronization.Atomic
 
 /// A response body read as it arrives, in chunks, for bodies too big for memory or meant to be
 /// processed on the fly. Content codings are already undone.
 ///
 /// At most about a megabyte waits for a slow reader; beyond it the connection waits too.
 /// Dropping the body, or cancelling the task that reads it, stops the transfer.
+///
+/// It is read once. A middleware that wants to see or change a streamed body as it passes
+/// wraps it (``map(_:)``, ``whenFinished(_:)``, ``withTrailers(_:)``) and hands the wrapped one
+/// on: the bytes then reach the file or the reader through its transform.
 ///
 /// ```swift
 /// let (response, body) = try await cycle.startStreaming()
@@ -13,20 +19,117 @@ import Foundation
 public struct HTTPResponseBody: AsyncSequence, Sendable {
     public typealias Element = Data
 
-    /// Stops the transfer when the last copy of the body and its iterators are gone.
+    /// Where the chunks come from, and what runs once when they stop coming. Stops the
+    /// transfer when the last copy of the body and its iterators are gone.
     final class Reader: Sendable {
-        let channel: ResponseBodyChannel
+        private enum Source: Sendable {
+            case channel(ResponseBodyChannel)
+            /// A body already whole, in memory or in a cache's file: ``stored``.
+            case stored
+            case transformed(Reader, @Sendable (Data) throws -> Data)
+        }
+
+        private let source: Source
+        private let stored: Mutex<StoredBodyChunks>?
+        private let onFinish: (@Sendable ((any Error)?) -> Void)?
+        private let trailers: (@Sendable () -> HTTPHeaderFields)?
+        private let finished = Atomic(false)
 
         init(_ channel: ResponseBodyChannel) {
-            self.channel = channel
+            source = .channel(channel)
+            stored = nil
+            onFinish = nil
+            trailers = nil
+        }
+
+        init(_ chunks: StoredBodyChunks) {
+            source = .stored
+            stored = Mutex(chunks)
+            onFinish = nil
+            trailers = nil
+        }
+
+        private init(_ source: Source, onFinish: (@Sendable ((any Error)?) -> Void)? = nil, trailers: (@Sendable () -> HTTPHeaderFields)? = nil) {
+            self.source = source
+            stored = nil
+            self.onFinish = onFinish
+            self.trailers = trailers
+        }
+
+        func mapping(_ transform: @escaping @Sendable (Data) throws -> Data) -> Reader {
+            Reader(.transformed(self, transform))
+        }
+
+        func finishing(with action: @escaping @Sendable ((any Error)?) -> Void) -> Reader {
+            Reader(.transformed(self, { $0 }), onFinish: action)
+        }
+
+        func trailing(_ fields: @escaping @Sendable () -> HTTPHeaderFields) -> Reader {
+            Reader(.transformed(self, { $0 }), trailers: fields)
+        }
+
+        /// The fields the wrappers add once the body is read, innermost first.
+        func trailingFields() -> HTTPHeaderFields {
+            var fields: HTTPHeaderFields = [:]
+            if case .transformed(let base, _) = source { fields = base.trailingFields() }
+            if let trailers {
+                for field in trailers() { fields.add(field.value, for: field.name) }
+            }
+            return fields
+        }
+
+        /// The next chunk, `nil` after the last.
+        func next() async throws -> Data? {
+            do {
+                let chunk: Data?
+                switch source {
+                case .channel(let channel):
+                    chunk = try await withTaskCancellationHandler {
+                        try await channel.next()
+                    } onCancel: {
+                        channel.abandon()
+                    }
+                case .stored:
+                    chunk = try stored?.withLock { try $0.next() } ?? nil
+                case .transformed(let base, let transform):
+                    chunk = try await base.next().map(transform)
+                }
+                if chunk == nil { finish(nil) }
+                return chunk
+            } catch {
+                finish(error)
+                throw error
+            }
+        }
+
+        private func finish(_ error: (any Error)?) {
+            guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            onFinish?(error)
         }
 
         deinit {
-            channel.abandon()
+            if case .channel(let channel) = source { channel.abandon() }
+            finish(HTTPError.streamAbandoned)
         }
     }
 
     let reader: Reader
+
+    init(_ channel: ResponseBodyChannel) {
+        reader = Reader(channel)
+    }
+
+    /// A body that is already whole — a response's `data`, or a cache's file — read 64 KiB at a
+    /// time.
+    ///
+    /// - Throws: ``HTTPError/Code/downloadFile`` when the stored body's file cannot be opened.
+    init(stored answer: HTTPFileResponse) throws {
+        reader = Reader(try StoredBodyChunks(answer))
+    }
+
+    init(reader: Reader) {
+        self.reader = reader
+    }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         let reader: Reader
@@ -34,14 +137,10 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         /// The next chunk, or `nil` after the last.
         ///
         /// - Throws: the ``HTTPError`` that ended the transfer (a lost connection, a timeout,
-        ///   a corrupt encoding), or `CancellationError` when the reading task is cancelled.
+        ///   a corrupt encoding), what a transform threw, or `CancellationError` when the
+        ///   reading task is cancelled.
         public mutating func next() async throws -> Data? {
-            let channel = reader.channel
-            return try await withTaskCancellationHandler {
-                try await channel.next()
-            } onCancel: {
-                channel.abandon()
-            }
+            try await reader.next()
         }
     }
 
@@ -49,9 +148,29 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         AsyncIterator(reader: reader)
     }
 
+    /// The body with each chunk passed through `transform` as it is read: to rewrite the bytes,
+    /// or to look at them (return the chunk as it is). A transform that throws ends the body
+    /// with its error.
+    public func map(_ transform: @escaping @Sendable (Data) throws -> Data) -> HTTPResponseBody {
+        HTTPResponseBody(reader: reader.mapping(transform))
+    }
+
+    /// The body, with `action` called once when it stops: at its end (`nil`), when reading it
+    /// failed (the error), or when it was dropped unread (``HTTPError/Code/streamAbandoned``).
+    public func whenFinished(_ action: @escaping @Sendable (_ error: (any Error)?) -> Void) -> HTTPResponseBody {
+        HTTPResponseBody(reader: reader.finishing(with: action))
+    }
+
+    /// The body, with fields that `fields` makes once it has been read to its end — a digest of
+    /// the bytes, a count — which the run adds to the response's headers after the body went
+    /// to its file or reader, as HTTP trailers are.
+    public func withTrailers(_ fields: @escaping @Sendable () -> HTTPHeaderFields) -> HTTPResponseBody {
+        HTTPResponseBody(reader: reader.trailing(fields))
+    }
+
     /// Reads the whole body into memory, refusing more than `limit` bytes.
     ///
-    /// - Throws: ``HTTPError/responseTooLarge(limit:)``, or what ended the transfer.
+    /// - Throws: ``HTTPError/Code/responseTooLarge``, or what ended the transfer.
     public func collect(upTo limit: Int) async throws -> Data {
         var data = Data()
         for try await chunk in self {

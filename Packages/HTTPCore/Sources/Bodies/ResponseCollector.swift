@@ -1,14 +1,13 @@
 import Foundation
 
-/// Collects a response for a cycle: undoes its content codings as the body arrives and hands
-/// the decoded bytes to the destination.
+/// Collects a response for a cycle: undoes its content codings as the body arrives and puts
+/// the decoded bytes into memory or into the channel the transport stage reads the stream from.
 ///
 /// A response whose status fails the cycle is always kept in memory, so that its body can be
 /// read, logged and processed like any other — but only its first ``failureBodyLimit`` bytes:
 /// past them the exchange ends (``BodyCut``) and the status error stands with what arrived.
-/// A redirect the cycle will follow is set aside the same way: its body never reaches a file
-/// or a stream. A cache's keeper, when there is one, is offered every head, and the writer it
-/// returns gets a copy of the decoded body as it arrives, finished once the body is whole.
+/// A redirect the cycle will follow, and a 304, are set aside the same way: their bodies never
+/// reach a file or a stream.
 struct ResponseCollector: HTTPResponseReceiver {
     /// The most a failing status's or a followed redirect's body keeps in memory (less when
     /// the session's limit is lower).
@@ -24,7 +23,8 @@ struct ResponseCollector: HTTPResponseReceiver {
     private let followsRedirects: Bool
     /// Kept in memory, cut at ``failureBodyLimit``: a failing status or a followed redirect.
     private var setAside = false
-    private var destination: ResponseDestination
+    /// Where a streamed body goes; `nil` for memory.
+    private var bridge: ResponseBodyChannel?
     private var statusCode = 0
     private var headers = HTTPHeaderFields()
     private var url: URL?
@@ -35,20 +35,17 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// The cycle that stops the exchange when it is cancelled; `nil` for a shared (coalesced)
     /// exchange, which one waiter's cancel must not stop.
     private let owner: HTTPCycle?
-    private let keeper: HTTPBodyKeeper?
-    /// Where the keeper wants the body copied.
-    private var copy: (any HTTPResponseBodyWriter)?
 
     /// A collector for one exchange of `run`: a shared (coalesced) exchange keeps its body in
-    /// memory and belongs to no one cycle.
-    init(for run: CycleRun, shared: Bool, keeper: HTTPBodyKeeper?) {
+    /// memory and belongs to no one cycle; one with a `bridge` puts its body there, for the
+    /// stages above to read.
+    init(for run: CycleRun, shared: Bool, bridge: ResponseBodyChannel?) {
         let settings = run.settings
-        self.keeper = keeper
         followsRedirects = settings.configuration.followsRedirects
         owner = shared ? nil : run.cycle
         codings = settings.configuration.contentCodings
         maximumBodySize = settings.configuration.maximumResponseBodySize
-        destination = shared ? .memory : run.bodies.destination
+        self.bridge = shared ? nil : bridge
         statusPolicy = settings.configuration.shouldTreatStatusCodeAsFailure
     }
 
@@ -76,23 +73,14 @@ struct ResponseCollector: HTTPResponseReceiver {
         decoders = try ContentDecoderChain(headers: headers, codings: codings)
         let statusFailed = statusPolicy(statusCode)
         setAside = Self.setsAside(statusFailed: statusFailed, followsRedirects: followsRedirects, statusCode: statusCode, headers: headers)
-        if let keeper {
-            // A 304 under a cache is the cache's to answer (with a stored body, most often):
-            // its head does not reach the file or the stream from here.
-            if statusCode == 304 { setAside = true }
-            copy = keeper(response(data: Data()))
-        }
-        if setAside { destination = .memory }
-        switch destination {
-        case .memory:
+        // A 304 has no body to stream; under a cache it is the cache's to answer.
+        if statusCode == 304 { setAside = true }
+        if setAside { bridge = nil }
+        if let bridge {
+            bridge.deliverHead(response(data: Data()))
+        } else if !setAside, decoders == nil, let length = headers["Content-Length"].flatMap(Int.init), length > maximumBodySize {
             // A body announced larger than the limit is refused before a byte of it is read.
-            if !setAside, decoders == nil, let length = headers["Content-Length"].flatMap(Int.init), length > maximumBodySize {
-                throw HTTPError.responseTooLarge(limit: maximumBodySize)
-            }
-        case .file(let target):
-            try target.begin(statusCode: statusCode, headers: headers, url: url, isDecoded: decoders != nil)
-        case .stream(let channel):
-            channel.deliverHead(response(data: Data()))
+            throw HTTPError.responseTooLarge(limit: maximumBodySize)
         }
     }
 
@@ -107,9 +95,7 @@ struct ResponseCollector: HTTPResponseReceiver {
     }
 
     nonisolated(nonsending) mutating func waitForDemand() async throws {
-        if case .stream(let channel) = destination {
-            try await channel.waitForDemand()
-        }
+        try await bridge?.waitForDemand()
     }
 
     /// Whether a body stays in memory whatever the destination: a failing status's, or a
@@ -118,17 +104,13 @@ struct ResponseCollector: HTTPResponseReceiver {
         statusFailed || (followsRedirects && HTTPResponse.isRedirect(statusCode: statusCode, headers: headers))
     }
 
-    /// Ends the body: the decoders see the end of their input, the file is written out, a
-    /// copy is kept. Then ``response()`` holds the whole response.
+    /// Ends the body: the decoders see the end of their input. Then ``response()`` holds the
+    /// whole response.
     mutating func finish() throws {
         if receivedBody, let decoders {
             let decoded = try decoders.decode(UnsafeRawBufferPointer(start: nil, count: 0), finishing: true)
             try decoded.withUnsafeBytes { try deliver($0) }
         }
-        if case .file(let target) = destination {
-            try target.finishWriting()
-        }
-        copy?.finish()
     }
 
     /// The complete response, its parts moved out of the collector rather than copied. A body
@@ -148,7 +130,7 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// after some of it came (a connection lost, a timeout); else `error` as it is.
     func attachingWhatArrived(to error: any Error) -> any Error {
         guard let failure = error as? HTTPError, failure.code == .connectionLost || failure.code == .timedOut,
-            hasReceivedHead, case .memory = destination, !setAside, !body.isEmpty
+            hasReceivedHead, bridge == nil, !setAside, !body.isEmpty
         else { return error }
         return failure.about(response(data: body))
     }
@@ -158,24 +140,20 @@ struct ResponseCollector: HTTPResponseReceiver {
     private func response(data: Data) -> HTTPResponse {
         var response = HTTPResponse(statusCode: statusCode, headers: headers, data: data, url: url)
         response.version = version
-        if case .memory = destination {} else { response.isBodyDelivered = true }
+        if bridge != nil { response.isBodyDelivered = true }
         return response
     }
 
     private mutating func deliver(_ bytes: UnsafeRawBufferPointer) throws {
-        copy?.write(bytes)
-        switch destination {
-        case .memory where setAside:
+        if let bridge {
+            if !bytes.isEmpty { try bridge.enqueue(Data(bytes)) }
+        } else if setAside {
             let room = min(maximumBodySize, Self.failureBodyLimit) - body.count
             body.append(contentsOf: bytes.prefix(room))
             if bytes.count > room { throw BodyCut() }
-        case .memory:
+        } else {
             body.append(contentsOf: bytes)
             if body.count > maximumBodySize { throw HTTPError.responseTooLarge(limit: maximumBodySize) }
-        case .file(let target):
-            try target.write(bytes)
-        case .stream(let channel):
-            if !bytes.isEmpty { try channel.enqueue(Data(bytes)) }
         }
     }
 }

@@ -9,24 +9,24 @@ enum ResponseDestination {
     /// To a consumer reading ``HTTPResponseBody`` as it arrives.
     case stream(ResponseBodyChannel)
 
-    /// Gives a response that did not come from the transport — a stored one, or one a
-    /// middleware made — to the file or the reader, as the network's would have gone, 64 KiB
-    /// at a time (nothing to do for memory, where its `data` already is).
+    /// Sends a body still arriving to the file or the reader, chunk by chunk as it is read,
+    /// after its head, and returns the fields its wrappers add at its end
+    /// (``HTTPResponseBody/withTrailers(_:)``).
     ///
-    /// - Throws: the file's errors (``HTTPError/Code/downloadFile``…), or
-    ///   ``HTTPError/Code/streamAbandoned`` when the reader went away.
-    func deliver(_ answer: HTTPFileResponse) async throws {
-        var head = answer.response
-        head.data = Data()
+    /// - Throws: what ended the body, the file's errors, or ``HTTPError/Code/streamAbandoned``
+    ///   when the reader went away.
+    func deliver(_ head: HTTPResponse, body: HTTPResponseBody) async throws -> HTTPHeaderFields {
+        var head = head
+        head.stream = nil
         switch self {
-        case .memory: return
-        case .file(let target): try target.begin(statusCode: head.statusCode, headers: head.headers, url: head.url, isDecoded: true)
+        case .memory: return [:]
+        case .file(let target):
+            try target.begin(statusCode: head.statusCode, headers: head.headers, url: head.url, isDecoded: Self.isDecoded(head.headers))
         case .stream(let channel): channel.deliverHead(head)
         }
-        var chunks = try StoredBodyChunks(answer)
-        while let chunk = try chunks.next() {
+        for try await chunk in body {
             switch self {
-            case .memory: return
+            case .memory: return [:]
             case .file(let target): try chunk.withUnsafeBytes { try target.write($0) }
             case .stream(let channel):
                 try await channel.waitForDemand()
@@ -34,5 +34,13 @@ enum ResponseDestination {
             }
         }
         if case .file(let target) = self { try target.finishWriting() }
+        return body.reader.trailingFields()
+    }
+
+    /// Whether a body with these fields had content codings undone on its way: its bytes are
+    /// then not the representation's, and cannot be continued with a range.
+    private static func isDecoded(_ headers: HTTPHeaderFields) -> Bool {
+        guard let codings = headers["Content-Encoding"] else { return false }
+        return codings.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() != "identity" }
     }
 }

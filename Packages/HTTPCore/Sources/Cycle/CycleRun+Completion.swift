@@ -4,14 +4,18 @@ import Logging
 // The end of a run: the response's body where the run wants it, the response processors, the
 // response on the cycle; or the failure, the partial download, the closing events and the log.
 extension CycleRun {
-    /// Gives a response whose body did not go to the run's file or stream — one a middleware
-    /// made — to it now, unless it stays in memory (a failing status, a redirect).
+    /// Gives a response's body to the run's file or stream: a body still arriving
+    /// (``HTTPResponse/stream``) as it is read, one a middleware made in memory at once, unless
+    /// it stays in memory (a failing status, a redirect).
     @inline(never)
     nonisolated(nonsending) func deliverToDestination(_ response: HTTPResponse) async throws -> HTTPResponse {
-        guard !keepsInMemory(response) else { return response }
-        try await bodies.destination.deliver(HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count))
+        guard response.stream != nil || !keepsInMemory(response) else { return response }
+        let stream = try response.stream ?? HTTPResponseBody(stored: HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count))
         var delivered = response
+        let trailers = try await bodies.destination.deliver(response, body: stream)
+        for field in trailers { delivered.headers.add(field.value, for: field.name) }
         delivered.data = Data()
+        delivered.stream = nil
         delivered.isBodyDelivered = true
         return delivered
     }

@@ -18,9 +18,28 @@ public struct HTTPResponse: Sendable {
     public var source: Source = .network
     /// An encoding for ``text`` that overrides what the headers and the bytes suggest.
     public var textReadEncoding: String.Encoding?
+    /// The body while it is still arriving, for a run whose body goes to a download's file or
+    /// a stream's reader: then ``data`` is empty, and the run sends what this gives to the file
+    /// or the reader once the response is back at the top of the path. A middleware may read
+    /// it, wrap it (``HTTPResponseBody/map(_:)``) or replace it; `nil` for a body in ``data``.
+    public var stream: HTTPResponseBody? {
+        get { if case .streaming(let body) = bodyState { body } else { nil } }
+        set { bodyState = newValue.map(BodyState.streaming) ?? .inData }
+    }
     /// Whether the body went to a download's file or a stream's reader rather than into
     /// ``data``: a response a middleware made itself has not, and its run delivers it there.
-    package var isBodyDelivered = false
+    package var isBodyDelivered: Bool {
+        get { if case .delivered = bodyState { true } else { false } }
+        set { bodyState = newValue ? .delivered : .inData }
+    }
+    /// Where the body is, in one field: a response is moved through every stage's async frame.
+    private var bodyState = BodyState.inData
+
+    private enum BodyState: Sendable {
+        case inData
+        case streaming(HTTPResponseBody)
+        case delivered
+    }
 
     public init(
         statusCode: Int, headers: HTTPHeaderFields = [:], data: Data = Data(), url: URL? = nil

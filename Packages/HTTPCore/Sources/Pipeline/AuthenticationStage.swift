@@ -81,11 +81,16 @@ struct AuthenticationStage: HTTPMiddleware {
                 request = retry
                 legs += 1
             }
-            await connection.close()
             request.dedicatedConnection = nil
+            // A body still arriving keeps the connection until it ends.
+            if let stream = response.stream {
+                response.stream = stream.whenFinished { _ in connection.close() }
+            } else {
+                connection.close()
+            }
             return (response, request)
         } catch {
-            await connection.close()
+            connection.close()
             throw error
         }
     }

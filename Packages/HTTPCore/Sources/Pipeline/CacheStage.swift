@@ -2,9 +2,9 @@
 /// it may answer from its store, or send the request (made conditional, or not) through the
 /// stages below and store the answer. Below authentication, retries and redirects, so each hop
 /// and each challenge's answer is looked up and stored on its own; above cookies and the
-/// network. A download's or a stream's body goes to the store as it arrives, and a stored one
-/// goes to the file or the reader 64 KiB at a time. `Range` requests go around the cache. In
-/// the pipeline when the session has a cache.
+/// network. A download's or a stream's body goes to the store as it is read, and a stored one
+/// goes up as a stream read from the store 64 KiB at a time. `Range` requests go around the
+/// cache. In the pipeline when the session has a cache.
 struct CacheStage: HTTPMiddleware {
     let cache: any HTTPResponseCache
 
@@ -31,12 +31,12 @@ struct CacheStage: HTTPMiddleware {
             try await next.copyingBody(to: keeper)(request)
         }
         var response = answer.response
-        // From the store, or a 304 the collector held back for the cache: give it out, unless
-        // it stays in memory (a failing status, a redirect to follow).
+        // From the store, or a 304 the collector held back for the cache: its body goes up as
+        // a stream, as the network's would, unless it stays in memory (a failing status, a
+        // redirect to follow).
         if response.source != .network || response.statusCode == 304, !run.keepsInMemory(response) {
-            try await run.bodies.destination.deliver(answer)
+            response.stream = try HTTPResponseBody(stored: answer)
             response.data = .init()
-            response.isBodyDelivered = true
         }
         return response
     }

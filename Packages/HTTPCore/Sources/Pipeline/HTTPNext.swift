@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rest of a session's request path, handed to each ``HTTPMiddleware``: call it with the
 /// request to pass it on, and get the response back.
 ///
@@ -9,7 +11,7 @@ public struct HTTPNext: Sendable {
     /// The stage this call runs.
     let position: Int
     let run: CycleRun
-    /// Where a cache above wants a copy of a streamed body, as it arrives.
+    /// Where the caller wants a copy of the body of the response this call returns.
     let keeper: HTTPBodyKeeper?
     /// Whether the exchange below is shared by coalesced cycles: its body stays in memory,
     /// and no one cycle's cancel stops it.
@@ -40,20 +42,51 @@ public struct HTTPNext: Sendable {
         try run.checkCancellation(sharing: isShared, includingTask: isUserStage || position == pipeline.stages.count - 1)
         let stage = pipeline.stages[position]
         run.emit(.stageEntered(stage.name, request: request))
-        let next = HTTPNext(pipeline: pipeline, position: position + 1, run: run, keeper: keeper, isShared: isShared)
-        guard isUserStage else { return try await stage.intercept(request, next: next) }
-        do {
-            return try await stage.intercept(request, next: next)
-        } catch {
-            throw HTTPError(middlewareError: error, name: stage.name)
+        let next = HTTPNext(pipeline: pipeline, position: position + 1, run: run, keeper: nil, isShared: isShared)
+        let response: HTTPResponse
+        if !isUserStage {
+            response = try await stage.intercept(request, next: next)
+        } else {
+            do {
+                response = try await stage.intercept(request, next: next)
+            } catch {
+                throw HTTPError(middlewareError: error, name: stage.name)
+            }
         }
+        guard let keeper else { return response }
+        return Self.copying(response, to: keeper)
     }
 
-    /// The path below, with a copy of each response body going where `keeper` chooses from
-    /// its head — besides wherever the body goes (memory, a download's file, a stream's reader,
-    /// a cache) and besides any copy asked for above. The copy has its content codings undone
-    /// and arrives as the body does, so a middleware can record or hash a body it never holds;
-    /// the writer's `finish()` is called once the body is whole (not when the exchange fails).
+    /// `response` with its body copied to the writer `keeper` chooses from its head: a body
+    /// still arriving as it is read (the writer finished at its end, dropped if it fails), one
+    /// in memory at once.
+    @inline(never)
+    private static func copying(_ response: HTTPResponse, to keeper: HTTPBodyKeeper) -> HTTPResponse {
+        var head = response
+        head.data = Data()
+        head.stream = nil
+        guard let writer = keeper(head) else { return response }
+        guard let stream = response.stream else {
+            if !response.isBodyDelivered { response.data.withUnsafeBytes { writer.write($0) } }
+            writer.finish()
+            return response
+        }
+        var copied = response
+        copied.stream = stream
+            .map { chunk in
+                chunk.withUnsafeBytes { writer.write($0) }
+                return chunk
+            }
+            .whenFinished { error in if error == nil { writer.finish() } }
+        return copied
+    }
+
+    /// The path below, with a copy of each response body it returns going where `keeper`
+    /// chooses from its head — besides wherever the body goes (memory, a download's file, a
+    /// stream's reader) and besides any copy asked for above. A body still arriving
+    /// (``HTTPResponse/stream``) is copied as it is read, one in memory at once, content codings
+    /// undone either way; the writer's `finish()` is called once the body is whole (not when it
+    /// fails). How the cache and the HAR recorder keep bodies.
     ///
     /// ```swift
     /// let digest = DigestWriter()     // an HTTPResponseBodyWriter of yours

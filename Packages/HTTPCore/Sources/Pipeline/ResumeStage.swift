@@ -1,11 +1,19 @@
 /// Makes each attempt of a resumable download continue what the attempts before it wrote
-/// (`Range` and `If-Range`, when the server allows it). In a download's pipeline only.
+/// (`Range` and `If-Range`, when the server allows it), and writes each attempt's body to the
+/// download's file as it is read — inside the attempt, so that a body cut off midway is retried
+/// from where it stopped. In a download's pipeline only.
 struct ResumeStage: HTTPMiddleware {
     let target: DownloadTarget
 
     var name: String { "resume" }
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        try await next(target.prepare(request))
+        var response = try await next(target.prepare(request))
+        guard let stream = response.stream else { return response }
+        let trailers = try await ResponseDestination.file(target).deliver(response, body: stream)
+        for field in trailers { response.headers.add(field.value, for: field.name) }
+        response.stream = nil
+        response.isBodyDelivered = true
+        return response
     }
 }

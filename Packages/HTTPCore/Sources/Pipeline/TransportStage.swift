@@ -1,6 +1,6 @@
 import Foundation
+import JewzLocking
 import Logging
-import Synchronization
 
 /// The end of the path: one exchange on the session's transport, for a request checked again
 /// when a user's middleware may have changed it. Its collector undoes the content codings as
@@ -26,15 +26,24 @@ struct TransportStage: HTTPMiddleware {
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         if next.pipeline.hasUserStages { try Self.check(request, prepared: run.request, vettedURL: run.cycle.vettedURL) }
+        if !next.isShared, !run.bodies.isInMemory { return try await streaming(request, next: next) }
+        return try await sending(request, next: next, into: nil)
+    }
+
+    /// The exchange, sent once more on another connection when a kept-alive one turns out
+    /// closed; the body goes into memory, or into `bridge`.
+    @inline(__always)
+    nonisolated(nonsending) private func sending(_ request: HTTPRequest, next: HTTPNext, into bridge: ResponseBodyChannel?) async throws -> HTTPResponse {
+        let run = next.run
         let started = Self.logStart(of: request, logger: run.session.logger)
         let response: HTTPResponse
         do {
-            response = try await exchange(request, next: next)
+            response = try await exchange(request, next: next, into: bridge)
         } catch let failure as StaleConnection {
             // A kept-alive connection the server had closed: once more, on another.
             Self.logStale(request, failure, logger: run.session.logger)
             do {
-                response = try await exchange(request, next: next)
+                response = try await exchange(request, next: next, into: bridge)
             } catch let again as StaleConnection {
                 throw again.underlying
             }
@@ -43,13 +52,47 @@ struct TransportStage: HTTPMiddleware {
         return response
     }
 
-    /// One exchange on the transport, its body collected where the run wants it.
+    /// An exchange whose body goes to a file or a reader: it runs in a task of its own, which
+    /// puts the body into a bounded channel as it arrives, and the response goes back up the
+    /// path at its head, with ``HTTPResponse/stream`` reading that channel — so the stages
+    /// above can wrap the body, and the run sends it where it goes. A failing status's or a
+    /// followed redirect's body stays in memory: that response comes back whole.
+    @inline(never)
+    nonisolated(nonsending) private func streaming(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        let exchange = Mutex<Task<Void, Never>?>(nil)
+        let bridge = ResponseBodyChannel { exchange.withLock { $0 }?.cancel() }
+        let task = Task {
+            do {
+                let response = try await sending(request, next: next, into: bridge)
+                if !bridge.hasDeliveredHead { bridge.deliverHead(response) }
+                bridge.finish(with: nil)
+            } catch {
+                bridge.finish(with: error)
+            }
+        }
+        exchange.withLock { $0 = task }
+        var head = try await withTaskCancellationHandler {
+            try await bridge.head()
+        } onCancel: {
+            bridge.abandon()
+        }
+        // The head the collector handed over says its body is on its way; a whole response does not.
+        guard head.isBodyDelivered else { return head }
+        head.isBodyDelivered = false
+        head.stream = HTTPResponseBody(bridge)
+        return head
+    }
+
+    /// One exchange on the transport, its body collected into memory or into `bridge`.
     ///
     /// - Throws: ``StaleConnection`` when an idempotent request's connection closed before a
     ///   byte of the answer came (the caller sends it again, once); the transport's errors.
-    nonisolated(nonsending) private func exchange(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    // Inlined: as a function of its own it is an async frame more per request, and its
+    // collector is copied out of that frame.
+    @inline(__always)
+    nonisolated(nonsending) private func exchange(_ request: HTTPRequest, next: HTTPNext, into bridge: ResponseBodyChannel?) async throws -> HTTPResponse {
         let run = next.run
-        var collector = ResponseCollector(for: run, shared: next.isShared, keeper: next.keeper)
+        var collector = ResponseCollector(for: run, shared: next.isShared, bridge: bridge)
         let onBodySent = next.isShared ? nil : run.uploadProgressReporter(for: request)
         do {
             let timeout = try run.remainingTime()

@@ -58,14 +58,13 @@ package protocol HTTPStreamingResponseCache: HTTPResponseCache {
     /// As ``response(for:session:network:)``, for a response whose body is not kept in memory:
     /// a download's, or one read with ``HTTPCycle/startStreaming()``.
     ///
-    /// - Parameter network: sends a request and returns the response once its body has gone
-    ///   to its file or stream (the response's `data` is then empty; it holds the body of a
-    ///   failing status or a followed redirect, kept in memory as usual). The keeper it is
-    ///   given is called with the head, before any of the body, and the body, content codings
-    ///   undone, is copied as it arrives into the writer it returns.
+    /// - Parameter network: sends a request and returns the response at its head, its body
+    ///   still arriving in ``HTTPResponse/stream`` (a failing status's or a followed
+    ///   redirect's body is in `data`, kept in memory as usual). The keeper it is given is
+    ///   called with the head, and the body, content codings undone, is copied into the writer
+    ///   it returns as the stream is read; the writer is finished at the body's end.
     /// - Returns: the response; when its ``HTTPResponse/source`` is not `.network`, its body —
-    ///   ``HTTPFileResponse/bodyFile`` or the response's `data` — is what the cycle gives to
-    ///   the file or the stream.
+    ///   ``HTTPFileResponse/bodyFile`` or the response's `data` — goes up the path as a stream.
     func streamedResponse(
         for request: HTTPRequest, session: HTTPSession,
         network: (HTTPRequest, _ keeper: @escaping HTTPBodyKeeper) async throws -> HTTPResponse

@@ -36,14 +36,15 @@ package final class DedicatedConnection: Sendable {
         }
     }
 
-    /// Closes the connection, once its last exchange has ended.
-    package func close() async {
+    /// Closes the connection, once its last exchange has ended; returns without waiting for
+    /// the socket to close.
+    package func close() {
         let open = lane.withLock { state -> ClientLane? in
             defer { state = .closed }
             guard case .open(let lane) = state else { return nil }
             return lane
         }
-        try? await open?.client.shutdown()
+        _ = open?.client.shutdown()
     }
 
     deinit {
