@@ -13,6 +13,10 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// the session's limit is lower).
     static let failureBodyLimit = 1 << 20
 
+    /// The most bytes of a stream gathered before they go to the channel, for a transport
+    /// that hands over many parts between two calls of ``waitForDemand()``.
+    static let batchLimit = 256 << 10
+
     /// Thrown to end an exchange whose failing status has all the body it keeps: not a
     /// failure, see ``received(afterCut:)``.
     struct BodyCut: Error {}
@@ -95,7 +99,17 @@ struct ResponseCollector: HTTPResponseReceiver {
     }
 
     nonisolated(nonsending) mutating func waitForDemand() async throws {
-        try await bridge?.waitForDemand()
+        guard let bridge else { return }
+        try flush(into: bridge)
+        try await bridge.waitForDemand()
+    }
+
+    /// Hands the bytes gathered since the last call to the channel, as one chunk: the reader
+    /// then wakes once per batch the transport delivers, not once per part.
+    private mutating func flush(into bridge: ResponseBodyChannel) throws {
+        guard !body.isEmpty else { return }
+        try bridge.enqueue(body)
+        body = Data()
     }
 
     /// Whether a body stays in memory whatever the destination: a failing status's, or a
@@ -111,6 +125,7 @@ struct ResponseCollector: HTTPResponseReceiver {
             let decoded = try decoders.decode(UnsafeRawBufferPointer(start: nil, count: 0), finishing: true)
             try decoded.withUnsafeBytes { try deliver($0) }
         }
+        if let bridge { try flush(into: bridge) }
     }
 
     /// The complete response, its parts moved out of the collector rather than copied. A body
@@ -146,7 +161,9 @@ struct ResponseCollector: HTTPResponseReceiver {
 
     private mutating func deliver(_ bytes: UnsafeRawBufferPointer) throws {
         if let bridge {
-            if !bytes.isEmpty { try bridge.enqueue(Data(bytes)) }
+            // Gathered in `body` (unused for a stream) until the transport asks for demand.
+            body.append(contentsOf: bytes)
+            if body.count >= Self.batchLimit { try flush(into: bridge) }
         } else if setAside {
             let room = min(maximumBodySize, Self.failureBodyLimit) - body.count
             body.append(contentsOf: bytes.prefix(room))
