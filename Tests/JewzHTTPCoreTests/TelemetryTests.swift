@@ -123,6 +123,29 @@ import Tracing
         }
     }
 
+    /// A body that streams to a reader keeps its exchange in flight until the reader has it all,
+    /// and its duration is recorded then, once.
+    @Test func aStreamedExchangeIsInFlightUntilItsBodyEnds() async throws {
+        let metrics = TestMetrics()
+        try await withSandbox(configuration: traced(metrics: metrics)) { sandbox, session in
+            let base = [
+                (HTTPTelemetry.Attribute.method, "GET"), (HTTPTelemetry.Attribute.serverAddress, "127.0.0.1"),
+                (HTTPTelemetry.Attribute.serverPort, String(sandbox.port)), (HTTPTelemetry.Attribute.scheme, "http"),
+            ]
+            let cycle = try HTTPCycle(sandbox.url("/download/3000000"), method: .get, session: session)
+            let (_, body) = try await cycle.startStreaming()
+            var iterator = body.makeAsyncIterator()
+            _ = try await iterator.next()
+            #expect(try metrics.expectMeter(HTTPTelemetry.activeRequests, base).lastValue == 1)
+            while try await iterator.next() != nil {}
+            try await waitUntil { (try? metrics.expectMeter(HTTPTelemetry.activeRequests, base).lastValue) == 0 }
+            let duration = try metrics.expectRecorder(
+                HTTPTelemetry.requestDuration,
+                base + [(HTTPTelemetry.Attribute.statusCode, "200"), (HTTPTelemetry.Attribute.protocolVersion, "1.1")])
+            #expect(duration.values.count == 1)
+        }
+    }
+
     @Test func withoutATracerOrBackendThePathHasNoTelemetryStage() async throws {
         let plain = HTTPSession(configuration: traced(), logger: quietLogger)
         #expect(!plain.stageNames.contains { ["tracing", "exchange tracing", "metrics"].contains($0) })

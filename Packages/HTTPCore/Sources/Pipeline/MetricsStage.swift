@@ -3,8 +3,9 @@ import Foundation
 
 /// Counts each exchange on the wire as OpenTelemetry's HTTP client metrics do: its duration in
 /// seconds (``HTTPTelemetry/requestDuration``, a histogram) and the exchanges in flight
-/// (``HTTPTelemetry/activeRequests``). In the pipeline only when the session has a metrics
-/// factory; beside ``ExchangeTracingStage``, last before the transport.
+/// (``HTTPTelemetry/activeRequests``), to the end of a body that streams. In the pipeline only
+/// when the session has a metrics factory; beside ``ExchangeTracingStage``, last before the
+/// transport.
 struct MetricsStage: HTTPMiddleware {
     let factory: any MetricsFactory
     var name: String { "metrics" }
@@ -19,22 +20,32 @@ struct MetricsStage: HTTPMiddleware {
         ]
         let active = Meter(label: HTTPTelemetry.activeRequests, dimensions: dimensions, factory: factory)
         active.increment()
-        defer { active.decrement() }
         let started = ClockReading.now
+        var response: HTTPResponse
         do {
-            let response = try await next(request)
-            var outcome = [(HTTPTelemetry.Attribute.statusCode, String(response.statusCode))]
-            if let version = response.version {
-                outcome.append((HTTPTelemetry.Attribute.protocolVersion, HTTPTelemetry.protocolVersion(version)))
-            }
-            if response.statusCode >= 400 { outcome.append((HTTPTelemetry.Attribute.errorType, String(response.statusCode))) }
-            record(since: started, dimensions + outcome)
-            return response
+            response = try await next(request)
         } catch {
-            let type = HTTPTelemetry.errorType(of: error)
-            record(since: started, dimensions + [(HTTPTelemetry.Attribute.errorType, type)])
+            active.decrement()
+            record(since: started, dimensions + [(HTTPTelemetry.Attribute.errorType, HTTPTelemetry.errorType(of: error))])
             throw error
         }
+        var outcome = [(HTTPTelemetry.Attribute.statusCode, String(response.statusCode))]
+        if let version = response.version {
+            outcome.append((HTTPTelemetry.Attribute.protocolVersion, HTTPTelemetry.protocolVersion(version)))
+        }
+        if response.statusCode >= 400 { outcome.append((HTTPTelemetry.Attribute.errorType, String(response.statusCode))) }
+        guard let stream = response.stream else {
+            active.decrement()
+            record(since: started, dimensions + outcome)
+            return response
+        }
+        // A body still arriving: the exchange ends with it.
+        let measured = dimensions + outcome
+        response.stream = stream.whenFinished { [self] error in
+            active.decrement()
+            record(since: started, measured + (error.map { [(HTTPTelemetry.Attribute.errorType, HTTPTelemetry.errorType(of: $0))] } ?? []))
+        }
+        return response
     }
 
     private func record(since started: ClockReading, _ dimensions: [(String, String)]) {
