@@ -146,6 +146,22 @@ import Tracing
         }
     }
 
+    /// The exchange's span of a body that streams to a reader ends when the reader has it all.
+    @Test func aStreamedExchangesSpanEndsWithItsBody() async throws {
+        let tracer = InMemoryTracer()
+        try await withSandbox(configuration: traced(tracer)) { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/download/3000000"), method: .get, session: session)
+            let (_, body) = try await cycle.startStreaming()
+            var iterator = body.makeAsyncIterator()
+            _ = try await iterator.next()
+            #expect(tracer.finishedSpans.filter { $0.kind == .client }.isEmpty)
+            while try await iterator.next() != nil {}
+            try await waitUntil { tracer.finishedSpans.contains { $0.kind == .client } }
+            let exchange = try #require(tracer.finishedSpans.first { $0.kind == .client })
+            #expect(exchange.attributes.get(HTTPTelemetry.Attribute.statusCode) == .int64(200))
+        }
+    }
+
     @Test func withoutATracerOrBackendThePathHasNoTelemetryStage() async throws {
         let plain = HTTPSession(configuration: traced(), logger: quietLogger)
         #expect(!plain.stageNames.contains { ["tracing", "exchange tracing", "metrics"].contains($0) })
