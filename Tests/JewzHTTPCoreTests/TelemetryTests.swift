@@ -146,19 +146,22 @@ import Tracing
         }
     }
 
-    /// The exchange's span of a body that streams to a reader ends when the reader has it all.
-    @Test func aStreamedExchangesSpanEndsWithItsBody() async throws {
+    /// The run's and the exchange's spans of a body that streams to a reader end when the
+    /// reader has it all.
+    @Test func theSpansOfAStreamedRunEndWithItsBody() async throws {
         let tracer = InMemoryTracer()
         try await withSandbox(configuration: traced(tracer)) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/3000000"), method: .get, session: session)
             let (_, body) = try await cycle.startStreaming()
             var iterator = body.makeAsyncIterator()
             _ = try await iterator.next()
-            #expect(tracer.finishedSpans.filter { $0.kind == .client }.isEmpty)
+            #expect(tracer.finishedSpans.isEmpty, "neither the run's span nor the exchange's ended at the head")
             while try await iterator.next() != nil {}
-            try await waitUntil { tracer.finishedSpans.contains { $0.kind == .client } }
+            try await waitUntil { tracer.finishedSpans.count == 2 }
             let exchange = try #require(tracer.finishedSpans.first { $0.kind == .client })
+            let run = try #require(tracer.finishedSpans.first { $0.kind == .internal })
             #expect(exchange.attributes.get(HTTPTelemetry.Attribute.statusCode) == .int64(200))
+            #expect(exchange.parentSpanID == run.spanID)
         }
     }
 

@@ -4,27 +4,40 @@ import Tracing
 
 /// A span for each run of a cycle, around everything else: the request as the caller made it,
 /// the final response after retries, redirects and challenges, and an event for each retry and
-/// redirect (``ExchangeTracingStage`` adds a child span per exchange). In the pipeline only
-/// when the session has a tracer.
+/// redirect (``ExchangeTracingStage`` adds a child span per exchange); it ends with the response,
+/// or with the end of a body that streams. In the pipeline only when the session has a tracer.
 struct TracingStage: HTTPMiddleware {
     let tracer: any Tracer
     var name: String { "tracing" }
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        try await tracer.withSpan(request.method.rawValue, ofKind: .internal) { span in
-            span.attributes[HTTPTelemetry.Attribute.method] = request.method.rawValue
-            span.attributes[HTTPTelemetry.Attribute.url] = request.url.redactedString
-            let trace = RunTrace(span: span)
-            do {
-                let response = try await RunTrace.$current.withValue(trace) { try await next(request) }
-                span.attributes[HTTPTelemetry.Attribute.statusCode] = response.statusCode
-                if next.run.statusFails(response) { span.recordFailure(status: response.statusCode) }
-                return response
-            } catch {
-                span.recordFailure(error)
-                throw error
+        let span = tracer.startSpan(request.method.rawValue, context: ServiceContext.current ?? .topLevel, ofKind: .internal)
+        span.attributes[HTTPTelemetry.Attribute.method] = request.method.rawValue
+        span.attributes[HTTPTelemetry.Attribute.url] = request.url.redactedString
+        let trace = RunTrace(span: span)
+        var response: HTTPResponse
+        do {
+            // The span is the context of the stages below, whose exchanges are its children.
+            response = try await ServiceContext.$current.withValue(span.context) {
+                try await RunTrace.$current.withValue(trace) { try await next(request) }
             }
+        } catch {
+            span.recordFailure(error)
+            span.end()
+            throw error
         }
+        span.attributes[HTTPTelemetry.Attribute.statusCode] = response.statusCode
+        if next.run.statusFails(response) { span.recordFailure(status: response.statusCode) }
+        guard let stream = response.stream else {
+            span.end()
+            return response
+        }
+        // A body still on its way to a reader: the run ends with it.
+        response.stream = stream.whenFinished { error in
+            if let error { span.recordFailure(error) }
+            span.end()
+        }
+        return response
     }
 }
 
