@@ -46,15 +46,12 @@ import Testing
             answering: challenge, negotiate: NTLMMessages.negotiate, user: "ada", domain: "CORP", responseKey: key,
             clientChallenge: [UInt8](repeating: 7, count: 8), now: [UInt8](repeating: 0, count: 8))
 
-        func field(at offset: Int) -> [UInt8] {
-            let length = Int(message.littleEndianUInt16(at: offset)), start = Int(message.littleEndianUInt32(at: offset + 4))
-            return Array(message[start..<start + length])
-        }
+        func field(at offset: Int) -> [UInt8]? { message.ntlmPayload(fieldAt: offset).map(Array.init) }
         #expect(Array(message.prefix(12)) == NTLMFlags.signature + [3, 0, 0, 0])
         #expect(field(at: 12) == [UInt8](repeating: 0, count: 24))
         #expect(field(at: 28) == "CORP".utf16LittleEndian)
         #expect(field(at: 36) == "ada".utf16LittleEndian)
-        let nt = field(at: 20)
+        let nt = try #require(field(at: 20))
         // The NTLMv2 blob: the challenge's timestamp, the client challenge, and the target
         // information with MsvAvFlags saying a MIC is present.
         #expect(Array(nt[24..<32]) == timestamp)

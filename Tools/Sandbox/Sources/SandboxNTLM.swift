@@ -87,11 +87,7 @@ final class SandboxNTLM: Sendable {
         _ message: [UInt8], handshake: Handshake, user: String, password: String
     ) -> (user: String, domain: String, hasMIC: Bool)? {
         guard message.count >= 88 else { return nil }
-        func field(at offset: Int) -> [UInt8]? {
-            let length = Int(message.littleEndianUInt16(at: offset)), start = Int(message.littleEndianUInt32(at: offset + 4))
-            guard start <= message.count, length <= message.count - start else { return nil }
-            return Array(message[start..<start + length])
-        }
+        func field(at offset: Int) -> [UInt8]? { message.ntlmPayload(fieldAt: offset).map(Array.init) }
         guard let nt = field(at: 20), nt.count > 48, let domainBytes = field(at: 28), let userBytes = field(at: 36),
             let sentUser = String(bytes: userBytes, encoding: .utf16LittleEndian),
             let domain = String(bytes: domainBytes, encoding: .utf16LittleEndian),

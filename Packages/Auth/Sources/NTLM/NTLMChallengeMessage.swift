@@ -22,7 +22,7 @@ struct NTLMChallengeMessage: Sendable {
         flags = NTLMFlags(rawValue: bytes.littleEndianUInt32(at: 20))
         guard flags.contains(.unicode) else { throw .invalidChallenge("the server does not agree to Unicode strings") }
         serverChallenge = Array(bytes[24..<32])
-        let info = try Self.payload(of: bytes, fieldAt: 40)
+        guard let info = bytes.ntlmPayload(fieldAt: 40) else { throw .invalidChallenge("a field points past the end of the message") }
         targetInfo = try NTLMAttribute.parse(info)
     }
 
@@ -32,15 +32,6 @@ struct NTLMChallengeMessage: Sendable {
         targetInfo.first { $0.id == NTLMAttribute.timestamp && $0.value.count == 8 }?.value
     }
 
-    /// The bytes a payload field (length, allocated length, offset) at `offset` points to.
-    private static func payload(of bytes: [UInt8], fieldAt offset: Int) throws(AuthError) -> ArraySlice<UInt8> {
-        let length = Int(bytes.littleEndianUInt16(at: offset))
-        let start = Int(bytes.littleEndianUInt32(at: offset + 4))
-        guard length == 0 || (start <= bytes.count && length <= bytes.count - start) else {
-            throw .invalidChallenge("a field points past the end of the message")
-        }
-        return length == 0 ? [] : bytes[start..<start + length]
-    }
 }
 
 /// One AV_PAIR of NTLM's target information (MS-NLMP §2.2.2.1).
@@ -88,6 +79,16 @@ package struct NTLMAttribute: Sendable, Equatable {
 }
 
 extension [UInt8] {
+    /// The bytes an NTLM message's payload field (length, allocated length, offset) at
+    /// `offset` points to; `nil` when the field or its bytes run past the end.
+    package func ntlmPayload(fieldAt offset: Int) -> ArraySlice<UInt8>? {
+        guard offset >= 0, offset + 8 <= count else { return nil }
+        let length = Int(littleEndianUInt16(at: offset))
+        let start = Int(littleEndianUInt32(at: offset + 4))
+        guard length == 0 || (start <= count && length <= count - start) else { return nil }
+        return length == 0 ? [] : self[start..<start + length]
+    }
+
     package func littleEndianUInt16(at offset: Int) -> UInt16 {
         UInt16(self[offset]) | UInt16(self[offset + 1]) << 8
     }

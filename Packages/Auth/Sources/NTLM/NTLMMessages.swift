@@ -28,18 +28,11 @@ enum NTLMMessages {
         let signed = challenge.timestamp != nil
         if signed {
             let micPresent: UInt32 = 0x2
-            if let index = attributes.firstIndex(where: { $0.id == NTLMAttribute.flags && $0.value.count == 4 }) {
-                var value = attributes[index].value
-                value.withUnsafeMutableBytes { raw in
-                    let flags = raw.loadUnaligned(as: UInt32.self).littleEndian | micPresent
-                    raw.storeBytes(of: flags.littleEndian, as: UInt32.self)
-                }
-                attributes[index] = NTLMAttribute(id: NTLMAttribute.flags, value: value)
-            } else {
-                var value: [UInt8] = []
-                value.appendLittleEndian(micPresent)
-                attributes.append(NTLMAttribute(id: NTLMAttribute.flags, value: value))
-            }
+            let index = attributes.firstIndex { $0.id == NTLMAttribute.flags && $0.value.count == 4 }
+            var value: [UInt8] = []
+            value.appendLittleEndian((index.map { attributes[$0].value.littleEndianUInt32(at: 0) } ?? 0) | micPresent)
+            let flags = NTLMAttribute(id: NTLMAttribute.flags, value: value)
+            if let index { attributes[index] = flags } else { attributes.append(flags) }
         }
         let response = NTLMv2Response(
             key: responseKey, serverChallenge: challenge.serverChallenge, clientChallenge: clientChallenge,

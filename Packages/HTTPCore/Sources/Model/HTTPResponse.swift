@@ -41,6 +41,16 @@ public struct HTTPResponse: Sendable {
         case delivered
     }
 
+    /// Calls `action` when the exchange this response ends is over: at once for a body that
+    /// is whole, at the end of ``stream`` (with what ended it) for one still arriving. How a
+    /// stage holds what it gave the exchange — a queue's place, a connection, a span — for as
+    /// long as the body takes.
+    @inline(__always)
+    package mutating func whenBodyEnds(_ action: @escaping @Sendable ((any Error)?) -> Void) {
+        guard let stream else { return action(nil) }
+        self.stream = stream.whenFinished(action)
+    }
+
     public init(
         statusCode: Int, headers: HTTPHeaderFields = [:], data: Data = Data(), url: URL? = nil
     ) {

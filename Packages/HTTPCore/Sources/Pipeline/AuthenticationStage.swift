@@ -58,8 +58,7 @@ struct AuthenticationStage: HTTPMiddleware {
 
     /// A handshake's legs from its first answer, all on one connection kept for them, until the
     /// answer is no longer a challenge, the authentication stops answering, or it has answered
-    /// ``maximumHandshakeLegs`` times. Returns the last response
-    /// and the request that got it.
+    /// ``maximumHandshakeLegs`` times. Returns the last response and the request that got it.
     @inline(never)
     private static func handshake(
         opening first: HTTPRequest, with authentication: any HTTPAuthentication, next: HTTPNext
@@ -83,11 +82,7 @@ struct AuthenticationStage: HTTPMiddleware {
             }
             request.dedicatedConnection = nil
             // A body still arriving keeps the connection until it ends.
-            if let stream = response.stream {
-                response.stream = stream.whenFinished { _ in connection.close() }
-            } else {
-                connection.close()
-            }
+            response.whenBodyEnds { _ in connection.close() }
             return (response, request)
         } catch {
             connection.close()

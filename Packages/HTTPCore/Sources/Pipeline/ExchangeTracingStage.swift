@@ -28,8 +28,7 @@ struct ExchangeTracingStage: HTTPMiddleware {
             response = try await ServiceContext.$current.withValue(span.context) { try await next(request) }
         } catch {
             trace?.exchangeEnded(status: nil)
-            span.recordFailure(error)
-            span.end()
+            span.end(failingWith: error)
             throw error
         }
         trace?.exchangeEnded(status: response.statusCode)
@@ -39,15 +38,8 @@ struct ExchangeTracingStage: HTTPMiddleware {
         }
         // The conventions count every 4xx and 5xx as a failed client exchange.
         if response.statusCode >= 400 { span.recordFailure(status: response.statusCode) }
-        guard let stream = response.stream else {
-            span.end()
-            return response
-        }
         // A body still arriving: the exchange, and its span, end with it.
-        response.stream = stream.whenFinished { error in
-            if let error { span.recordFailure(error) }
-            span.end()
-        }
+        response.whenBodyEnds { span.end(failingWith: $0) }
         return response
     }
 }

@@ -34,14 +34,9 @@ struct MetricsStage: HTTPMiddleware {
             outcome.append((HTTPTelemetry.Attribute.protocolVersion, HTTPTelemetry.protocolVersion(version)))
         }
         if response.statusCode >= 400 { outcome.append((HTTPTelemetry.Attribute.errorType, String(response.statusCode))) }
-        guard let stream = response.stream else {
-            active.decrement()
-            record(since: started, dimensions + outcome)
-            return response
-        }
         // A body still arriving: the exchange ends with it.
         let measured = dimensions + outcome
-        response.stream = stream.whenFinished { [self] error in
+        response.whenBodyEnds { [self] error in
             active.decrement()
             record(since: started, measured + (error.map { [(HTTPTelemetry.Attribute.errorType, HTTPTelemetry.errorType(of: $0))] } ?? []))
         }

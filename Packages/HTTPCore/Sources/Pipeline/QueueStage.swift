@@ -1,9 +1,8 @@
 /// Holds a request until the session lets it on the network: at most
 /// ``HTTPSession/Configuration/maximumActiveRequests`` at once, none while the session is
 /// paused, waiting ones by their cycle's priority. A place is held for the exchange only (to the
-/// end of a body that streams), and
-/// a shared (coalesced) exchange waits as nobody's cycle, so that one waiter's cancel does not
-/// withdraw it. In the pipeline when the session sets a maximum or is paused: a run that
+/// end of a body that streams), and a shared (coalesced) exchange waits as nobody's cycle, so
+/// that one waiter's cancel does not withdraw it. In the pipeline when the session sets a maximum or is paused: a run that
 /// started before either goes on without waiting.
 struct QueueStage: HTTPMiddleware {
     let queue: RequestQueue
@@ -25,12 +24,7 @@ struct QueueStage: HTTPMiddleware {
             throw error
         }
         // A body still arriving holds the place until it ends.
-        guard let stream = response.stream else {
-            queue.release()
-            return response
-        }
-        let queue = queue
-        response.stream = stream.whenFinished { _ in queue.release() }
+        response.whenBodyEnds { [queue] _ in queue.release() }
         return response
     }
 }

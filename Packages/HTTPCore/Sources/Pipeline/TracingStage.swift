@@ -22,21 +22,13 @@ struct TracingStage: HTTPMiddleware {
                 try await RunTrace.$current.withValue(trace) { try await next(request) }
             }
         } catch {
-            span.recordFailure(error)
-            span.end()
+            span.end(failingWith: error)
             throw error
         }
         span.attributes[HTTPTelemetry.Attribute.statusCode] = response.statusCode
         if next.run.statusFails(response) { span.recordFailure(status: response.statusCode) }
-        guard let stream = response.stream else {
-            span.end()
-            return response
-        }
         // A body still on its way to a reader: the run ends with it.
-        response.stream = stream.whenFinished { error in
-            if let error { span.recordFailure(error) }
-            span.end()
-        }
+        response.whenBodyEnds { span.end(failingWith: $0) }
         return response
     }
 }

@@ -87,8 +87,7 @@ struct TransportStage: HTTPMiddleware {
     ///
     /// - Throws: ``StaleConnection`` when an idempotent request's connection closed before a
     ///   byte of the answer came (the caller sends it again, once); the transport's errors.
-    // Inlined: as a function of its own it is an async frame more per request, and its
-    // collector is copied out of that frame.
+    // Inlined into `sending`: as a function of its own it is one async frame more per request.
     @inline(__always)
     nonisolated(nonsending) private func exchange(_ request: HTTPRequest, next: HTTPNext, into bridge: ResponseBodyChannel?) async throws -> HTTPResponse {
         let run = next.run

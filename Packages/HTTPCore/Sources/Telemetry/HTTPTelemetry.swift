@@ -72,6 +72,12 @@ extension Span {
         setStatus(SpanStatus(code: .error, message: String(describing: error)))
     }
 
+    /// Ends the span, marked failed by `error` when there is one.
+    func end(failingWith error: (any Error)?) {
+        if let error { recordFailure(error) }
+        end()
+    }
+
     /// Marks the span failed by a response's status: `error.type` is the code.
     func recordFailure(status: Int) {
         attributes[HTTPTelemetry.Attribute.errorType] = String(status)
