@@ -23,6 +23,9 @@ let package = Package(
         .library(name: "JewzEventSource", targets: ["JewzEventSource"]),
         .library(name: "JewzHAR", targets: ["JewzHAR"]),
         .library(name: "JewzHTTPTypes", targets: ["JewzHTTPTypes"]),
+        .library(name: "JewzCookies", targets: ["JewzCookies"]),
+        .library(name: "JewzURLSession", targets: ["JewzURLSession"]),
+        .library(name: "JewzMocking", targets: ["JewzMocking"]),
         .library(name: "JewzOpenAPI", targets: ["JewzOpenAPI"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
@@ -72,9 +75,24 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
-            path: "Packages/HTTPCore/Sources",
-            exclude: ["Cookies/Resources/SOURCE.md"],
-            resources: [.copy("Cookies/Resources/public_suffix_list.dat")]
+            path: "Packages/HTTPCore/Sources"
+        ),
+        .target(
+            name: "JewzCookies",
+            dependencies: ["JewzLocking", "JewzHTTPCore"],
+            path: "Packages/Cookies/Sources",
+            exclude: ["Resources/SOURCE.md"],
+            resources: [.copy("Resources/public_suffix_list.dat")]
+        ),
+        .target(
+            name: "JewzURLSession",
+            dependencies: ["JewzLocking", "JewzHTTPCore"],
+            path: "Packages/URLSession/Sources"
+        ),
+        .target(
+            name: "JewzMocking",
+            dependencies: ["JewzLocking", "JewzHTTPCore"],
+            path: "Packages/Mocking/Sources"
         ),
         .target(
             name: "JewzHTTPTypes",
@@ -189,7 +207,8 @@ let package = Package(
             dependencies: [
                 "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzBrotli", "JewzZstd", "JewzXML",
                 "JewzMultipart", "JewzAuth",
-                "JewzCache", "JewzImageCache", "JewzService", "JewzEventSource", "JewzHAR",
+                "JewzCache", "JewzImageCache", "JewzService", "JewzEventSource", "JewzHAR", "JewzURLSession", "JewzMocking",
+                "JewzCookies",
             ],
             path: "Packages/Jewzruxin/Sources"
         ),
@@ -244,8 +263,15 @@ let package = Package(
         .target(name: "CJewzSpawn", path: "Tests/CJewzSpawn"),
         .target(
             name: "JewzTestSupport",
-            dependencies: ["CJewzSpawn", "JewzLocking", "JewzHTTPCore", "JewzSandbox", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CJewzSpawn", "JewzLocking", "JewzHTTPCore", "JewzURLSession", "Jewzruxin", "JewzSandbox", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/JewzTestSupport"
+        ),
+        .testTarget(
+            name: "JewzMockingTests",
+            dependencies: ["JewzMocking", "JewzTestSupport"],
+            path: "Tests/JewzMockingTests"
         ),
         .testTarget(
             name: "JewzHTTPTypesTests",
@@ -265,14 +291,19 @@ let package = Package(
         .testTarget(
             name: "JewzHTTPCoreTests",
             dependencies: [
-                "JewzLocking", "JewzHTTPCore", "JewzSandbox", "JewzTestSupport",
+                "JewzLocking", "JewzHTTPCore", "JewzURLSession", "JewzMocking", "JewzCookies", "JewzSandbox", "JewzTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
-            path: "Tests/JewzHTTPCoreTests",
+            path: "Tests/JewzHTTPCoreTests"
+        ),
+        .testTarget(
+            name: "JewzCookiesTests",
+            dependencies: ["JewzCookies", "JewzMocking", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzCookiesTests",
             resources: [.copy("Resources/http-state")]
         ),
         .testTarget(
@@ -298,7 +329,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzMultipartTests",
-            dependencies: ["JewzMultipart", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["JewzMultipart", "JewzMocking", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzMultipartTests"
         ),
         .testTarget(
@@ -308,7 +339,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzCacheTests",
-            dependencies: ["JewzLocking", "JewzCache", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["JewzLocking", "JewzCache", "JewzCookies", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzCacheTests"
         ),
         .testTarget(

@@ -11,7 +11,7 @@ import Testing
     private static let basic = "Basic dGVzdDoxMjM0NQ=="
 
     /// What `Authorization` a GET of `/inspect` on `server` carried.
-    private func sentAuthorization(to server: Sandbox, _ session: HTTPSession, options: HTTPCycle.Options = .init()) async throws -> [String] {
+    private func sentAuthorization(to server: Sandbox, _ session: HTTPSession, options: HTTPRequestOptions = .init()) async throws -> [String] {
         try Inspection(try await HTTPCycle.get(server.url("/inspect"), options: options, session: session).response).values("Authorization")
     }
 
@@ -28,7 +28,7 @@ import Testing
             #expect(home.values("Authorization") == ["Bearer t0ken"])
             #expect(try await sentAuthorization(to: other, session).isEmpty)
             // A cycle's own credentials go where the cycle is sent.
-            let own = HTTPCycle.Options(requestProcessors: [BasicAuthProcessor(username: "test", password: "12345")])
+            let own = HTTPRequestOptions(requestProcessors: [BasicAuthProcessor(username: "test", password: "12345")])
             #expect(try await sentAuthorization(to: other, session, options: own) == [Self.basic])
             // Told otherwise, the session's go anywhere.
             try session.update { $0.sendsCredentialsToAnyOrigin = true }

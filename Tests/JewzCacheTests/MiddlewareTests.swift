@@ -1,4 +1,5 @@
 import Foundation
+import JewzCookies
 import JewzCache
 import JewzHTTPCore
 import JewzLocking

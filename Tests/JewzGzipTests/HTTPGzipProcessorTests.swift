@@ -92,7 +92,7 @@ func withGzipSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async 
             let original = Data(String(repeating: "compress me ", count: 1000).utf8)
             let cycle = try HTTPCycle(sandbox.url("/inspect"), method: .post, session: session)
             cycle.request.data = original
-            cycle.requestProcessors = [HTTPGzipProcessor()]
+            cycle.options.requestProcessors = [HTTPGzipProcessor()]
             try await cycle.start()
             let inspection = try Inspection(cycle.response)
             #expect(inspection.values("Content-Encoding") == ["gzip"])
@@ -100,7 +100,7 @@ func withGzipSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async 
 
             let echoed = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
             echoed.request.data = original
-            echoed.requestProcessors = [HTTPGzipProcessor()]
+            echoed.options.requestProcessors = [HTTPGzipProcessor()]
             try await echoed.start()
             #expect(try Gzip.decompress(echoed.response?.data ?? Data()) == original)
         }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import JewzHTTPCore
+import JewzMocking
 import JewzLocking
 import JewzSandbox
 import JewzTestSupport
@@ -198,7 +199,7 @@ final class GateProcessor: HTTPResponseProcessor {
         try await withSandbox { sandbox, session in
             let gate = GateProcessor()
             let cycle = try HTTPCycle(sandbox.url("/hello/"), method: .get, session: session)
-            cycle.responseProcessors = [gate]
+            cycle.options.responseProcessors = [gate]
             let task = Task { try await cycle.start() }
             try await waitUntil { gate.entered.withLock { $0 } }
             cycle.cancel(explicitly: false)

@@ -1,5 +1,6 @@
 import Foundation
 import JewzHTTPCore
+import JewzMocking
 import JewzLocking
 import JewzSandbox
 import JewzTestSupport
@@ -186,7 +187,7 @@ func keepingDownload(
             policy.baseDelay = .milliseconds(1)
             policy.maximumRetryCount = 10
             policy.shouldRetry = { attempt in if case .connectionLost = attempt.error { true } else { nil } }
-            cycle.retryPolicy = policy
+            cycle.options.retryPolicy = policy
             cycle.download = keepingDownload(in: directory, kept: kept, resumable: true)
             #expect(try await cycle.start().statusCode == 206)
             #expect(cycle.retryCount >= 3)

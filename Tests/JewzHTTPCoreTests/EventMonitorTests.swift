@@ -23,6 +23,11 @@ final class RecordingMonitor: HTTPEventMonitor {
     func names(of cycle: HTTPCycle) -> [String] {
         events.withLock { $0[ObjectIdentifier(cycle)] ?? [] }
     }
+
+    /// Each cycle's names, in no particular order of cycles.
+    var allNames: [[String]] {
+        events.withLock { Array($0.values) }
+    }
 }
 
 @Suite struct EventMonitorTests {

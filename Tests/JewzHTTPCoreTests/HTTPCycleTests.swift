@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import JewzHTTPCore
+import JewzMocking
 import JewzLocking
 import JewzSandbox
 import JewzTestSupport
@@ -326,7 +327,7 @@ final class Counter: Sendable {
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 300], session: session)
             cycle.request.timeout = .milliseconds(200)
-            cycle.retryPolicy = .never
+            cycle.options.retryPolicy = .never
             let clock = ContinuousClock()
             let started = clock.now
             let error = await httpError { try await cycle.start() }

@@ -1,5 +1,7 @@
 import Foundation
+import JewzCookies
 import JewzHTTPCore
+import JewzMocking
 import JewzLocking
 import JewzSandbox
 import JewzTestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import JewzMocking
 import Testing
 
 @testable import JewzHTTPCore

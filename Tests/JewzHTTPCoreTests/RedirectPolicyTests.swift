@@ -1,5 +1,6 @@
 import Foundation
 import JewzHTTPCore
+import JewzMocking
 import JewzSandbox
 import JewzTestSupport
 import Testing

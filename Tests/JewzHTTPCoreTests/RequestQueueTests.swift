@@ -111,7 +111,7 @@ import Testing
             var cycles: [String: HTTPCycle] = [:]
             for (name, priority) in [("low", RequestPriority.low), ("normal", .normal), ("high", .high)] {
                 let cycle = try HTTPCycle(sandbox.url("/hello/"), method: .get, session: session)
-                cycle.priority = priority
+                cycle.options.priority = priority
                 cycles[name] = cycle
                 cycle.start { _, _ in
                     if order.withLock({ order in
@@ -121,7 +121,7 @@ import Testing
                 }
                 try await waitForPending(session, cycles.count)
             }
-            cycles["low"]?.priority = RequestPriority(rawValue: 500)
+            cycles["low"]?.options.priority = RequestPriority(rawValue: 500)
             session.resume()
             for await _ in done.stream {}
             #expect(order.withLock { $0 } == ["low", "high", "normal"])

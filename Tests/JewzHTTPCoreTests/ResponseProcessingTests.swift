@@ -14,13 +14,13 @@ import Testing
             let sessionProcessor = CountingProcessor()
             try session.update { $0.requestProcessors = [sessionProcessor] }
             let cycle = try HTTPCycle(sandbox.url("/inspect"), method: .get, session: session)
-            #expect(cycle.requestProcessors == nil)
+            #expect(cycle.options.requestProcessors == nil)
             try await cycle.start()
             #expect(try Inspection(cycle.response).values("X-Prepared") == ["yes"])
             #expect(sessionProcessor.runs == 1)
 
             let own = CountingProcessor()
-            cycle.requestProcessors = [own]
+            cycle.options.requestProcessors = [own]
             try await cycle.start()
             #expect(own.runs == 1)
             #expect(sessionProcessor.runs == 1)

@@ -5,14 +5,6 @@ import JewzSandbox
 import JewzTestSupport
 import Testing
 
-/// The default decisions with delays short enough for tests.
-func quickPolicy() -> RetryPolicy {
-    var policy = RetryPolicy()
-    policy.baseDelay = .milliseconds(5)
-    policy.jitter = 0
-    return policy
-}
-
 @Suite struct RetryTests {
     @Test func failedAttemptsAreRetriedUntilTheServerAnswers() async throws {
         try await withSandbox { sandbox, session in
@@ -39,7 +31,7 @@ func quickPolicy() -> RetryPolicy {
 
     @Test func aCallsOwnRetryPolicyGovernsItsRunAndStaysAValue() async throws {
         try await withSandbox { sandbox, session in
-            var options = HTTPCycle.Options(retryPolicy: quickPolicy())
+            var options = HTTPRequestOptions(retryPolicy: quickPolicy())
             let untouched = options
             options.retryPolicy?.maximumRetryCount = 1
             #expect(untouched.retryPolicy?.maximumRetryCount == RetryPolicy.defaultMaximumRetryCount)
@@ -52,7 +44,7 @@ func quickPolicy() -> RetryPolicy {
                 sandbox.url("/counter"), parameters: ["key": "own", "fail": 2], options: .init(retryPolicy: .never), session: session)
             #expect(probe?.response?.text == "attempt 3 succeeds")
             let cycle = try HTTPCycle(sandbox.url("/"), method: .get, options: options, session: session)
-            #expect(cycle.retryPolicy?.maximumRetryCount == 1)
+            #expect(cycle.options.retryPolicy?.maximumRetryCount == 1)
         }
     }
 
@@ -107,7 +99,7 @@ func quickPolicy() -> RetryPolicy {
             var impatient = quickPolicy()
             impatient.maximumRetryAfter = .milliseconds(500)
             let refused = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "e", "fail": 1, "retry-after": 1], session: session)
-            refused.retryPolicy = impatient
+            refused.options.retryPolicy = impatient
             _ = await httpError { try await refused.start() }
             #expect(refused.retryCount == 0)
         }
@@ -171,7 +163,7 @@ func quickPolicy() -> RetryPolicy {
     @Test func theHookDecidesPerAttempt() async throws {
         try await withSandbox { sandbox, session in
             var policy = quickPolicy()
-            policy.shouldRetry = { attempt in attempt.error.isTimeout ? nil : attempt.response?.statusCode == 500 }
+            policy.shouldRetry = { attempt in attempt.error.code == .timedOut ? nil : attempt.response?.statusCode == 500 }
             try session.update { $0.retryPolicy = policy }
             let retried = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "h", "fail": 1, "status": 500], session: session)
             #expect(retried.retryCount == 1)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import JewzHTTPCore
+import JewzMocking
 import JewzLocking
 import JewzSandbox
 import JewzTestSupport

@@ -1,5 +1,7 @@
 import Foundation
 import JewzHTTPCore
+import JewzURLSession
+import JewzMocking
 import JewzSandbox
 import JewzTestSupport
 import Testing
@@ -52,9 +54,11 @@ import Testing
 
     @Test func theDefaultSessionCannotBeReconfiguredOnceInUse() {
         _ = HTTPSession.default
-        #expect(throws: HTTPSession.DefaultSessionInUse.self) {
+        let error = #expect(throws: HTTPError.self) {
             try HTTPSession.configureDefault(HTTPSession.Configuration())
         }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.description.contains("configureDefault before the first request") == true)
     }
 }
 

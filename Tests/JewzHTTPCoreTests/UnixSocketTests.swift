@@ -1,5 +1,6 @@
 import Foundation
 import JewzHTTPCore
+import JewzURLSession
 import JewzSandbox
 import JewzTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import JewzHTTPCore
+import JewzMocking
 import JewzMultipart
 import JewzSandbox
 import JewzTestSupport

@@ -94,7 +94,7 @@ func petstoreYAML(port: Int) -> String {
     }
 
     @Test func theDocumentWorksEndToEnd() async throws {
-        try await withSandbox(registry: .shared) { sandbox, session in
+        try await withSandbox(registry: .standard()) { sandbox, session in
             let service = HTTPService(profile: try ServiceProfile(data: Data(petstoreYAML(port: sandbox.port).utf8)), session: session)
             let listed = try await service.request(
                 "listPets", values: ["limit": 2, "tags": ["cat", "dog"], "color": ["black", "white"], "page-size": 20])
@@ -146,7 +146,7 @@ func petstoreYAML(port: Int) -> String {
     }
 
     @Test func aDocumentFetchedFromTheServerItDescribesIsAProfile() async throws {
-        try await withSandbox(registry: .shared) { sandbox, session in
+        try await withSandbox(registry: .standard()) { sandbox, session in
             let url = try #require(URL(string: sandbox.url("/openapi.yaml")))
             let profile = try await ServiceProfile.fetch(from: url, session: session)
             #expect(try ServiceProfile.problems(in: Data(SandboxOpenAPI.document(server: sandbox.baseURL).utf8)).isEmpty)

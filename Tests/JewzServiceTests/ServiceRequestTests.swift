@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func environmentsSwitchTheBaseURLAndScopeTheirCredentials() async throws {
-        try await withSandbox(registry: .shared) { sandbox, session in
+        try await withSandbox(registry: .standard()) { sandbox, session in
             var profile = githubProfile(local: sandbox.url(""))
             profile["Environments"] = ["staging": sandbox.url(""), "local": sandbox.url("")]
             let service = HTTPService(profile: try ServiceProfile(dictionary: profile), session: session)
@@ -102,7 +102,7 @@ import Testing
                 cycle.request.headers["X-Resource"] = resourceName
             }
         }
-        try await withSandbox(registry: .shared) { sandbox, session in
+        try await withSandbox(registry: .standard()) { sandbox, session in
             let directory = try makeScratchDirectory(prefix: "jewz-profiles")
             defer { try? FileManager.default.removeItem(at: directory) }
             var profile = githubProfile(local: sandbox.url(""))

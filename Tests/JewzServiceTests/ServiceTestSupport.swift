@@ -26,7 +26,7 @@ func githubProfile(local: String) -> [String: Any] {
 
 /// Runs `body` with a Sandbox and a session whose registry holds the standard processors.
 func withService(_ body: (Sandbox, HTTPService) async throws -> Void) async throws {
-    try await withSandbox(registry: .shared) { sandbox, session in
+    try await withSandbox(registry: .standard()) { sandbox, session in
         let service = HTTPService(profile: try ServiceProfile(dictionary: githubProfile(local: sandbox.url(""))), session: session)
         try service.use(environment: "local")
         try await body(sandbox, service)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import JewzHTTPCore
+import JewzURLSession
 import JewzSandbox
 import Testing
 

@@ -54,7 +54,7 @@ import Testing
 
     @Test(arguments: bodies) func aHostileBodyIsTheProcessorsErrorAndTheSessionGoesOn(_ body: Body) async throws {
         let head = responseHead("HTTP/1.1 200 OK", ["Content-Type: \(body.contentType)", "Content-Length: \(body.bytes.count)"])
-        try await withScriptedServer(registry: .shared, { _ in [.send(Array(head.utf8) + body.bytes)] }) { server, session in
+        try await withScriptedServer(registry: .standard(), { _ in [.send(Array(head.utf8) + body.bytes)] }) { server, session in
             let error = try await withTimeLimit(.seconds(60)) {
                 await httpError { try await HTTPCycle.get(server.url("/hostile"), session: session) }
             }

@@ -12,14 +12,34 @@ struct LineCountingProcessor: HTTPResponseProcessor {
 }
 
 @Suite struct StandardProcessorsTests {
-    @Test func importingTheUmbrellaRegistersJSONAndForm() {
+    @Test func installingRegistersTheProcessorsAndDecodersWhereItIsTold() {
+        let registry = ProcessorRegistry()
+        let codings = ContentCodingRegistry()
+        #expect(registry.processor(forContentType: "application/json") == nil)
+        #expect(codings.tokens.isEmpty)
+        StandardProcessors.install(in: registry, codings: codings)
+        #expect(registry.processor(forContentType: "application/json") is HTTPJSONProcessor)
+        #expect(registry.processor(forContentType: "application/hal+json; charset=utf-8") is HTTPJSONProcessor)
+        #expect(registry.processor(forContentType: "application/x-www-form-urlencoded") is HTTPFormProcessor)
+        #expect(registry.objectProcessor is HTTPJSONProcessor)
+        #expect(Set(codings.tokens).isSuperset(of: ["gzip", "deflate", "br"]))
+        // Again: the same registrations, and a user's own made after it stay.
+        try? registry.register(LineCountingProcessor(), for: "text/csv")
+        StandardProcessors.install(in: registry, codings: codings)
+        #expect(registry.processor(forContentType: "text/csv") is LineCountingProcessor)
+        #expect(registry.patterns.count == Set(registry.patterns).count)
+    }
+
+    @Test func installingWithoutArgumentsFillsTheRegistriesSessionsUseByDefault() {
+        StandardProcessors.install()
+        let configuration = HTTPSession.Configuration()
+        #expect(configuration.processorRegistry === ProcessorRegistry.shared)
         #expect(ProcessorRegistry.shared.processor(forContentType: "application/json") is HTTPJSONProcessor)
-        #expect(ProcessorRegistry.shared.processor(forContentType: "application/hal+json; charset=utf-8") is HTTPJSONProcessor)
-        #expect(ProcessorRegistry.shared.processor(forContentType: "application/x-www-form-urlencoded") is HTTPFormProcessor)
+        #expect(ContentCodingRegistry.shared.tokens.contains("gzip"))
     }
 
     @Test func responsesAreParsedAutomaticallyWithTheDefaultSessionSetup() async throws {
-        try await withSandbox(registry: .shared) { sandbox, session in
+        try await withSandbox(registry: .standard()) { sandbox, session in
             let cycle = try await HTTPCycle.get(sandbox.url("/json"), session: session)
             #expect(cycle.response?.json?["items"][1]["title"] == "Wörld")
         }
@@ -36,9 +56,8 @@ struct LineCountingProcessor: HTTPResponseProcessor {
 
     struct Greeting: Encodable { let text: String }
 
-    @Test func withTheUmbrellaAnObjectWithoutAProcessorGoesAsJSON() async throws {
-        #expect(ProcessorRegistry.shared.objectProcessor is HTTPJSONProcessor)
-        try await withSandbox(registry: .shared) { sandbox, session in
+    @Test func withTheStandardProcessorsAnObjectWithoutAProcessorGoesAsJSON() async throws {
+        try await withSandbox(registry: .standard()) { sandbox, session in
             let encodable = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: Greeting(text: "hi"), session: session)
             let inspection = try Inspection(encodable.response)
             #expect(inspection.body == #"{"text":"hi"}"#)

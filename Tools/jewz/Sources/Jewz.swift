@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Jewzruxin
 import Logging
 
 /// `jewz`: an httpie-style HTTP client over Jewzruxin, the Sandbox server, and a guided tour.
@@ -36,6 +37,7 @@ struct Jewz: AsyncParsableCommand {
             handler.logLevel = level ?? .critical
             return handler
         }
+        StandardProcessors.install()
         PeakMemory.reportAtExitIfAsked()
         do {
             var command = try parseAsRoot()

@@ -137,7 +137,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw Self.exitStatus(for: failure, response: nil).code
         }
         if let remembered, let path = self.session {
-            let file = SessionFile(headers: remembered.merging(given), cookies: session.configuration.cookieJar?.all ?? [])
+            let file = SessionFile(headers: remembered.merging(given), cookies: (session.configuration.cookieJar as? HTTPCookieJar)?.all ?? [])
             do { try file.save(to: path) } catch { printError("the session could not be saved to \(path): \(error.localizedDescription)") }
         }
         if let response = cycle.response {

@@ -18,7 +18,7 @@ struct ResilienceOptions: ParsableArguments {
             guard retries >= 0 else { throw ValidationError("--retries takes 0 or more.") }
             var policy = cycle.session.configuration.retryPolicy
             policy.maximumRetryCount = retries
-            cycle.retryPolicy = policy
+            cycle.options.retryPolicy = policy
         }
         if solicited {
             guard timeout != nil else { throw ValidationError("--solicited retries until data arrives: give --timeout SECONDS to bound it.") }

@@ -6,7 +6,7 @@ import JewzSandbox
 /// with a certificate authority made for the run.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Run the Sandbox server (the seed's playground endpoints).",
+        commandName: "serve", abstract: "Run the Sandbox server (the playground endpoints of the tour and the tests).",
         discussion: """
             jewz serve --port 8000                   then: jewz :8000/hello/
             jewz serve --port 0                      a free port, printed on start

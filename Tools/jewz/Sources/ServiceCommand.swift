@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Jewzruxin
 
-/// `jewz service`: calls a resource of a service profile (the seed's JSON or property list, or
+/// `jewz service`: calls a resource of a service profile (JSON, a property list or YAML, or
 /// an OpenAPI document), lists its resources, or verifies it.
 struct ServiceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,12 +3,27 @@ import JewzLocking
 import Jewzruxin
 import JewzSandbox
 
-/// The tour's steps, in the order the seed's README introduces the ideas. Each `code` is the
-/// code its `run` executes, with `url(…)` standing for the Sandbox's address.
+/// The tour's steps, from the simplest call to the whole toolkit. Each `code` is the code its
+/// `run` executes, with `url(…)` standing for the Sandbox's address.
 extension TourStep {
     static func all(_ sandbox: Sandbox) -> [TourStep] {
         let url = sandbox.url
         return [
+            TourStep(
+                title: "Send a request: a request in, the processed response out",
+                code: """
+                    var request = HTTPRequest(url: target, method: .post)   // target: URL of /dumpupload/
+                    request.object = "Hello"
+                    let response = try await HTTPSession.default.send(request, options: .init(retryPolicy: .never))
+                    response.text   // cancelling the calling task would have cancelled it
+                    """
+            ) {
+                guard let target = URL(string: url("/dumpupload/")) else { return Outcome("bad URL", expected: "\"Hello\"") }
+                var request = HTTPRequest(url: target, method: .post)
+                request.object = "Hello"
+                let response = try await HTTPSession.default.send(request, options: .init(retryPolicy: .never))
+                return Outcome("\"\(response.text ?? "")\"", expected: "\"Hello\"")
+            },
             TourStep(
                 title: "Make a request: the async form returns the finished cycle",
                 code: """
@@ -149,6 +164,7 @@ extension TourStep {
             TourStep(
                 title: "JSON responses are parsed by Content-Type, with no casts to read them",
                 code: """
+                    StandardProcessors.install()   // once, at launch (jewz did): JSON, forms, XML… by Content-Type
                     let cycle = try await HTTPCycle.get(url("/json"))
                     cycle.response?.json?["items"][1]["title"].string
                     """

@@ -1,24 +1,24 @@
 import Foundation
 
 /// A file's contents as chunks, read when iterated, for streaming uploads.
-struct FileChunks: AsyncSequence, Sendable {
-    typealias Element = Data
+package struct FileChunks: AsyncSequence, Sendable {
+    package typealias Element = Data
 
     let url: URL
     let chunkSize: Int
 
-    init(url: URL, chunkSize: Int = HTTPBodyChunks.chunkSize) {
+    package init(url: URL, chunkSize: Int = HTTPBodyChunks.chunkSize) {
         self.url = url
         self.chunkSize = chunkSize
     }
 
-    struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let url: URL
         let chunkSize: Int
         var handle: FileHandle?
         var finished = false
 
-        mutating func next() async throws -> Data? {
+        package mutating func next() async throws -> Data? {
             guard !finished else { return nil }
             if handle == nil {
                 handle = try FileHandle(forReadingFrom: url)
@@ -32,14 +32,14 @@ struct FileChunks: AsyncSequence, Sendable {
         }
     }
 
-    func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(url: url, chunkSize: chunkSize)
     }
 
     /// The file's size in bytes.
     ///
     /// - Throws: ``HTTPError/unreadableBody(_:)`` when the file cannot be read.
-    func size() throws(HTTPError) -> Int {
+    package func size() throws(HTTPError) -> Int {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
             let size = attributes[.size] as? NSNumber, FileManager.default.isReadableFile(atPath: url.path)
         else { throw .unreadableBody(url.path) }

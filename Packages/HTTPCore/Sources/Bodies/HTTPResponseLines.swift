@@ -12,19 +12,24 @@ extension HTTPResponseBody {
     ///
     /// - Parameter maximumLength: the most bytes one line may hold; longer ends the sequence
     ///   with ``HTTPError/Code/lineTooLong``, so a server cannot make it hold unbounded memory.
-    public func lines(maximumLength: Int = 1 << 20) -> HTTPResponseLines {
+    public func lines(maximumLength: Int = 1 << 20) -> some AsyncSequence<String, any Error> & Sendable {
+        splitIntoLines(maximumLength: maximumLength)
+    }
+
+    /// As ``lines(maximumLength:)``, as the concrete sequence, for the modules that store it.
+    package func splitIntoLines(maximumLength: Int) -> HTTPResponseLines {
         HTTPResponseLines(body: self, maximumLength: maximumLength)
     }
 }
 
 /// The lines of a streamed body; see ``HTTPResponseBody/lines(maximumLength:)``.
-public struct HTTPResponseLines: AsyncSequence, Sendable {
-    public typealias Element = String
+package struct HTTPResponseLines: AsyncSequence, Sendable {
+    package typealias Element = String
 
     let body: HTTPResponseBody
     let maximumLength: Int
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         private var chunks: HTTPResponseBody.AsyncIterator
         private var splitter: LineSplitter
         private var ready: [Data] = []
@@ -39,7 +44,7 @@ public struct HTTPResponseLines: AsyncSequence, Sendable {
         /// The next line, or `nil` after the last.
         ///
         /// - Throws: ``HTTPError/Code/lineTooLong``, or what ended the transfer.
-        public mutating func next() async throws -> String? {
+        package mutating func next() async throws -> String? {
             while nextReady == ready.count {
                 guard !ended else { return nil }
                 ready = []
@@ -56,7 +61,7 @@ public struct HTTPResponseLines: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(self)
     }
 }

@@ -62,7 +62,7 @@ extension CycleRun {
         }
         // Kept before the download's handler runs: it may read the cycle's response.
         let outcome = keep(response)
-        if let target = bodies.download, let location = target.completedFile() {
+        if let target = bodies.download, let cycle, let location = target.completedFile() {
             defer { target.removeFile() }
             do {
                 try target.download.downloadFile(cycle, location)
@@ -100,10 +100,10 @@ extension CycleRun {
     @inline(never)
     func fail(with error: any Error) -> HTTPError {
         if let target = bodies.download {
-            cycle.record(target.abandon(requestURL: request.url), of: generation)
+            cycle?.record(target.abandon(requestURL: request.url), of: generation)
         }
         let failure: HTTPError
-        if let recorded = cycle.recordedCancellation(of: generation) {
+        if let recorded = cycle?.recordedCancellation(of: generation) {
             failure = recorded
         } else if Task.isCancelled {
             failure = .cancelled(explicitly: false)
@@ -132,7 +132,7 @@ extension CycleRun {
 
     /// Logs a failure at error level with a bounded preview of the body.
     private func logFailure(_ error: HTTPError) {
-        let response = error.response ?? cycle.response
+        let response = error.response ?? cycle?.response
         var metadata: Logger.Metadata = ["method": "\(request.method)", "url": "\(request.url.redactedString)"]
         if let response {
             metadata["status"] = "\(response.statusCode)"

@@ -10,14 +10,19 @@ import Synchronization
 /// Synchronous work sits in functions that are not inlined into the async ones: every async
 /// frame is allocated for each run, and a large one costs a malloc of its own.
 final class CycleRun: Sendable {
-    let cycle: HTTPCycle
+    let session: HTTPSession
+    /// The cycle whose run this is; `nil` for ``HTTPSession/send(_:options:)``, which its task
+    /// alone cancels and which reports to nobody while it runs.
+    let cycle: HTTPCycle?
     let generation: Int
+    /// The request's URL when its maker checked it already.
+    let vettedURL: URL?
     /// When the run started: its events' elapsed times count from here.
     let started: ClockReading
     /// The session's settings as they were when the run started (one shared object).
     let settings: HTTPSession.Settings
     let pipeline: Pipeline
-    /// The cycle's own settings as the run took them, its request prepared: kept whole, so
+    /// The request and options as the run took them, its request prepared: kept whole, so
     /// that a run copies them once (out of the cycle's lock) and none of their parts again.
     private let overrides: HTTPCycle.Settings
     /// Why preparing the request failed, if it did: the run ends with it before any stage.
@@ -34,37 +39,45 @@ final class CycleRun: Sendable {
     /// Where the session's activity counts this run, from its start to ``close(failure:)``.
     let activitySlot: Int
 
-    init(cycle: HTTPCycle, generation: Int, settings cycleSettings: consuming HTTPCycle.Settings, channel: ResponseBodyChannel?) {
+    init(
+        session: HTTPSession, cycle: HTTPCycle?, generation: Int, settings runSettings: consuming HTTPCycle.Settings, vettedURL: URL?,
+        channel: ResponseBodyChannel?
+    ) {
         let started = ClockReading.now
-        let settings = cycle.session.settings()
+        let settings = session.settings()
+        self.session = session
         self.cycle = cycle
         self.generation = generation
+        self.vettedURL = vettedURL
         self.started = started
         self.settings = settings
-        // A streamed body goes to its reader, never to a file.
-        let target = channel == nil ? cycleSettings.download.map { download in
-            DownloadTarget(download) { [cycle] written, total, expected in download.didWriteData?(cycle, written, total, expected) }
+        // A streamed body goes to its reader, never to a file; only a cycle downloads.
+        let target = channel == nil ? cycle.flatMap { cycle in
+            runSettings.download.map { download in
+                DownloadTarget(download) { [cycle] written, total, expected in download.didWriteData?(cycle, written, total, expected) }
+            }
         } : nil
-        bodies = RunBodies(download: target, channel: channel, didSendBodyData: cycleSettings.didSendBodyData)
-        processesByContentType = cycleSettings.responseProcessors == nil && settings.configuration.responseProcessors.isEmpty
+        bodies = RunBodies(download: target, channel: channel, didSendBodyData: cycle == nil ? nil : runSettings.didSendBodyData)
+        let options = runSettings.options
+        processesByContentType = options.responseProcessors == nil && settings.configuration.responseProcessors.isEmpty
         monitors = settings.configuration.eventMonitors
         pipeline = settings.pipeline(
-            authenticates: cycleSettings.authentications.map { !$0.isEmpty } ?? !settings.configuration.authentications.isEmpty,
+            authenticates: options.authentications.map { !$0.isEmpty } ?? !settings.configuration.authentications.isEmpty,
             download: target)
         do {
             try Self.prepare(
-                &cycleSettings.request, processors: cycleSettings.requestProcessors ?? settings.configuration.requestProcessors,
-                sessionWide: cycleSettings.requestProcessors == nil, settings: settings,
-                resumable: target?.download.isResumable == true, vettedURL: cycle.vettedURL)
+                &runSettings.request, processors: options.requestProcessors ?? settings.configuration.requestProcessors,
+                sessionWide: options.requestProcessors == nil, settings: settings,
+                resumable: target?.download.isResumable == true, vettedURL: vettedURL)
             preparationFailure = nil
         } catch {
             // Prepared in place: what the cycle holds is the request before the processors ran.
-            cycleSettings.request = cycle.request
+            if let cycle { runSettings.request = cycle.request }
             preparationFailure = error
         }
-        deadline = (cycleSettings.request.timeout ?? settings.configuration.timeoutForResource).map { started + $0 }
-        overrides = cycleSettings
-        activitySlot = cycle.session.activity.begin(cycle)
+        deadline = (runSettings.request.timeout ?? settings.configuration.timeoutForResource).map { started + $0 }
+        overrides = runSettings
+        activitySlot = session.activity.begin(cycle)
     }
 
     /// The request as prepared: the session's headers, the request processors. The request as
@@ -75,30 +88,31 @@ final class CycleRun: Sendable {
 
     /// The cycle's response processors, else the session's.
     var responseProcessors: [any HTTPResponseProcessor] {
-        overrides.responseProcessors ?? settings.configuration.responseProcessors
+        overrides.options.responseProcessors ?? settings.configuration.responseProcessors
     }
 
     /// The cycle's authentications, else the session's.
     var authentications: [any HTTPAuthentication] {
-        overrides.authentications ?? settings.configuration.authentications
+        overrides.options.authentications ?? settings.configuration.authentications
     }
 
     /// Whether ``authentications`` may give credentials to a request for `url`: a cycle's own
     /// go anywhere, the session's where its configuration lets them.
     func mayAuthenticate(_ url: URL) -> Bool {
-        overrides.authentications != nil || settings.configuration.sendsSessionCredentials(to: url)
+        overrides.options.authentications != nil || settings.configuration.sendsSessionCredentials(to: url)
     }
 
     /// The cycle's retry policy, else the session's. Held by reference: a run that never fails
     /// never copies the policy's sets and closures, which every concurrent run of the session shares.
     var retryPolicy: Boxed<RetryPolicy> {
-        overrides.$retryPolicy ?? settings.retryPolicy
+        overrides.options.retryPolicyStorage.projectedValue ?? settings.retryPolicy
     }
 
     /// Whether a person asked for the request, so that it is retried until data arrives.
-    var solicited: Bool { overrides.solicited }
+    var solicited: Bool { overrides.options.solicited }
 
-    var session: HTTPSession { cycle.session }
+    /// Where the run waits in the session's queue: the cycle's priority as it is now.
+    var priority: RequestPriority { cycle?.priority ?? overrides.options.priority }
 
     /// Runs the prepared request through the pipeline and completes the run with its response,
     /// which goes to `keep` (see ``complete(_:statusFailed:keep:)``).
@@ -176,7 +190,11 @@ final class CycleRun: Sendable {
         if shared {
             if includingTask, Task.isCancelled { throw CancellationError() }
         } else {
-            try cycle.checkCancellation(of: generation, includingTask: includingTask)
+            if let cycle {
+                try cycle.checkCancellation(of: generation, includingTask: includingTask)
+            } else if includingTask, Task.isCancelled {
+                throw CancellationError()
+            }
         }
     }
 
@@ -220,8 +238,7 @@ final class CycleRun: Sendable {
     /// Adds up the sizes a transport reports into the cycle's upload progress handler; `nil`
     /// when the cycle has none.
     func uploadProgressReporter(for request: HTTPRequest) -> (@Sendable (Int) -> Void)? {
-        guard let handler = bodies.didSendBodyData else { return nil }
-        let cycle = cycle
+        guard let handler = bodies.didSendBodyData, let cycle else { return nil }
         let total = Atomic<Int64>(0)
         let expected = request.body?.knownLength.map(Int64.init)
         return { count in
@@ -232,7 +249,7 @@ final class CycleRun: Sendable {
 
     /// Tells the session's monitors; the event is built only when someone listens.
     func emit(_ event: @autoclosure () -> HTTPEvent) {
-        cycle.emit(event(), to: monitors)
+        cycle?.emit(event(), to: monitors)
     }
 
     /// Runs a processor's step, naming it in the error it throws.

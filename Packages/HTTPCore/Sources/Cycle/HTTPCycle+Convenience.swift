@@ -1,7 +1,7 @@
 import Foundation
 
-// Making a cycle from a URL string, and sending a request value: the one way every one-call
-// form sends. An invalid URL string throws `HTTPError.invalidURL` before anything is sent.
+// Making a cycle from a URL string (an invalid one throws `HTTPError.invalidURL` before anything
+// is sent), and sending a request value with a completion handler.
 extension HTTPCycle {
     /// Creates a cycle for a URL string with `parameters` merged into its query.
     ///
@@ -13,44 +13,21 @@ extension HTTPCycle {
     ///   (or, with a base URL, a path under it).
     public convenience init(
         _ urlString: String, method: HTTPMethod, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
-        requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: Options = Options(),
+        requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
         session: HTTPSession = .default
     ) throws {
         let merged = session.resolvingAgainstBaseURL(urlString.mergingQueryParameters(parameters))
         guard let url = session.parsedURLMemo.sendableURL(merged) else { throw HTTPError.invalidURL(urlString) }
         self.init(
             request: HTTPRequest(url: url, method: method, headers: headers, object: requestObject, timeout: timeout),
-            session: session, requestProcessors: options.requestProcessors, responseProcessors: options.responseProcessors,
-            authentications: options.authentications, solicited: options.solicited, retryPolicy: options.retryPolicyStorage,
-            vettedURL: url)
-    }
-
-    /// Creates a cycle for `request` with the cycle's own `options`.
-    package convenience init(request: HTTPRequest, options: Options, session: HTTPSession) {
-        self.init(
-            request: request, session: session, requestProcessors: options.requestProcessors,
-            responseProcessors: options.responseProcessors, authentications: options.authentications,
-            solicited: options.solicited, retryPolicy: options.retryPolicyStorage, vettedURL: nil)
-    }
-
-    /// Sends `request` and returns the finished cycle: the one-call form for a request value
-    /// made in full (URL, method, headers, body, timeout). It runs in the calling task, which
-    /// cancels it.
-    ///
-    /// - Throws: ``HTTPError``, as ``start()``; ``HTTPError/Code/invalidURL`` and
-    ///   ``HTTPError/Code/invalidHeader`` before anything is sent.
-    @discardableResult
-    public static func send(_ request: HTTPRequest, options: Options = Options(), session: HTTPSession = .default) async throws -> HTTPCycle {
-        let cycle = HTTPCycle(request: request, options: options, session: session)
-        try await cycle.startUnshared()
-        return cycle
+            options: options, session: session, vettedURL: url)
     }
 
     /// Sends `request`, returns the cycle at once and calls `completion` on the session's
     /// completion queue.
     @discardableResult
     public static func send(
-        _ request: HTTPRequest, options: Options = Options(), session: HTTPSession = .default, completion: @escaping Completion
+        _ request: HTTPRequest, options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default, completion: @escaping Completion
     ) -> HTTPCycle {
         let cycle = HTTPCycle(request: request, options: options, session: session)
         cycle.start(completion: completion)

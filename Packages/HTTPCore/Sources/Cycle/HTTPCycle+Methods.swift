@@ -35,7 +35,7 @@ extension HTTPCycle {
         @discardableResult
         public func callAsFunction(
             _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
-            requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: Options = Options(), session: HTTPSession = .default
+            requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default
         ) async throws -> HTTPCycle {
             let cycle = try make(urlString, parameters, headers, requestObject, timeout, options, session)
             try await cycle.startUnshared()
@@ -50,7 +50,7 @@ extension HTTPCycle {
         @discardableResult
         public func callAsFunction(
             _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
-            requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: Options = Options(), session: HTTPSession = .default,
+            requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default,
             completion: @escaping Completion
         ) throws -> HTTPCycle {
             let cycle = try make(urlString, parameters, headers, requestObject, timeout, options, session)
@@ -63,7 +63,7 @@ extension HTTPCycle {
         @inline(never)
         package func make(
             _ urlString: String, _ parameters: QueryParameters, _ headers: HTTPHeaderFields, _ requestObject: (any Sendable)?,
-            _ timeout: Duration?, _ options: Options, _ session: HTTPSession
+            _ timeout: Duration?, _ options: HTTPRequestOptions, _ session: HTTPSession
         ) throws -> HTTPCycle {
             try HTTPCycle(
                 urlString, method: method, parameters: parameters, headers: headers, requestObject: requestObject,

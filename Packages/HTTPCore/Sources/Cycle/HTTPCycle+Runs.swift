@@ -54,7 +54,9 @@ extension HTTPCycle {
     nonisolated(nonsending) func run<Outcome>(
         _ generation: Int, completion: Completion?, channel: ResponseBodyChannel?, keep: (consuming HTTPResponse) -> Outcome
     ) async throws -> Outcome {
-        let run = CycleRun(cycle: self, generation: generation, settings: state.withLock { $0.settings }, channel: channel)
+        let run = CycleRun(
+            session: session, cycle: self, generation: generation, settings: state.withLock { $0.settings }, vettedURL: vettedURL,
+            channel: channel)
         do {
             let outcome = try await run.perform(keep: keep)
             run.close(failure: nil)

@@ -15,7 +15,7 @@ extension HTTPCycle {
     @discardableResult
     public static func upload(
         _ urlString: String, method: HTTPMethod = .post, parameters: QueryParameters = [:], source: HTTPRequestBody,
-        contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil, options: Options = Options(),
+        contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
         session: HTTPSession = .default
     ) async throws -> HTTPCycle {
         let cycle = try HTTPCycle(urlString, method: method, parameters: parameters, options: options, session: session)
@@ -30,7 +30,7 @@ extension HTTPCycle {
     @discardableResult
     public static func upload(
         _ urlString: String, method: HTTPMethod = .post, parameters: QueryParameters = [:], source: HTTPRequestBody,
-        contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil, options: Options = Options(),
+        contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
         let cycle = try HTTPCycle(urlString, method: method, parameters: parameters, options: options, session: session)
@@ -52,7 +52,7 @@ extension HTTPCycle {
     public static func download(
         _ urlString: String, parameters: QueryParameters = [:], resumable: Bool = false,
         resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: DidWriteBodyDataHandler? = nil,
-        options: Options = Options(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler
+        options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler
     ) async throws -> HTTPCycle {
         let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, options: options, session: session)
         cycle.download = HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
@@ -68,7 +68,7 @@ extension HTTPCycle {
     public static func download(
         _ urlString: String, parameters: QueryParameters = [:], resumable: Bool = false,
         resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: DidWriteBodyDataHandler? = nil,
-        options: Options = Options(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler,
+        options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler,
         completion: @escaping Completion
     ) throws -> HTTPCycle {
         let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, options: options, session: session)

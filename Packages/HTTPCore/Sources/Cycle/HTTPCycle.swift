@@ -35,35 +35,16 @@ public final class HTTPCycle: Sendable {
     /// The cycle's own settings: what a run reads when it starts (``CycleRun``).
     struct Settings {
         var request: HTTPRequest
-        var requestProcessors: [any HTTPRequestProcessor]?
-        var responseProcessors: [any HTTPResponseProcessor]?
-        var authentications: [any HTTPAuthentication]?
-        var solicited = false
-        // Settings few cycles have are held out of line: inline they took a large part of the
-        // cycle's size, and a finished cycle is freed, with cold caches, a line at a time.
-        @OutOfLine var retryPolicy: RetryPolicy?
+        var options: HTTPRequestOptions
         var didSendBodyData: DidSendBodyDataHandler?
+        // Out of line: few cycles download, and a finished cycle is freed, with cold caches, a
+        // line at a time.
         @OutOfLine var download: HTTPDownload? = nil
-
-        /// Settings sharing the object that holds `retryPolicy`.
-        init(
-            request: consuming HTTPRequest, requestProcessors: [any HTTPRequestProcessor]?,
-            responseProcessors: [any HTTPResponseProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool,
-            retryPolicy: OutOfLine<RetryPolicy>
-        ) {
-            self.request = request
-            self.requestProcessors = requestProcessors
-            self.responseProcessors = responseProcessors
-            self.authentications = authentications
-            self.solicited = solicited
-            _retryPolicy = retryPolicy
-        }
     }
 
     struct State {
         var settings: Settings
         var lifecycle = CycleLifecycle()
-        var priority = RequestPriority.normal
         var response: HTTPResponse?
         var retryCount = 0
         @OutOfLine var resumeData: DownloadResumeData? = nil
@@ -79,42 +60,24 @@ public final class HTTPCycle: Sendable {
     /// Creates a cycle that is ready to ``start()``.
     public convenience init(
         requestURL: URL, requestMethod: HTTPMethod = .get, session: HTTPSession = .default,
-        requestObject: (any Sendable)? = nil, requestProcessors: [any HTTPRequestProcessor]? = nil,
-        responseProcessors: [any HTTPResponseProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil
+        requestObject: (any Sendable)? = nil, options: HTTPRequestOptions = HTTPRequestOptions()
     ) {
         self.init(
-            request: HTTPRequest(url: requestURL, method: requestMethod, object: requestObject), session: session,
-            requestProcessors: requestProcessors, responseProcessors: responseProcessors, authentications: authentications)
+            request: HTTPRequest(url: requestURL, method: requestMethod, object: requestObject), options: options,
+            session: session)
+    }
+
+    /// Creates a cycle for `request` with its own `options`, ready to ``start()``.
+    public convenience init(request: HTTPRequest, options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default) {
+        self.init(request: request, options: options, session: session, vettedURL: nil)
     }
 
     /// Creates a cycle with every setting in place at once, so that building one takes no lock;
     /// `vettedURL` is the request's URL when the caller checked it is ``Foundation/URL/isSendableHTTP``.
-    package convenience init(
-        request: consuming HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPRequestProcessor]?,
-        responseProcessors: [any HTTPResponseProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool = false,
-        retryPolicy: RetryPolicy? = nil, vettedURL: URL? = nil
-    ) {
-        self.init(
-            request: request, session: session, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-            authentications: authentications, solicited: solicited, retryPolicy: OutOfLine(wrappedValue: retryPolicy),
-            vettedURL: vettedURL)
-    }
-
-    /// As above, the retry policy in an object of its own, which the cycle shares with the
-    /// ``Options`` it came from.
-    init(
-        request: consuming HTTPRequest, session: HTTPSession, requestProcessors: [any HTTPRequestProcessor]?,
-        responseProcessors: [any HTTPResponseProcessor]?, authentications: [any HTTPAuthentication]?, solicited: Bool,
-        retryPolicy: OutOfLine<RetryPolicy>, vettedURL: URL?
-    ) {
+    package init(request: consuming HTTPRequest, options: HTTPRequestOptions, session: HTTPSession, vettedURL: URL?) {
         self.session = session
         self.vettedURL = vettedURL
-        state = Mutex(
-            State(
-                settings: Settings(
-                    request: request, requestProcessors: requestProcessors, responseProcessors: responseProcessors,
-                    authentications: authentications, solicited: solicited, retryPolicy: retryPolicy)))
+        state = Mutex(State(settings: Settings(request: request, options: options)))
         if session.hasEventMonitors.load(ordering: .acquiring) {
             emit(.created, to: session.settings().configuration.eventMonitors)
         }
@@ -131,45 +94,29 @@ public final class HTTPCycle: Sendable {
         state.withLock { $0.response }
     }
 
-    /// This cycle's request processors; `nil` uses the session's.
-    public var requestProcessors: [any HTTPRequestProcessor]? {
-        get { state.withLock { $0.settings.requestProcessors } }
-        set { state.withLock { $0.settings.requestProcessors = newValue } }
-    }
-
-    /// This cycle's response processors; `nil` uses the session's, and when those are empty
-    /// the session's registry picks one by Content-Type. An empty list turns processing off.
-    public var responseProcessors: [any HTTPResponseProcessor]? {
-        get { state.withLock { $0.settings.responseProcessors } }
-        set { state.withLock { $0.settings.responseProcessors = newValue } }
-    }
-
-    /// This cycle's authentications; `nil` uses the session's.
-    public var authentications: [any HTTPAuthentication]? {
-        get { state.withLock { $0.settings.authentications } }
-        set { state.withLock { $0.settings.authentications = newValue } }
+    /// What this cycle uses instead of its session's settings. Changes apply to the next start,
+    /// except ``HTTPRequestOptions/priority``, which also moves a cycle waiting in the queue.
+    public var options: HTTPRequestOptions {
+        get { state.withLock { $0.settings.options } }
+        set {
+            let moved = state.withLock { state in
+                defer { state.settings.options = newValue }
+                return state.settings.options.priority != newValue.priority
+            }
+            if moved { session.queue.reprioritize(self, to: newValue.priority) }
+        }
     }
 
     /// Whether a person asked for this request (a tap on "reload"), so it should be retried
-    /// until data arrives.
+    /// until data arrives: ``HTTPRequestOptions/solicited`` of ``options``.
     public var solicited: Bool {
-        get { state.withLock { $0.settings.solicited } }
-        set { state.withLock { $0.settings.solicited = newValue } }
+        get { options.solicited }
+        set { state.withLock { $0.settings.options.solicited = newValue } }
     }
 
-    /// This cycle's retry policy; `nil` uses the session's.
-    public var retryPolicy: RetryPolicy? {
-        get { state.withLock { $0.settings.retryPolicy } }
-        set { state.withLock { $0.settings.retryPolicy = newValue } }
-    }
-
-    /// Where the cycle stands in its session's queue; changing it moves a waiting cycle.
-    public var priority: RequestPriority {
-        get { state.withLock { $0.priority } }
-        set {
-            state.withLock { $0.priority = newValue }
-            session.queue.reprioritize(self, to: newValue)
-        }
+    /// Where the cycle stands in its session's queue.
+    var priority: RequestPriority {
+        state.withLock { $0.settings.options.priority }
     }
 
     /// Reports the request body's progress as it is sent.

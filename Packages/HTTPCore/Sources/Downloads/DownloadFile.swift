@@ -11,7 +11,7 @@ private let system = (write: Darwin.write, close: Darwin.close)
 
 /// A file a download writes into with plain `write(2)` calls: each chunk goes straight from
 /// the connection's buffer to the kernel, without a copy or a buffer of ours.
-final class DownloadFile: Sendable {
+package final class DownloadFile: Sendable {
     let url: URL
     /// The open file, -1 once closed: atomic, so that the file can be handed between the tasks
     /// of a run (its ``DownloadTarget`` orders the calls).
@@ -21,7 +21,7 @@ final class DownloadFile: Sendable {
     /// past `offset`.
     ///
     /// - Throws: ``HTTPError/downloadFile(path:reason:)``.
-    init(url: URL, keepingFirst offset: Int64) throws(HTTPError) {
+    package init(url: URL, keepingFirst offset: Int64) throws(HTTPError) {
         self.url = url
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         fileDescriptor = Atomic(descriptor)
@@ -53,7 +53,7 @@ final class DownloadFile: Sendable {
     /// Writes all of `bytes`.
     ///
     /// - Throws: ``HTTPError/downloadFile(path:reason:)`` (disk full, file closed…).
-    func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPError) {
         guard var base = bytes.baseAddress else { return }
         let descriptor = fileDescriptor.load(ordering: .relaxed)
         var remaining = bytes.count
@@ -71,7 +71,7 @@ final class DownloadFile: Sendable {
     /// Closes the file; its contents stay.
     ///
     /// - Throws: ``HTTPError/downloadFile(path:reason:)`` when the last writes fail to land.
-    func close() throws(HTTPError) {
+    package func close() throws(HTTPError) {
         let descriptor = fileDescriptor.exchange(-1, ordering: .relaxed)
         guard descriptor >= 0 else { return }
         let result = system.close(descriptor)

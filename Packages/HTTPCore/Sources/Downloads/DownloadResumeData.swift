@@ -15,7 +15,7 @@ public struct DownloadResumeData: Sendable, Codable, Equatable {
     /// The full size, when the server said.
     public var expectedLength: Int64?
 
-    public init(url: URL, partialFile: URL, bytesWritten: Int64, validator: String, expectedLength: Int64?) {
+    package init(url: URL, partialFile: URL, bytesWritten: Int64, validator: String, expectedLength: Int64?) {
         self.url = url
         self.partialFile = partialFile
         self.bytesWritten = bytesWritten

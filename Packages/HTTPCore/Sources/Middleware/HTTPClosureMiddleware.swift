@@ -10,7 +10,7 @@
 /// }
 /// ```
 public struct HTTPClosureMiddleware: HTTPMiddleware {
-    public typealias Intercept = @Sendable (HTTPRequest, HTTPNext) async throws -> HTTPResponse
+    typealias Intercept = @Sendable (HTTPRequest, HTTPNext) async throws -> HTTPResponse
 
     public let name: String
     private let body: Intercept
@@ -18,7 +18,7 @@ public struct HTTPClosureMiddleware: HTTPMiddleware {
     /// - Parameters:
     ///   - name: what `jewz -v` and the stage events call it.
     ///   - intercept: the step itself, as ``HTTPMiddleware/intercept(_:next:)``.
-    public init(_ name: String = "closure", _ intercept: @escaping Intercept) {
+    public init(_ name: String = "closure", _ intercept: @escaping @Sendable (HTTPRequest, HTTPNext) async throws -> HTTPResponse) {
         self.name = name
         body = intercept
     }

@@ -14,7 +14,7 @@
 /// keeps its own unless the middleware replaces.
 public struct HTTPHeaderMiddleware: HTTPMiddleware {
     /// Computes a header's value for a request; `nil` sets nothing.
-    public typealias Value = @Sendable (HTTPRequest) async throws -> String?
+    typealias Value = @Sendable (HTTPRequest) async throws -> String?
 
     private enum Source: Sendable {
         case fixed(HTTPHeaderFields)
@@ -36,7 +36,7 @@ public struct HTTPHeaderMiddleware: HTTPMiddleware {
     }
 
     /// Sets the header `name` to what `value` computes for each request.
-    public init(_ name: String, replacing: Bool = false, value: @escaping Value) {
+    public init(_ name: String, replacing: Bool = false, value: @escaping @Sendable (HTTPRequest) async throws -> String?) {
         source = .computed(name: name, value)
         replaces = replacing
     }

@@ -17,11 +17,11 @@ import Logging
 /// application middleware, each run once, with the final outcome.
 public struct HTTPLoggingMiddleware: HTTPMiddleware {
     /// The headers whose values are never logged.
-    public static let redactedHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    static let redactedHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
-    public let logger: Logger
-    public let level: Logger.Level
-    public let logsHeaders: Bool
+    let logger: Logger
+    let level: Logger.Level
+    let logsHeaders: Bool
 
     public var name: String { "logging" }
 

@@ -173,9 +173,6 @@ public struct HTTPError: Error, CustomStringConvertible {
         if case .explicit(true) = detail { true } else { false }
     }
 
-    /// Whether this is a ``Code/timedOut`` failure.
-    public var isTimeout: Bool { code == .timedOut }
-
     // MARK: Making errors
 
     /// The URL string could not be parsed, or has no http(s) scheme or host.
@@ -185,10 +182,10 @@ public struct HTTPError: Error, CustomStringConvertible {
     package static func invalidHeader(name: String) -> HTTPError { HTTPError(.invalidHeader, .text(name)) }
 
     /// The server answered with a status the session treats as a failure.
-    public static func statusCode(_ response: HTTPResponse) -> HTTPError { HTTPError(.statusCode, response: response) }
+    package static func statusCode(_ response: HTTPResponse) -> HTTPError { HTTPError(.statusCode, response: response) }
 
     /// The cycle was cancelled; `explicitly` when a person asked for it.
-    public static func cancelled(explicitly: Bool) -> HTTPError { explicitly ? cancelledExplicitly : cancelledImplicitly }
+    package static func cancelled(explicitly: Bool) -> HTTPError { explicitly ? cancelledExplicitly : cancelledImplicitly }
     private static let cancelledExplicitly = HTTPError(.cancelled, .explicit(true))
     private static let cancelledImplicitly = HTTPError(.cancelled, .explicit(false))
 
@@ -225,10 +222,10 @@ public struct HTTPError: Error, CustomStringConvertible {
     }
 
     /// Any other failure of the transport, described by `reason`.
-    public static func transport(reason: String) -> HTTPError { HTTPError(.transport, .text(reason)) }
+    package static func transport(reason: String) -> HTTPError { HTTPError(.transport, .text(reason)) }
 
-    /// Any other failure of the transport: `underlying`, such as a ``MockTransport/UnmatchedRequest``.
-    public static func transport(underlying: any Error) -> HTTPError {
+    /// Any other failure of the transport: `underlying`, such as a `MockTransport.UnmatchedRequest` (JewzMocking).
+    package static func transport(underlying: any Error) -> HTTPError {
         HTTPError(.transport, .text(String(describing: underlying)), underlying: underlying)
     }
 
@@ -262,7 +259,7 @@ public struct HTTPError: Error, CustomStringConvertible {
     }
 
     /// The server's answer is not valid HTTP, as `reason` says.
-    public static func invalidResponse(reason: String) -> HTTPError { HTTPError(.invalidResponse, .text(reason)) }
+    package static func invalidResponse(reason: String) -> HTTPError { HTTPError(.invalidResponse, .text(reason)) }
 
     /// The server's certificate was refused, for `reason`.
     package static func certificateRejected(reason: String) -> HTTPError { HTTPError(.certificateRejected, .text(reason)) }

@@ -3,7 +3,7 @@
 /// Below the cache: a stored answer sets no cookies again. In the pipeline when the session has
 /// a cookie jar.
 struct CookieStage: HTTPMiddleware {
-    let jar: HTTPCookieJar
+    let jar: any HTTPCookieStorage
 
     var name: String { "cookies" }
 

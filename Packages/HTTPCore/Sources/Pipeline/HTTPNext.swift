@@ -23,8 +23,8 @@ public struct HTTPNext: Sendable {
     public var bodySizeLimit: Int { run.settings.configuration.maximumResponseBodySize }
 
     /// The cycle this request belongs to; for a GET shared by coalesced cycles, the one that
-    /// started the exchange.
-    public var cycle: HTTPCycle { run.cycle }
+    /// started the exchange; `nil` for ``HTTPSession/send(_:options:)``.
+    public var cycle: HTTPCycle? { run.cycle }
 
     /// Sends `request` through the rest of the path.
     ///

@@ -12,7 +12,7 @@ struct QueueStage: HTTPMiddleware {
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
         if !queue.tryAcquire() {
-            try await queue.acquire(for: next.isShared ? nil : run.cycle, priority: run.cycle.priority)
+            try await queue.acquire(for: next.isShared ? nil : run.cycle, priority: run.priority)
         }
         var response: HTTPResponse
         do {

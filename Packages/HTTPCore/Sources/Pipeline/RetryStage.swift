@@ -49,7 +49,7 @@ struct RetryStage: HTTPMiddleware {
         // A retry that could not start before the run's deadline is not made: the failure stands.
         if let deadline = run.deadline, ClockReading.now + delay >= deadline { return nil }
         run.emit(.retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: ClockReading.now - run.started))
-        run.cycle.record(retryCount: retries + 1, of: run.generation)
+        run.cycle?.record(retryCount: retries + 1, of: run.generation)
         run.session.logger.debug(
             "retrying \(request.method) \(request.url.redactedString) in \(delay) after \(failure)",
             metadata: ["retry": "\(retries + 1)"])

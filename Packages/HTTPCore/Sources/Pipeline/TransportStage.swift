@@ -25,7 +25,7 @@ struct TransportStage: HTTPMiddleware {
     @inline(__always)
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let run = next.run
-        if next.pipeline.hasUserStages { try Self.check(request, prepared: run.request, vettedURL: run.cycle.vettedURL) }
+        if next.pipeline.hasUserStages { try Self.check(request, prepared: run.request, vettedURL: run.vettedURL) }
         if !next.isShared, !run.bodies.isInMemory { return try await streaming(request, next: next) }
         return try await sending(request, next: next, into: nil)
     }

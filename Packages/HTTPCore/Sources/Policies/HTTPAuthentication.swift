@@ -45,7 +45,7 @@ public protocol HTTPAuthentication: Sendable {
 /// closed after, and ``HTTPAuthentication/respond(to:retrying:)`` is asked again with each new
 /// challenge, up to three answers in all (NTLM needs two: negotiate, then authenticate).
 ///
-/// A transport that cannot keep a connection for them (``URLSessionTransport``, one made from
+/// A transport that cannot keep a connection for them (JewzURLSession's `URLSessionTransport`, one made from
 /// the caller's `HTTPClient`) fails the request with ``HTTPError/Code/invalidConfiguration``.
 public protocol HTTPConnectionAuthentication: HTTPAuthentication {
     /// Whether its answer to `challenge` opens a handshake on a connection of its own.

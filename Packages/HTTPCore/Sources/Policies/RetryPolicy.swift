@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// var policy = RetryPolicy()
 /// policy.retryableStatusCodes.insert(429)
-/// policy.shouldRetry = { attempt in attempt.error.isTimeout ? false : nil }   // nil: default decision
+/// policy.shouldRetry = { attempt in attempt.error.code == .timedOut ? false : nil }   // nil: default decision
 /// try session.update { $0.retryPolicy = policy }
 /// ```
 public struct RetryPolicy: Sendable {

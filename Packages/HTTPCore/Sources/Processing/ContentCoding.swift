@@ -26,9 +26,9 @@ public protocol HTTPContentDecoding: AnyObject {
 /// Maps `Content-Encoding` tokens to decoders. A session advertises the tokens of the available
 /// decoders in `Accept-Encoding` and decodes matching responses.
 public final class ContentCodingRegistry: Sendable {
-    /// The registry sessions use unless given another one; with `import Jewzruxin` it knows
-    /// gzip and deflate.
-    public static let shared = ContentCodingRegistry(defaults: standardDefaults)
+    /// The registry sessions use unless given another one. It starts empty; the umbrella's
+    /// `StandardProcessors.install()` registers gzip, deflate, br and zstd.
+    public static let shared = ContentCodingRegistry()
 
     private struct Entries {
         var decoders: [(token: String, decoder: any HTTPContentDecoder)] = []
@@ -42,11 +42,6 @@ public final class ContentCodingRegistry: Sendable {
     private let entries = Mutex(Entries())
 
     public init() {}
-
-    /// A registry with the decoders `defaults` registers.
-    private init(defaults: (any ProcessorRegistryDefaults.Type)?) {
-        defaults?.registerDefaultCodings(in: self)
-    }
 
     /// Registers `decoder` for each coding token (`gzip`, `x-gzip`…), replacing earlier ones.
     public func register(_ decoder: any HTTPContentDecoder, for tokens: String...) {
@@ -67,7 +62,7 @@ public final class ContentCodingRegistry: Sendable {
     }
 
     /// The decoder for a coding token, if registered.
-    public func decoder(for token: String) -> (any HTTPContentDecoder)? {
+    package func decoder(for token: String) -> (any HTTPContentDecoder)? {
         let token = token.trimmingHTTPWhitespace().lowercased()
         return entries.withLock { $0.decoders.first { $0.token == token }?.decoder }
     }

@@ -13,11 +13,9 @@ import JewzLocking
 /// try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
 /// ```
 public final class ProcessorRegistry: Sendable {
-    /// The registry sessions use unless given another one.
-    ///
-    /// With `import Jewzruxin` it starts with the standard processors (JSON, form…); with
-    /// HTTPCore alone it starts empty.
-    public static let shared = ProcessorRegistry(defaults: standardDefaults)
+    /// The registry sessions use unless given another one. It starts empty; the umbrella's
+    /// `StandardProcessors.install()` registers JSON, form, XML, multipart and JSON lines.
+    public static let shared = ProcessorRegistry()
 
     private struct Entries {
         var processors: [String: any HTTPResponseProcessor] = [:]
@@ -35,15 +33,6 @@ public final class ProcessorRegistry: Sendable {
             generation += 1
             byContentType = [:]
             lastAnswer = nil
-        }
-    }
-
-    /// A media-type pattern is not one of the four forms a registry matches.
-    public struct InvalidPattern: Error, Equatable, CustomStringConvertible {
-        public var pattern: String
-
-        public var description: String {
-            "Invalid media-type pattern '\(pattern)': use type/subtype, type/*+suffix, type/* or */*."
         }
     }
 
@@ -68,23 +57,18 @@ public final class ProcessorRegistry: Sendable {
     /// Creates an empty registry.
     public init() {}
 
-    /// A registry with the processors `defaults` registers.
-    private init(defaults: (any ProcessorRegistryDefaults.Type)?) {
-        defaults?.registerDefaults(in: self)
-    }
-
     /// Registers `processor` for each of `patterns`.
     ///
-    /// - Throws: ``InvalidPattern`` when a pattern is not one of the four forms; nothing is
-    ///   registered then.
-    public func register(_ processor: any HTTPResponseProcessor, for patterns: String...) throws(InvalidPattern) {
+    /// - Throws: ``HTTPError/Code/invalidConfiguration`` naming a pattern that is not one of
+    ///   the four forms (type/subtype, type/*+suffix, type/*, */*); nothing is registered then.
+    public func register(_ processor: any HTTPResponseProcessor, for patterns: String...) throws(HTTPError) {
         try register(processor, for: patterns)
     }
 
     /// Registers `processor` for each of `patterns`.
     ///
-    /// - Throws: ``InvalidPattern``; nothing is registered then.
-    public func register(_ processor: any HTTPResponseProcessor, for patterns: [String]) throws(InvalidPattern) {
+    /// - Throws: ``HTTPError/Code/invalidConfiguration``; nothing is registered then.
+    public func register(_ processor: any HTTPResponseProcessor, for patterns: [String]) throws(HTTPError) {
         let keys = try patterns.map(Self.normalizedPattern)
         entries.withLock { entries in
             for key in keys { entries.processors[key] = processor }
@@ -102,10 +86,10 @@ public final class ProcessorRegistry: Sendable {
     }
 
     /// The processor that turns a request object into a body when the cycle has no request
-    /// processor and the object is neither bytes nor a `String` (which go as they are). With
-    /// `import Jewzruxin` the shared registry's is ``JewzJSON/HTTPJSONProcessor``, so that a
-    /// `JSONValue`, a dictionary or any `Encodable` goes as JSON; `nil` makes such an object
-    /// an error.
+    /// processor and the object is neither bytes nor a `String` (which go as they are). After
+    /// the umbrella's `StandardProcessors.install()` the shared registry's is JewzJSON's
+    /// `HTTPJSONProcessor`, so that a `JSONValue`, a dictionary or any `Encodable` goes as
+    /// JSON; `nil` makes such an object an error.
     public var objectProcessor: (any HTTPRequestProcessor)? {
         get { entries.withLock { $0.objectProcessor } }
         set { entries.withLock { $0.objectProcessor = newValue } }
@@ -138,12 +122,12 @@ public final class ProcessorRegistry: Sendable {
 
     /// The processor that writes request bodies of a `Content-Type`: the one registered for it
     /// when it prepares requests too, else `nil`.
-    public func requestProcessor(forContentType contentType: String) -> (any HTTPRequestProcessor)? {
+    package func requestProcessor(forContentType contentType: String) -> (any HTTPRequestProcessor)? {
         processor(forContentType: contentType) as? any HTTPRequestProcessor
     }
 
     /// The processor for a media type, by the most specific matching pattern.
-    public func processor(for mediaType: MediaType) -> (any HTTPResponseProcessor)? {
+    func processor(for mediaType: MediaType) -> (any HTTPResponseProcessor)? {
         entries.withLock { entries in
             let processors = entries.processors
             if let exact = processors[mediaType.essence] { return exact }
@@ -156,9 +140,13 @@ public final class ProcessorRegistry: Sendable {
 
     /// The pattern as the registry keys it (lowercased, without parameters).
     ///
-    /// - Throws: ``InvalidPattern``.
-    static func normalizedPattern(_ pattern: String) throws(InvalidPattern) -> String {
-        guard let mediaType = MediaType(pattern), mediaType.parameters.isEmpty else { throw InvalidPattern(pattern: pattern) }
+    /// - Throws: ``HTTPError/Code/invalidConfiguration``.
+    private static func invalid(_ pattern: String) -> HTTPError {
+        .invalidConfiguration("'\(pattern)' is not a media-type pattern; use type/subtype, type/*+suffix, type/* or */*")
+    }
+
+    static func normalizedPattern(_ pattern: String) throws(HTTPError) -> String {
+        guard let mediaType = MediaType(pattern), mediaType.parameters.isEmpty else { throw Self.invalid(pattern) }
         let type = mediaType.type
         let subtype = mediaType.subtype
         let valid =
@@ -171,23 +159,7 @@ public final class ProcessorRegistry: Sendable {
             } else {
                 type.isHTTPToken && subtype.isHTTPToken && !subtype.contains("*")
             }
-        guard valid, !type.contains("*") || type == "*" else { throw InvalidPattern(pattern: pattern) }
+        guard valid, !type.contains("*") || type == "*" else { throw Self.invalid(pattern) }
         return mediaType.essence
     }
-}
-
-/// Supplies what the shared registries start with. The umbrella module `Jewzruxin` provides
-/// the conformance that fills ``ProcessorRegistry/shared`` and ``ContentCodingRegistry/shared``.
-public protocol ProcessorRegistryDefaults {
-    /// Registers the default processors in `registry`.
-    static func registerDefaults(in registry: ProcessorRegistry)
-    /// Registers the default content decoders in `registry`.
-    static func registerDefaultCodings(in registry: ContentCodingRegistry)
-}
-
-/// `Jewzruxin.StandardProcessors`, when the umbrella module is linked in. It is found by its
-/// mangled name, so HTTPCore installs the defaults without depending on the modules above it
-/// (see ARCHITECTURE.md).
-var standardDefaults: (any ProcessorRegistryDefaults.Type)? {
-    _typeByName("9Jewzruxin18StandardProcessorsO") as? any ProcessorRegistryDefaults.Type
 }

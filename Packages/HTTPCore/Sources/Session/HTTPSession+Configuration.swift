@@ -67,9 +67,10 @@ extension HTTPSession {
         /// The session's HTTP cache: `nil` (the default) asks none. JewzCache's `HTTPCache`
         /// keeps responses in memory or on disk by RFC 9111's rules (``HTTPResponseCache``).
         public var cache: (any HTTPResponseCache)?
-        /// The session's cookies: `nil` (the default) sends and keeps none; a jar stores every
-        /// response's `Set-Cookie` (redirects included) and sends what matches, on any transport.
-        public var cookieJar: HTTPCookieJar?
+        /// The session's cookies: `nil` (the default) sends and keeps none; a jar (JewzCookies'
+        /// `HTTPCookieJar`, RFC 6265) stores every response's `Set-Cookie`, redirects included,
+        /// and sends what matches, on any transport.
+        public var cookieJar: (any HTTPCookieStorage)?
         /// Whether identical GETs in flight (same URL and headers) share one exchange; off by
         /// default. Each waiter gets the response; one waiter cancelling does not cancel the others.
         public var coalescesIdenticalGETs = false

@@ -1,13 +1,6 @@
 import JewzLocking
 
 extension HTTPSession {
-    /// ``HTTPSession/configureDefault(_:transport:)`` came after the default session was made.
-    public struct DefaultSessionInUse: Error, CustomStringConvertible {
-        public var description: String {
-            "The default session is already in use; call HTTPSession.configureDefault before the first request, or create a session of your own."
-        }
-    }
-
     /// What the default session is made from, and whether it has been.
     private struct DefaultSetup: Sendable {
         var configuration = Configuration()
@@ -20,11 +13,14 @@ extension HTTPSession {
     /// Sets the configuration (timeouts, headers, redirect policy, cookie jar…) and, if
     /// given, the transport of ``default``, before its first use.
     ///
-    /// - Throws: ``DefaultSessionInUse`` once ``default`` has been made: a session's
-    ///   configuration does not change under the requests already using it.
-    public static func configureDefault(_ configuration: Configuration, transport: (any HTTPTransport)? = nil) throws {
-        try defaultSetup.withLock { setup in
-            guard !setup.isMade else { throw DefaultSessionInUse() }
+    /// - Throws: ``HTTPError/Code/invalidConfiguration`` once ``default`` has been made: a
+    ///   session's configuration does not change under the requests already using it.
+    public static func configureDefault(_ configuration: Configuration, transport: (any HTTPTransport)? = nil) throws(HTTPError) {
+        try defaultSetup.withLock { (setup) throws(HTTPError) in
+            guard !setup.isMade else {
+                throw .invalidConfiguration(
+                    "the default session is already in use; call HTTPSession.configureDefault before the first request, or create a session of your own")
+            }
             setup.configuration = configuration
             setup.transport = transport
         }

@@ -34,8 +34,9 @@ final class NetworkActivity: Sendable {
         return runs.compactMap { $0 }.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 
-    /// Counts a run of `cycle` as running, and returns its slot for ``end(_:)``.
-    func begin(_ cycle: HTTPCycle) -> Int {
+    /// Counts a run of `cycle` (`nil` for a send without one) as running, and returns its
+    /// slot for ``end(_:)``.
+    func begin(_ cycle: HTTPCycle?) -> Int {
         change(by: 1) { state in
             if let slot = state.freeSlots.popLast() {
                 state.runs[slot] = cycle

@@ -13,5 +13,5 @@ extension String {
 
 extension URL {
     /// The URL's text with its user info replaced by `***`.
-    var redactedString: String { absoluteString.redactingURLCredentials }
+    package var redactedString: String { absoluteString.redactingURLCredentials }
 }

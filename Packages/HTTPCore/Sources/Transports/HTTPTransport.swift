@@ -2,7 +2,7 @@ import Foundation
 
 /// Moves a prepared request over the wire and hands the response to a receiver as it arrives:
 /// the head once, then the body chunk by chunk, still content-encoded. The session owns one;
-/// ``AsyncHTTPClientTransport`` is the default, ``URLSessionTransport`` the alternative.
+/// ``AsyncHTTPClientTransport`` is the default, `URLSessionTransport` (JewzURLSession) the alternative.
 ///
 /// A transport reports failures as ``HTTPError`` values: ``HTTPError/connectionFailed(reason:)``
 /// only when the server cannot have seen the request, ``HTTPError/timedOut`` for timeouts, and

@@ -89,7 +89,7 @@ public final class ImageCache: Sendable {
             cycle.request.caching.key = "GET " + key
             cycle.request.appliesContentTypeProcessing = false
             // The queue sends the download at its waiters' highest priority.
-            return .init(prioritize: { cycle.priority = $0 }) { [self] in
+            return .init(prioritize: { cycle.options.priority = $0 }) { [self] in
                 let response = try await cycle.start()
                 let image = try Image(data: response.data)
                 memory.insert(image, forKey: key)

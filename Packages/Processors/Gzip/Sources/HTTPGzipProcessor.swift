@@ -4,14 +4,14 @@ import JewzHTTPCore
 /// gzip and deflate for HTTP.
 ///
 /// As a content decoder (registered for `gzip`, `x-gzip` and `deflate` in a
-/// `ContentCodingRegistry`; `import Jewzruxin` does it), responses are decoded chunk by chunk
+/// `ContentCodingRegistry`; the umbrella's `StandardProcessors.install()` does it), responses are decoded chunk by chunk
 /// as they arrive, within ``limits``. As a request processor (opt-in: add it after the
 /// processor that makes the body, on a cycle or a session), it gzips the body and sets
 /// `Content-Encoding: gzip`.
 ///
 /// ```swift
 /// ContentCodingRegistry.shared.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
-/// cycle.requestProcessors = [HTTPJSONProcessor(), HTTPGzipProcessor()]   // compress this upload
+/// cycle.options.requestProcessors = [HTTPJSONProcessor(), HTTPGzipProcessor()]   // compress this upload
 /// ```
 public struct HTTPGzipProcessor: HTTPRequestProcessor, HTTPContentDecoder {
     /// The `Content-Encoding` tokens it decodes.

@@ -51,7 +51,7 @@ extension HTTPCycle.Sender {
     ///   ``HTTPCycle/start()``, and `.processor` (with the response) when the body is not a `type`.
     public func callAsFunction<T: Decodable>(
         _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
-        requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPCycle.Options = .init(),
+        requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = .init(),
         decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder(), session: HTTPSession = .default
     ) async throws -> T {
         let cycle = try make(urlString, parameters, headers, requestObject, timeout, options, session)

@@ -17,7 +17,7 @@ extension HTTPResponseBody {
     public func jsonLines<T: Decodable>(
         as type: T.Type, using decoder: JSONDecoder = JSONDecoder(), maximumLineLength: Int = 1 << 20
     ) -> HTTPJSONLines<T> {
-        HTTPJSONLines(lines: lines(maximumLength: maximumLineLength), decoder: decoder)
+        HTTPJSONLines(lines: splitIntoLines(maximumLength: maximumLineLength), decoder: decoder)
     }
 }
 

@@ -2,7 +2,7 @@ import JewzHTTPCore
 import JewzZstdLibrary
 
 /// Zstandard (`zstd`, RFC 9659) for HTTP responses, decoded chunk by chunk as they arrive
-/// within ``limits``. Register it in a `ContentCodingRegistry` (`import Jewzruxin` does) and
+/// within ``limits``. Register it in a `ContentCodingRegistry` (the umbrella's `StandardProcessors.install()` does) and
 /// sessions advertise `zstd` in `Accept-Encoding` — when libzstd loads: without it the
 /// decoder is ``isAvailable`` `false`, `zstd` is not advertised, and a `zstd` body a server
 /// sends anyway fails with ``JewzHTTPCore/ContentDecodingError/Code/unavailable``.

@@ -99,7 +99,7 @@ extension HTTPService {
     /// The work of the run of `cycle` under `identifier`, which every caller of that identifier
     /// shares while it lasts.
     private func run(_ cycle: HTTPCycle, as identifier: String) -> SingleFlight<String, HTTPCycle>.Work {
-        .init(prioritize: { cycle.priority = $0 }) {
+        .init(prioritize: { cycle.options.priority = $0 }) {
             defer { self.forget(cycle, as: identifier) }
             try await cycle.start()
             return cycle
@@ -156,15 +156,15 @@ extension HTTPService {
             request.headers = headers
         }
         request.timeout = resource.timeout ?? profile.timeout
-        let cycle = HTTPCycle(
-            request: request, session: session,
+        let options = HTTPRequestOptions(
             requestProcessors: try processors(
                 resource.requestProcessor ?? profile.requestProcessor, resource: name, raw: HTTPDataProcessor() as any HTTPRequestProcessor
             ) { $0.requestProcessor(forContentType: $1) },
             responseProcessors: try processors(
                 resource.responseProcessor ?? profile.responseProcessor, resource: name, raw: HTTPDataProcessor() as any HTTPResponseProcessor
             ) { $0.processor(forContentType: $1) },
-            authentications: authentications, vettedURL: url)
+            authentications: authentications)
+        let cycle = HTTPCycle(request: request, options: options, session: session, vettedURL: url)
         hook?(cycle, name)
         return cycle
     }

@@ -9,7 +9,7 @@ import JewzHTTPCore
 ///     static let serviceName = "github"
 ///     func makeSession() -> HTTPSession { HTTPSession(configuration: .init()) }
 ///     func cycleDidCreate(_ cycle: HTTPCycle, resourceName: String) {
-///         if resourceName == "upload" { cycle.requestProcessors = [HTTPDataProcessor()] }
+///         if resourceName == "upload" { cycle.options.requestProcessors = [HTTPDataProcessor()] }
 ///     }
 /// }
 /// let github = try HTTPService(GitHub(), profilesIn: profiles)

@@ -44,7 +44,7 @@ extension HTTPService {
     ) async throws -> Endpoint.Response {
         let cycle = try makeCycle(endpoint.resourceName, values: endpoint.values, object: endpoint.body)
         // Decoded here from the bytes: a response processor's tree would be built for nothing.
-        cycle.responseProcessors = []
+        cycle.options.responseProcessors = []
         try await run(cycle)
         let data = cycle.response?.data ?? Data()
         if let bytes = data as? Endpoint.Response { return bytes }

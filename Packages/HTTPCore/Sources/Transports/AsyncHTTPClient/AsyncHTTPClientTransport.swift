@@ -23,7 +23,7 @@ import Tracing
 /// - Important: AsyncHTTPClient 1.37 traps, ending the process, when a server answers with a
 ///   status below 100 (`HTTP/1.1 099 X`): the trap is inside its channel handler, before any
 ///   hook of ours. Send requests to servers you do not control that might do so through
-///   ``URLSessionTransport`` (which reports ``HTTPError/Code/invalidResponse``) or from a
+///   JewzURLSession's `URLSessionTransport` (which reports ``HTTPError/Code/invalidResponse``) or from a
 ///   process of their own; `Tools/Upstream/async-http-client` holds the fix.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The lanes of direct connections; never empty.

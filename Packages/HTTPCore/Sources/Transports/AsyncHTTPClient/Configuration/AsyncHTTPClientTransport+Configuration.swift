@@ -36,7 +36,7 @@ extension AsyncHTTPClientTransport {
             /// overrides it. Time spent waiting for the reader of a streamed body does not count.
             public var idle: Duration = .seconds(60)
 
-            public init() {}
+            init() {}
         }
 
         /// How connections are kept.
@@ -47,7 +47,7 @@ extension AsyncHTTPClientTransport {
             /// event loop in use.
             public var maximumConnectionsPerHost: Int = 256
 
-            public init() {}
+            init() {}
         }
 
         /// The HTTP versions the transport may speak.

@@ -67,10 +67,10 @@ extension AsyncHTTPClientTransport.Configuration {
         }
 
         /// The pinned host patterns, lowercased.
-        public var hostPatterns: [String] { rules.map(\.pattern) }
+        package var hostPatterns: [String] { rules.map(\.pattern) }
 
         /// Whether `host` matches a pinned pattern.
-        public func isPinned(host: String) -> Bool { !rules(forHost: host).isEmpty }
+        package func isPinned(host: String) -> Bool { !rules(forHost: host).isEmpty }
 
         /// The rules whose pattern `host` matches.
         func rules(forHost host: String) -> [Rule] {

@@ -1,4 +1,5 @@
 import Foundation
+import JewzHTTPCore
 
 /// The Public Suffix List's rules (Resources/public_suffix_list.dat): names under which anyone
 /// can register, so that no cookie may be set for them (`co.uk`, `github.io`).
@@ -53,7 +54,7 @@ struct PublicSuffixList: Sendable {
         let directories = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
         for directory in directories {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            for entry in entries where entry.hasSuffix("_JewzHTTPCore.resources") {
+            for entry in entries where entry.hasSuffix("_JewzCookies.resources") {
                 let file = directory.appendingPathComponent(entry).appendingPathComponent("public_suffix_list.dat")
                 if let contents = try? String(contentsOf: file, encoding: .utf8) { return contents }
             }

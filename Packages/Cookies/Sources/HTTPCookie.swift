@@ -1,4 +1,5 @@
 import Foundation
+import JewzHTTPCore
 
 /// One cookie as a jar keeps it (RFC 6265 §5.3).
 public struct HTTPCookie: Sendable, Hashable, Codable {

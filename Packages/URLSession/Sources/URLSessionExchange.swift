@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
+import JewzHTTPCore
 import JewzLocking
 
 /// One task's events, from the delegate queue to the sending task.
@@ -42,7 +43,7 @@ final class URLSessionExchange: HTTPExchangeCancelling {
         for case let (name as String, value as String) in response.allHeaderFields {
             // FoundationNetworking joins repeated fields with commas; `Set-Cookie` must be
             // split back, where a comma starts a new `name=` (an Expires date keeps its own).
-            let values = name.equalsCaseInsensitively("Set-Cookie") ? SetCookie.fields(in: [value]) : [value]
+            let values = name.equalsCaseInsensitively("Set-Cookie") ? Self.setCookieFields(in: [value]) : [value]
             for value in values { headers.add(value, for: name) }
         }
         // libcurl has undone these codings already; the length no longer describes the body.

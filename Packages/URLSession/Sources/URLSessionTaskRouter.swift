@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
+import JewzHTTPCore
 import JewzLocking
 
 /// The session's delegate: hands each task's callbacks to its exchange.

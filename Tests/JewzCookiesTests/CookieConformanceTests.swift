@@ -1,5 +1,7 @@
 import Foundation
+import JewzCookies
 import JewzHTTPCore
+import JewzMocking
 import Testing
 
 /// One case of the IETF http-state working group's cookie tests (`Resources/http-state`).
@@ -58,8 +60,8 @@ struct CookieCase: Decodable, Sendable, CustomTestStringConvertible {
         // The suite was written in 2011: its "future" dates (Expires=… 2019) are checked from then.
         configuration.cookieJar = try HTTPCookieJar(now: { Date(timeIntervalSince1970: 1_300_000_000) })
         let session = HTTPSession(configuration: configuration, transport: mock)
-        try await HTTPCycle.send(HTTPRequest(url: server), session: session)
-        try await HTTPCycle.send(HTTPRequest(url: result), session: session)
+        _ = try await session.send(HTTPRequest(url: server))
+        _ = try await session.send(HTTPRequest(url: result))
         let sent = (mock.requests.last?.headers["Cookie"] ?? "").split(separator: ";").map { field in
             let pair = field.drop { $0 == " " }
             let name = pair.prefix { $0 != "=" }

@@ -1,4 +1,5 @@
 import Foundation
+import JewzHTTPCore
 import JewzLocking
 
 /// The cookies of a session (RFC 6265): stored from every response's `Set-Cookie`, redirects
@@ -11,12 +12,11 @@ import JewzLocking
 /// ```
 /// Domain and path rules, host-only cookies, `Secure`, `Max-Age` before `Expires`, deletion by
 /// a past date, and no cookie for a public suffix (`co.uk`) are RFC 6265's. A jar holds at most
-/// ``maximumCookiesPerDomain`` cookies per domain and ``maximumCookies`` in all, the oldest
-/// going first; a name and value over 4096 bytes are not kept.
-public final class HTTPCookieJar: Sendable {
-    /// RFC 6265 §6.1 asks for at least 50 per domain and 3000 in all.
-    public static let maximumCookiesPerDomain = 50
-    public static let maximumCookies = 3000
+/// 50 cookies per domain and 3000 in all (RFC 6265 §6.1's least), the oldest going first; a name
+/// and value over 4096 bytes are not kept.
+public final class HTTPCookieJar: HTTPCookieStorage {
+    package static let maximumCookiesPerDomain = 50
+    package static let maximumCookies = 3000
 
     private let cookies = Mutex<[HTTPCookie]>([])
     private let file: URL?
@@ -64,8 +64,12 @@ public final class HTTPCookieJar: Sendable {
     /// Stores the cookies of `setCookieFields` (each one `Set-Cookie` field's value, as received:
     /// never split at commas, which belong to values) that a response from `url` may set;
     /// ignores the others, as RFC 6265 §5.3 says.
-    public func store(_ setCookieFields: [String], from url: URL, now: Date? = nil) {
-        let now = now ?? clock()
+    public func store(_ setCookieFields: [String], from url: URL) {
+        store(setCookieFields, from: url, now: clock())
+    }
+
+    /// As ``store(_:from:)``, at `now` rather than by the jar's clock.
+    public func store(_ setCookieFields: [String], from url: URL, now: Date) {
         guard !setCookieFields.isEmpty, let host = url.host?.lowercased() else { return }
         let secure = url.scheme?.lowercased() == "https"
         let accepted = setCookieFields.compactMap { SetCookie($0) }.compactMap { cookie(from: $0, host: host, url: url, secure: secure, now: now) }
@@ -90,8 +94,12 @@ public final class HTTPCookieJar: Sendable {
 
     /// The `Cookie` field for a request to `url`, `nil` when no cookie matches: longer paths
     /// first, then older cookies (RFC 6265 §5.4).
-    public func cookieField(for url: URL, now: Date? = nil) -> String? {
-        let now = now ?? clock()
+    public func cookieField(for url: URL) -> String? {
+        cookieField(for: url, now: clock())
+    }
+
+    /// As ``cookieField(for:)``, at `now` rather than by the jar's clock.
+    public func cookieField(for url: URL, now: Date) -> String? {
         guard let host = url.host?.lowercased() else { return nil }
         let path = url.requestPath
         let secure = url.scheme?.lowercased() == "https"

@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
+import JewzHTTPCore
 
 extension HTTPError {
     /// Classifies a URLSession error like the default transport's errors.

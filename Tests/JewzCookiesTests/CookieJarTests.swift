@@ -1,4 +1,5 @@
 import Foundation
+import JewzCookies
 import JewzHTTPCore
 import JewzSandbox
 import JewzTestSupport

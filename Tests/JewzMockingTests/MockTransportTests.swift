@@ -1,5 +1,6 @@
 import Foundation
 import JewzHTTPCore
+import JewzMocking
 import JewzLocking
 import JewzSandbox
 import JewzTestSupport

@@ -2,12 +2,13 @@
 import FoundationNetworking
 #endif
 import Foundation
+import JewzHTTPCore
 import JewzLocking
 
 /// The alternative transport: Foundation's `URLSession` (FoundationNetworking, libcurl, on
 /// Linux), for apps that already configure one or need its proxy and cookie handling.
 ///
-/// It passes the same behavioural tests as ``AsyncHTTPClientTransport`` except where the
+/// It passes the same behavioural tests as `AsyncHTTPClientTransport` except where the
 /// platform does not allow it (see ARCHITECTURE.md): on Linux, libcurl undoes gzip and
 /// deflate itself (so those codings are removed from the headers handed on), header order and
 /// repeated fields are merged by `HTTPURLResponse` and `URLRequest`, a one-shot stream body is
@@ -15,7 +16,7 @@ import JewzLocking
 /// body read slower than it arrives is buffered (there is no working flow control). That buffer
 /// is bounded only where it reaches this transport (64 MiB not yet read fails the exchange):
 /// FoundationNetworking itself reads ahead of its delegate queue without limit, so against a
-/// fast endless body only ``AsyncHTTPClientTransport`` guarantees bounded memory.
+/// fast endless body only `AsyncHTTPClientTransport` guarantees bounded memory.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let router: URLSessionTaskRouter
@@ -28,7 +29,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///   configuration asks for what `URLSession` cannot be told on Linux: TLS roots (added or
     ///   replaced), verification other than full, a client certificate, a minimum TLS version
     ///   other than 1.2, pins, HTTP/1.1 only, proxies, a Unix domain socket. Its TLS and
-    ///   proxies are libcurl's own; ``AsyncHTTPClientTransport`` honours them all.
+    ///   proxies are libcurl's own; `AsyncHTTPClientTransport` honours them all.
     public init(configuration: HTTPSession.Configuration = .init()) throws(HTTPError) {
         if let setting = Self.unsupportedSetting(in: configuration.transport) {
             throw HTTPError.invalidConfiguration(

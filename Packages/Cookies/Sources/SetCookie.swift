@@ -1,4 +1,5 @@
 import Foundation
+import JewzHTTPCore
 
 /// A `Set-Cookie` field as RFC 6265 §5.2 parses it: a name-value pair and the attributes the
 /// jar acts on. Unknown attributes are ignored; a field without `=` in its first part is no
@@ -52,27 +53,6 @@ struct SetCookie: Equatable {
                 continue
             }
         }
-    }
-
-    /// The `Set-Cookie` fields in `values`, where a transport that merges repeated fields
-    /// (FoundationNetworking, and it alone) joined several with commas: a comma starts a new
-    /// field only when what follows reads `name=`, so an `Expires` date's comma stays inside its
-    /// field. A guess only such a transport needs: a value with `, x=` in it is split.
-    static func fields(in values: [String]) -> [String] {
-        var fields: [String] = []
-        for value in values {
-            for (index, piece) in value.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
-                let trimmed = piece.drop { $0 == " " }
-                let name = trimmed.prefix { $0 != "=" && $0 != ";" && $0 != " " && $0 != "," }
-                let startsACookie = !name.isEmpty && trimmed.dropFirst(name.count).first == "="
-                if startsACookie || index == 0 {
-                    fields.append(String(trimmed))
-                } else {
-                    fields[fields.count - 1] += "," + piece
-                }
-            }
-        }
-        return fields
     }
 
     /// An attribute's name and its value, trimmed (the value empty when there is no `=`).

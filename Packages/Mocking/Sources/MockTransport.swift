@@ -1,4 +1,5 @@
 import Foundation
+import JewzHTTPCore
 import JewzLocking
 
 /// A transport that answers from stubs instead of the network, so tests and previews run

@@ -1,0 +1,45 @@
+/// What one request uses instead of its session's settings: the per-call level between the
+/// session's ``HTTPSession/Configuration-swift.struct`` and the ``HTTPRequest`` itself. Each
+/// `nil` (and `solicited` false, `priority` normal) leaves the session's in charge.
+///
+/// ```swift
+/// let response = try await session.send(
+///     request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
+/// cycle.options.priority = .high
+/// ```
+public struct HTTPRequestOptions: Sendable {
+    /// Turn the request's object into its body, in order; `nil` uses the session's.
+    public var requestProcessors: [any HTTPRequestProcessor]?
+    /// Read the response, in order; `nil` uses the session's, and when those are empty the
+    /// session's registry picks one by Content-Type. An empty list turns processing off.
+    public var responseProcessors: [any HTTPResponseProcessor]?
+    /// Answer the server's challenges; `nil` uses the session's. These go to any host the
+    /// request reaches, where the session's go only where its configuration lets them.
+    public var authentications: [any HTTPAuthentication]?
+    /// When to send the request again after a failure; `nil` uses the session's.
+    public var retryPolicy: RetryPolicy? {
+        get { retryPolicyStorage.wrappedValue }
+        set { retryPolicyStorage.wrappedValue = newValue }
+    }
+    // Out of line: a request holds its options across the whole exchange, and an inline policy
+    // (a set, durations, a closure) was copied and destroyed field by field.
+    private(set) var retryPolicyStorage: OutOfLine<RetryPolicy>
+    /// Whether a person asked for this request (a tap on "reload"), so that it is retried
+    /// until data arrives.
+    public var solicited: Bool
+    /// Where the request stands in its session's queue while it waits for a place.
+    public var priority: RequestPriority
+
+    public init(
+        requestProcessors: [any HTTPRequestProcessor]? = nil, responseProcessors: [any HTTPResponseProcessor]? = nil,
+        authentications: [any HTTPAuthentication]? = nil, retryPolicy: RetryPolicy? = nil, solicited: Bool = false,
+        priority: RequestPriority = .normal
+    ) {
+        self.requestProcessors = requestProcessors
+        self.responseProcessors = responseProcessors
+        self.authentications = authentications
+        retryPolicyStorage = OutOfLine(wrappedValue: retryPolicy)
+        self.solicited = solicited
+        self.priority = priority
+    }
+}

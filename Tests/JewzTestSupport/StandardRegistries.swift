@@ -1,0 +1,20 @@
+import Jewzruxin
+
+extension ProcessorRegistry {
+    /// A registry holding what `StandardProcessors.install()` registers, apart from the shared
+    /// one, so that tests never depend on what another test installed.
+    public static func standard() -> ProcessorRegistry {
+        let registry = ProcessorRegistry()
+        StandardProcessors.install(in: registry, codings: ContentCodingRegistry())
+        return registry
+    }
+}
+
+extension ContentCodingRegistry {
+    /// A registry holding the decoders `StandardProcessors.install()` registers.
+    public static func standard() -> ContentCodingRegistry {
+        let codings = ContentCodingRegistry()
+        StandardProcessors.install(in: ProcessorRegistry(), codings: codings)
+        return codings
+    }
+}
