@@ -43,7 +43,7 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// A collector for one exchange of `run`: a shared (coalesced) exchange keeps its body in
     /// memory and belongs to no one cycle; one with a `bridge` puts its body there, for the
     /// stages above to read.
-    init(for run: CycleRun, shared: Bool, bridge: ResponseBodyChannel?) {
+    init(for run: RequestRun, shared: Bool, bridge: ResponseBodyChannel?) {
         let settings = run.settings
         followsRedirects = settings.configuration.followsRedirects
         owner = shared ? nil : run.cycle

@@ -1,7 +1,7 @@
 import Synchronization
 
 // A cycle's runs: each starts with a new generation (``CycleLifecycle``), runs its
-// ``CycleRun`` in a task of its own or the caller's, and ends with the completion; what a run
+// ``RequestRun`` in a task of its own or the caller's, and ends with the completion; what a run
 // reports back to its cycle is recorded only while it is the current generation.
 extension HTTPCycle {
     /// Starts a new run in a task of its own and returns that task.
@@ -43,29 +43,28 @@ extension HTTPCycle {
         return begun
     }
 
-    /// One run from start to end: the ``CycleRun``, then the completion.
+    /// One run from start to end: the ``RequestRun`` (what ``HTTPSession/send(_:options:)``
+    /// runs too), then the completion.
     ///
     /// - Parameter keep: records the run's final response on the cycle — a failing status's
     ///   too, before the error is thrown, and before a download's handler or the completion,
     ///   which read it there — and returns what the caller gets back, so that a caller who
     ///   wants only the cycle pays for no copy of the response.
-    // Inlined into the two callers: a run is then one async frame (see ``CycleRun/perform(keep:)``).
+    // Inlined into the two callers: a run is then one async frame (see ``RequestRun/perform(keep:)``).
     @inline(__always)
     nonisolated(nonsending) func run<Outcome>(
         _ generation: Int, completion: Completion?, channel: ResponseBodyChannel?, keep: (consuming HTTPResponse) -> Outcome
     ) async throws -> Outcome {
-        let run = CycleRun(
+        let run = RequestRun(
             session: session, cycle: self, generation: generation, settings: state.withLock { $0.settings }, vettedURL: vettedURL,
             channel: channel)
         do {
-            let outcome = try await run.perform(keep: keep)
-            run.close(failure: nil)
+            let outcome = try await run.execute(keep: keep)
             endRun(generation, failure: nil, completion: completion)
             return outcome
         } catch {
-            let failure = run.fail(with: error)
-            endRun(generation, failure: failure, completion: completion)
-            throw failure
+            endRun(generation, failure: error, completion: completion)
+            throw error
         }
     }
 

@@ -15,7 +15,7 @@ import struct Synchronization.Atomic
 /// ```
 ///
 /// The cycle holds its settings and the lifecycle of its runs (start, cancel, restart, what a
-/// caller sees); each run's pipeline is a ``CycleRun``.
+/// caller sees); each run's pipeline is a ``RequestRun``.
 public final class HTTPCycle: Sendable {
     /// Called with the cycle and `nil`, or the error that ended it.
     public typealias Completion = @Sendable (HTTPCycle, HTTPError?) -> Void
@@ -32,18 +32,8 @@ public final class HTTPCycle: Sendable {
 
     public let session: HTTPSession
 
-    /// The cycle's own settings: what a run reads when it starts (``CycleRun``).
-    struct Settings {
-        var request: HTTPRequest
-        var options: HTTPRequestOptions
-        var didSendBodyData: DidSendBodyDataHandler?
-        // Out of line: few cycles download, and a finished cycle is freed, with cold caches, a
-        // line at a time.
-        @OutOfLine var download: HTTPDownload? = nil
-    }
-
     struct State {
-        var settings: Settings
+        var settings: RunSettings
         var lifecycle = CycleLifecycle()
         var response: HTTPResponse?
         var retryCount = 0
@@ -77,7 +67,7 @@ public final class HTTPCycle: Sendable {
     package init(request: consuming HTTPRequest, options: HTTPRequestOptions, session: HTTPSession, vettedURL: URL?) {
         self.session = session
         self.vettedURL = vettedURL
-        state = Mutex(State(settings: Settings(request: request, options: options)))
+        state = Mutex(State(settings: RunSettings(request: request, options: options)))
         if session.hasEventMonitors.load(ordering: .acquiring) {
             emit(.created, to: session.settings().configuration.eventMonitors)
         }

@@ -26,7 +26,7 @@ struct AuthenticationStage: HTTPMiddleware {
     ) async throws -> HTTPResponse {
         var request = request
         for authentication in authentications {
-            try await CycleRun.authenticating(authentication) { try await authentication.authorize(&request) }
+            try await RequestRun.authenticating(authentication) { try await authentication.authorize(&request) }
         }
         try request.validateForSending()
         var response = try await next(request)
@@ -36,7 +36,7 @@ struct AuthenticationStage: HTTPMiddleware {
             for authentication in authentications {
                 var retry = request
                 let handshake = (authentication as? any HTTPConnectionAuthentication)?.answersWithHandshake(response) ?? false
-                let answers = try await CycleRun.authenticating(authentication) {
+                let answers = try await RequestRun.authenticating(authentication) {
                     try await authentication.respond(to: response, retrying: &retry)
                 }
                 guard answers else { continue }
@@ -51,7 +51,7 @@ struct AuthenticationStage: HTTPMiddleware {
             }
         }
         for authentication in authentications {
-            try await CycleRun.authenticating(authentication) { try authentication.didReceive(response, for: sent) }
+            try await RequestRun.authenticating(authentication) { try authentication.didReceive(response, for: sent) }
         }
         return response
     }
@@ -71,7 +71,7 @@ struct AuthenticationStage: HTTPMiddleware {
             var legs = 1
             while legs < maximumHandshakeLegs, response.statusCode == 401 || response.statusCode == 407 {
                 var retry = request
-                let answers = try await CycleRun.authenticating(authentication) {
+                let answers = try await RequestRun.authenticating(authentication) {
                     try await authentication.respond(to: response, retrying: &retry)
                 }
                 guard answers else { break }

@@ -10,7 +10,7 @@ public struct HTTPNext: Sendable {
     let pipeline: Pipeline
     /// The stage this call runs.
     let position: Int
-    let run: CycleRun
+    let run: RequestRun
     /// Where the caller wants a copy of the body of the response this call returns.
     let keeper: HTTPBodyKeeper?
     /// Whether the exchange below is shared by coalesced cycles: its body stays in memory,

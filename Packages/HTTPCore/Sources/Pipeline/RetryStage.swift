@@ -38,7 +38,7 @@ struct RetryStage: HTTPMiddleware {
     ///
     /// - Throws: ``HTTPError/Code/cancelled`` when the cycle was cancelled meanwhile.
     @inline(never)
-    private static func delay(after failure: HTTPError, of request: HTTPRequest, retries: Int, run: CycleRun) throws -> Duration? {
+    private static func delay(after failure: HTTPError, of request: HTTPRequest, retries: Int, run: RequestRun) throws -> Duration? {
         try run.checkCancellation()
         // A one-shot body has been used up, and a streamed head is in the caller's hands:
         // the failure stands as it is.

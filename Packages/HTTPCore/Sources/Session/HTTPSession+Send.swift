@@ -25,15 +25,9 @@ extension HTTPSession {
             // Monitors hear of each request with the cycle it runs as.
             return try await HTTPCycle(request: request, options: options, session: self).start()
         }
-        let run = CycleRun(
-            session: self, cycle: nil, generation: 0, settings: HTTPCycle.Settings(request: request, options: options), vettedURL: nil,
+        let run = RequestRun(
+            session: self, cycle: nil, generation: 0, settings: RunSettings(request: request, options: options), vettedURL: nil,
             channel: nil)
-        do {
-            let response = try await run.perform { $0 }
-            run.close(failure: nil)
-            return response
-        } catch {
-            throw run.fail(with: error)
-        }
+        return try await run.execute { $0 }
     }
 }

@@ -34,7 +34,7 @@ public final class HTTPSession: Sendable {
         package let configuration: Configuration
         /// The request path for a run without authentications or a download of its own.
         let sessionPipeline: Pipeline
-        /// Boxed, so that a run takes it with one retain (see ``CycleRun/retryPolicy``).
+        /// Boxed, so that a run takes it with one retain (see ``RequestRun/retryPolicy``).
         let retryPolicy: Boxed<RetryPolicy>
         private let parts: Pipeline.Parts
 

@@ -3,7 +3,7 @@ import Logging
 
 // The end of a run: the response's body where the run wants it, the response processors, the
 // response on the cycle; or the failure, the partial download, the closing events and the log.
-extension CycleRun {
+extension RequestRun {
     /// Gives a response's body to the run's file or stream: a body still arriving
     /// (``HTTPResponse/stream``) as it is read, one a middleware made in memory at once, unless
     /// it stays in memory (a failing status, a redirect).

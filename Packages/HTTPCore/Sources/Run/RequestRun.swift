@@ -2,14 +2,15 @@ import Foundation
 import Logging
 import Synchronization
 
-/// One run of a cycle: what it decided when it started (the session's settings, the cycle's
-/// overrides, the prepared request, the deadline, the pipeline), then its steps — the pipeline
-/// (`Pipeline/`), the response processors, the close. Handed to every stage through
+/// One run of a request, the one core of ``HTTPSession/send(_:options:)`` and of each start of a
+/// cycle: what it decided when it started (the session's settings, the call's options, the
+/// prepared request, the deadline, the pipeline), then its steps — the pipeline (`Pipeline/`),
+/// the response processors, the close. Handed to every stage through
 /// ``HTTPNext``; immutable, so stages on several tasks (a coalesced exchange) share it.
 ///
 /// Synchronous work sits in functions that are not inlined into the async ones: every async
 /// frame is allocated for each run, and a large one costs a malloc of its own.
-final class CycleRun: Sendable {
+final class RequestRun: Sendable {
     let session: HTTPSession
     /// The cycle whose run this is; `nil` for ``HTTPSession/send(_:options:)``, which its task
     /// alone cancels and which reports to nobody while it runs.
@@ -24,7 +25,7 @@ final class CycleRun: Sendable {
     let pipeline: Pipeline
     /// The request and options as the run took them, its request prepared: kept whole, so
     /// that a run copies them once (out of the cycle's lock) and none of their parts again.
-    private let overrides: HTTPCycle.Settings
+    private let overrides: RunSettings
     /// Why preparing the request failed, if it did: the run ends with it before any stage.
     private let preparationFailure: (any Error)?
     /// When the whole run must be over: its start plus the request's `timeout`, else the
@@ -40,7 +41,7 @@ final class CycleRun: Sendable {
     let activitySlot: Int
 
     init(
-        session: HTTPSession, cycle: HTTPCycle?, generation: Int, settings runSettings: consuming HTTPCycle.Settings, vettedURL: URL?,
+        session: HTTPSession, cycle: HTTPCycle?, generation: Int, settings runSettings: consuming RunSettings, vettedURL: URL?,
         channel: ResponseBodyChannel?
     ) {
         let started = ClockReading.now
@@ -119,7 +120,7 @@ final class CycleRun: Sendable {
     ///
     /// - Throws: ``HTTPError``: why preparing failed, what a stage threw, the status error
     ///   (with the processed response), a processor's failure.
-    // Inlined, as is the cycle's `run` that calls it: one async frame for the whole run.
+    // Inlined, as are `execute` and its callers: one async frame for the whole run.
     @inline(__always)
     nonisolated(nonsending) func perform<Outcome>(keep: (consuming HTTPResponse) -> Outcome) async throws -> Outcome {
         if let preparationFailure { throw preparationFailure }
@@ -128,6 +129,22 @@ final class CycleRun: Sendable {
         if !response.isBodyDelivered, !bodies.isInMemory { response = try await deliverToDestination(response) }
         let statusFailed = statusFails(response)
         return try complete(consume response, statusFailed: statusFailed, keep: keep)
+    }
+
+    /// The whole run: ``perform(keep:)``, then the close; or the failure, as ``fail(with:)``
+    /// makes it.
+    ///
+    /// - Throws: ``HTTPError``: a cancellation as it was asked for, never the network error
+    ///   it caused; otherwise what ``perform(keep:)`` threw.
+    @inline(__always)
+    nonisolated(nonsending) func execute<Outcome>(keep: (consuming HTTPResponse) -> Outcome) async throws(HTTPError) -> Outcome {
+        do {
+            let outcome = try await perform(keep: keep)
+            close(failure: nil)
+            return outcome
+        } catch {
+            throw fail(with: error)
+        }
     }
 
     // MARK: Preparing
