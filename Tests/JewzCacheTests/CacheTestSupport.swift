@@ -4,6 +4,7 @@ import JewzHTTPCore
 import JewzLocking
 import JewzSandbox
 import JewzTestSupport
+import Testing
 
 /// A clock tests move on instead of sleeping: freshness is measured by it.
 ///
@@ -69,4 +70,15 @@ func fetch(
 
 extension HTTPResponse {
     var body: String { String(decoding: data, as: UTF8.self) }
+}
+
+/// Downloads `url` and returns the response and the bytes of the file the handler got.
+func download(_ url: String, session: HTTPSession) async throws -> (HTTPResponse, Data) {
+    let contents = Mutex(Data())
+    let cycle = try await HTTPCycle.download(url, session: session) { _, location in
+        let data = try Data(contentsOf: location)
+        contents.withLock { $0 = data }
+    }
+    let response = try #require(cycle.response)
+    return (response, contents.withLock { $0 })
 }

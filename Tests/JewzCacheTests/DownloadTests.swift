@@ -7,17 +7,6 @@ import Testing
 
 /// Downloads through the cache: bodies go from the download's file to the store and back.
 @Suite struct DownloadTests {
-    /// Downloads `url` and returns the response and the bytes of the file the handler got.
-    private func download(_ url: String, session: HTTPSession) async throws -> (HTTPResponse, Data) {
-        let contents = Mutex(Data())
-        let cycle = try await HTTPCycle.download(url, session: session) { _, location in
-            let data = try Data(contentsOf: location)
-            contents.withLock { $0 = data }
-        }
-        let response = try #require(cycle.response)
-        return (response, contents.withLock { $0 })
-    }
-
     @Test func aDownloadIsStoredOnDiskAndAnsweredFromIt() async throws {
         let scratch = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }

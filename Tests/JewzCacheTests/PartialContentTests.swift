@@ -7,40 +7,7 @@ import JewzTestSupport
 import Testing
 
 /// Partial content (RFC 9111 §3.3–3.4) against an origin that answers ranges as told.
-/// The request heads an origin saw, in order.
-private final class Heads: Sendable {
-    private let list = Mutex<[String]>([])
-    func append(_ head: String) { list.withLock { $0.append(head) } }
-    var all: [String] { list.withLock { $0 } }
-}
-
 @Suite struct PartialContentTests {
-    /// The origin's body: 100 bytes, `A` to `Z` over and over.
-    private static let body = Data((0..<100).map { UInt8(65 + $0 % 26) })
-
-    /// An origin that answers `Range: bytes=a-b` (or `a-`) with a 206 under `etag` (the
-    /// second one from `changeAt` requests on), and anything else with the whole body; the
-    /// request heads it saw are in `heads`.
-    private static func origin(etag: String, changedTo changed: String? = nil, changeAt: Int = .max, heads: Heads) -> ScriptedServer.Script {
-        { request in
-            heads.append(request.head)
-            let tag = request.index >= changeAt ? (changed ?? etag) : etag
-            let common = ["ETag: \(tag)", "Cache-Control: max-age=60", "Date: \(HTTPDate.string(from: Date()))"]
-            let rangeLine = request.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("range: bytes=") }
-            guard let spec = rangeLine?.split(separator: "=", maxSplits: 1).last else {
-                return [.send(responseHead("HTTP/1.1 200 OK", common + ["Content-Length: 100"])), .send(Array(body))]
-            }
-            let bounds = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-            let first = Int(bounds[0]) ?? 0
-            let last = bounds.count == 2 ? Int(bounds[1]) ?? 99 : 99
-            let part = body.subdata(in: first..<(last + 1))
-            return [
-                .send(responseHead("HTTP/1.1 206 Partial Content", common + ["Content-Range: bytes \(first)-\(last)/100", "Content-Length: \(part.count)"])),
-                .send(Array(part)),
-            ]
-        }
-    }
-
     @Test(arguments: ["memory", "disk"])
     func aStoredPieceAnswersTheRangesItCoversAndIsCompletedByOneRangeRequest(store kind: String) async throws {
         let heads = Heads()
@@ -49,27 +16,27 @@ private final class Heads: Sendable {
         let store: any CacheStore = kind == "disk" ? try DiskCacheStore(directory: directory) : MemoryCacheStore()
         var configuration = HTTPSession.Configuration()
         configuration.cache = HTTPCache(store: store)
-        try await withScriptedServer(configuration: configuration, Self.origin(etag: "\"p1\"", heads: heads)) { server, session in
+        try await withScriptedServer(configuration: configuration, PartialContentOrigin.ranges(etag: "\"p1\"", heads: heads)) { server, session in
             let url = server.url("/file")
             let first = try await fetch(url, session: session, headers: ["Range": "bytes=0-49"])
-            #expect(first.statusCode == 206 && first.data == Self.body.prefix(50))
+            #expect(first.statusCode == 206 && first.data == PartialContentOrigin.body.prefix(50))
             let inside = try await fetch(url, session: session, headers: ["Range": "bytes=10-19"])
             #expect(inside.statusCode == 206)
             #expect(inside.source == .cache)
-            #expect(inside.data == Self.body.subdata(in: 10..<20))
+            #expect(inside.data == PartialContentOrigin.body.subdata(in: 10..<20))
             #expect(inside.headers["Content-Range"] == "bytes 10-19/100")
             #expect(heads.all.count == 1, "the range came from the stored piece")
 
             let whole = try await fetch(url, session: session)
             #expect(whole.statusCode == 200)
-            #expect(whole.data == Self.body, "byte-identical to the origin's")
+            #expect(whole.data == PartialContentOrigin.body, "byte-identical to the origin's")
             let asked = heads.all
             #expect(asked.count == 2)
             #expect(asked.last?.lowercased().contains("range: bytes=50-") == true, "\(asked.last ?? "")")
             #expect(asked.last?.contains("\"p1\"") == true, "If-Range names the piece's validator")
             let again = try await fetch(url, session: session)
             #expect(again.source == .cache)
-            #expect(again.data == Self.body)
+            #expect(again.data == PartialContentOrigin.body)
         }
     }
 
@@ -79,12 +46,12 @@ private final class Heads: Sendable {
         let heads = Heads()
         var configuration = HTTPSession.Configuration()
         configuration.cache = HTTPCache()
-        try await withScriptedServer(configuration: configuration, Self.origin(etag: "\"p1\"", changedTo: "\"p2\"", changeAt: 1, heads: heads)) { server, session in
+        try await withScriptedServer(configuration: configuration, PartialContentOrigin.ranges(etag: "\"p1\"", changedTo: "\"p2\"", changeAt: 1, heads: heads)) { server, session in
             let url = server.url("/changing")
             _ = try await fetch(url, session: session, headers: ["Range": "bytes=0-49"])
             let whole = try await fetch(url, session: session)
             #expect(whole.statusCode == 200)
-            #expect(whole.data == Self.body)
+            #expect(whole.data == PartialContentOrigin.body)
             #expect(whole.headers["ETag"] == "\"p2\"")
             let asked = heads.all
             #expect(asked.count == 3, "the piece, the rest that did not fit, the whole")
@@ -97,24 +64,12 @@ private final class Heads: Sendable {
         let heads = Heads()
         var configuration = HTTPSession.Configuration()
         configuration.cache = HTTPCache()
-        try await withScriptedServer(configuration: configuration, Self.origin(etag: "W/\"weak\"", heads: heads)) { server, session in
+        try await withScriptedServer(configuration: configuration, PartialContentOrigin.ranges(etag: "W/\"weak\"", heads: heads)) { server, session in
             let url = server.url("/weak")
             _ = try await fetch(url, session: session, headers: ["Range": "bytes=0-49"])
             let again = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"])
             #expect(again.source == .network)
             #expect(heads.all.count == 2)
-        }
-    }
-
-    /// An origin whose first answer, a whole body under a strong validator, breaks off after
-    /// 40 of its 100 bytes; later requests are answered as ``origin(etag:changedTo:changeAt:heads:)`` does.
-    private static func breakingOrigin(heads: Heads) -> ScriptedServer.Script {
-        let ranges = origin(etag: "\"p1\"", heads: heads)
-        return { request in
-            guard request.index == 0 else { return ranges(request) }
-            heads.append(request.head)
-            let common = ["ETag: \"p1\"", "Cache-Control: max-age=60", "Date: \(HTTPDate.string(from: Date()))", "Content-Length: 100"]
-            return [.send(responseHead("HTTP/1.1 200 OK", common)), .send(Array(body.prefix(40))), .close]
         }
     }
 
@@ -126,16 +81,16 @@ private final class Heads: Sendable {
         var configuration = HTTPSession.Configuration()
         configuration.cache = HTTPCache(store: kind == "disk" ? try DiskCacheStore(directory: directory) : MemoryCacheStore())
         configuration.retryPolicy = .never
-        try await withScriptedServer(configuration: configuration, Self.breakingOrigin(heads: heads)) { server, session in
+        try await withScriptedServer(configuration: configuration, PartialContentOrigin.breaking(heads: heads)) { server, session in
             let url = server.url("/broken")
             let error = await httpError { try await fetch(url, session: session) }
             #expect(error?.code == .connectionLost)
-            #expect(error?.response?.data == Self.body.prefix(40), "the part that arrived comes with the error")
+            #expect(error?.response?.data == PartialContentOrigin.body.prefix(40), "the part that arrived comes with the error")
             let start = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"])
-            #expect(start.source == .cache && start.data == Self.body.prefix(10))
+            #expect(start.source == .cache && start.data == PartialContentOrigin.body.prefix(10))
             let whole = try await fetch(url, session: session)
             #expect(whole.statusCode == 200)
-            #expect(whole.data == Self.body, "byte-identical to the origin's")
+            #expect(whole.data == PartialContentOrigin.body, "byte-identical to the origin's")
             let asked = heads.all
             #expect(asked.count == 2)
             #expect(asked.last?.lowercased().contains("range: bytes=40-") == true, "\(asked.last ?? "")")
@@ -148,25 +103,25 @@ private final class Heads: Sendable {
         var configuration = HTTPSession.Configuration()
         configuration.cache = HTTPCache()
         configuration.retryPolicy.shouldRetry = { attempt in attempt.error.code == .connectionLost ? attempt.retryCount == 0 : nil }
-        try await withScriptedServer(configuration: configuration, Self.breakingOrigin(heads: heads)) { server, session in
+        try await withScriptedServer(configuration: configuration, PartialContentOrigin.breaking(heads: heads)) { server, session in
             let whole = try await fetch(server.url("/retried"), session: session)
-            #expect(whole.statusCode == 200 && whole.data == Self.body)
+            #expect(whole.statusCode == 200 && whole.data == PartialContentOrigin.body)
             #expect(heads.all.count == 2)
             #expect(heads.all.last?.lowercased().contains("range: bytes=40-") == true)
         }
     }
 
     /// An origin that answers `Range: bytes=0-9,10-29` with a `multipart/byteranges` 206 of
-    /// those two parts, and other requests as ``origin(etag:changedTo:changeAt:heads:)`` does.
+    /// those two parts, and other requests as ``PartialContentOrigin/ranges(etag:changedTo:changeAt:heads:)`` does.
     private static func byteRangesOrigin(heads: Heads) -> ScriptedServer.Script {
-        let ranges = origin(etag: "\"p1\"", heads: heads)
+        let ranges = PartialContentOrigin.ranges(etag: "\"p1\"", heads: heads)
         return { request in
             guard request.head.contains("bytes=0-9,10-29") else { return ranges(request) }
             heads.append(request.head)
             var body = Data()
             for (first, last) in [(0, 9), (10, 29)] {
                 body += Data("--SEP\r\nContent-Type: text/plain\r\nContent-Range: bytes \(first)-\(last)/100\r\n\r\n".utf8)
-                body += Self.body.subdata(in: first..<(last + 1)) + Data("\r\n".utf8)
+                body += PartialContentOrigin.body.subdata(in: first..<(last + 1)) + Data("\r\n".utf8)
             }
             body += Data("--SEP--\r\n".utf8)
             let head = [
@@ -187,10 +142,10 @@ private final class Heads: Sendable {
             #expect(parts.statusCode == 206)
             let across = try await fetch(url, session: session, headers: ["Range": "bytes=5-24"])
             #expect(across.source == .cache, "the range spans both parts, joined")
-            #expect(across.data == Self.body.subdata(in: 5..<25))
+            #expect(across.data == PartialContentOrigin.body.subdata(in: 5..<25))
             #expect(across.headers["Content-Type"] == "text/plain")
             let whole = try await fetch(url, session: session)
-            #expect(whole.data == Self.body)
+            #expect(whole.data == PartialContentOrigin.body)
             #expect(heads.all.count == 2)
             #expect(heads.all.last?.lowercased().contains("range: bytes=30-") == true, "\(heads.all.last ?? "")")
         }

@@ -56,6 +56,9 @@ extension HTTPCache {
                 }
                 return HTTPFileResponse(response: whole, bodyFile: nil, length: whole.data.count)
             }
+            if bodies == .streamed, let whole = try await completePartialStreaming(request, key: key, control: control, network: network) {
+                return whole
+            }
             return try await fetch(request, key: key, stored: nil, control: control, bodies: bodies, network: network)
         }
         let rules = stored.rules
@@ -178,8 +181,9 @@ extension HTTPCache {
         return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
     }
 
-    /// Stores a streamed response's body as it arrives, when the response may be stored.
-    private func keeper(
+    /// Stores a streamed response's body as it arrives, when the response may be stored; when
+    /// its transfer breaks, what arrived is kept as a piece if it can be one.
+    func keeper(
         for request: HTTPRequest, key: String, stored: CachedResponse?, control: CacheControl, sent: Date
     ) -> HTTPBodyKeeper {
         { [self] (head: HTTPResponse) -> (any HTTPResponseBodyWriter)? in
@@ -191,7 +195,11 @@ extension HTTPCache {
             let (stored, index) = entries(storing: entry, for: request)
             if let index { try? store.store(index) }
             noteVariant(index == nil ? nil : stored.key, of: key)
-            return store.bodyWriter(for: stored)
+            guard let writer = store.bodyWriter(for: stored) else { return nil }
+            guard let retargetable = writer as? any RetargetableBodyWriter else { return writer }
+            return CutOffKeepingWriter(retargetable) { [self] arrived in
+                cutOffPiece(of: head, arrived: arrived, for: request, key: key, control: control, sent: sent)
+            }
         }
     }
 

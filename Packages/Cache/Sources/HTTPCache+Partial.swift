@@ -89,15 +89,38 @@ extension HTTPCache {
     /// content coding (so the bytes kept are the representation's own), and a strong validator
     /// (``keepPartial(_:for:key:control:sent:)`` checks it and the storage rules).
     func keepCutOff(_ error: any Error, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) {
-        guard let partial = (error as? HTTPError)?.response, partial.statusCode == 200, !request.headers.contains("Range"),
-            partial.headers["Content-Encoding"].map({ $0.lowercased() == "identity" }) ?? true,
-            let length = partial.headers["Content-Length"].flatMap(Int.init), (1..<length).contains(partial.data.count)
+        guard let partial = (error as? HTTPError)?.response,
+            var piece = Self.cutOffHead(partial, arrived: partial.data.count, answering: request)
         else { return }
-        var piece = partial
-        piece.statusCode = 206
-        piece.headers["Content-Range"] = Piece(first: 0, last: partial.data.count - 1, completeLength: length).contentRange
-        piece.headers["Content-Length"] = String(partial.data.count)
+        piece.data = partial.data
         keepPartial(piece, for: request, key: key, control: control, sent: sent)
+    }
+
+    /// The entry to keep when a streamed body (a download's, a reader's) broke after `arrived`
+    /// bytes of the answer `head`, as ``keepCutOff(_:for:key:control:sent:)`` keeps one in
+    /// memory; `nil` when those bytes cannot be a piece.
+    func cutOffPiece(of head: HTTPResponse, arrived: Int, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) -> CachedResponse? {
+        guard let piece = Self.cutOffHead(head, arrived: arrived, answering: request), !piece.headers.contains("Vary"),
+            Self.rangeValidator(piece.headers) != nil
+        else { return nil }
+        return storable(piece, for: request, key: Self.partialKey(key), control: control, requestDate: sent, responseDate: now(), partial: true)
+    }
+
+    /// The `206` head of the first `arrived` bytes of `whole`'s body, when they can be a piece:
+    /// a `200` answering a request for the whole, whose `Content-Length` is the whole length,
+    /// with no content coding (so the bytes are the representation's own).
+    private static func cutOffHead(_ whole: HTTPResponse, arrived: Int, answering request: HTTPRequest) -> HTTPResponse? {
+        guard whole.statusCode == 200, !request.headers.contains("Range"),
+            whole.headers["Content-Encoding"].map({ $0.lowercased() == "identity" }) ?? true,
+            let length = whole.headers["Content-Length"].flatMap(Int.init), (1..<length).contains(arrived)
+        else { return nil }
+        var piece = whole
+        piece.data = Data()
+        piece.stream = nil
+        piece.statusCode = 206
+        piece.headers["Content-Range"] = Piece(first: 0, last: arrived - 1, completeLength: length).contentRange
+        piece.headers["Content-Length"] = String(arrived)
+        return piece
     }
 
     /// The stored piece's answer to a `Range` request it covers, while fresh.
@@ -127,14 +150,7 @@ extension HTTPCache {
     /// then asked for anew. A `200` the origin sends instead (the representation changed)
     /// is that answer. The piece is forgotten either way.
     func completePartial(_ request: HTTPRequest, key: String, control: CacheControl, network: Network) async throws -> HTTPResponse? {
-        guard request.method == .get, !request.headers.contains("Range"), let stored = store.response(forKey: Self.partialKey(key)),
-            let piece = Self.piece(stored.headers, length: stored.body.count), piece.first == 0,
-            let validator = Self.rangeValidator(stored.headers)
-        else { return nil }
-        var rest = request
-        rest.headers["Range"] = "bytes=\(piece.last + 1)-"
-        rest.headers["If-Range"] = validator
-        counters.networkRequests.add(1, ordering: .relaxed)
+        guard let (stored, piece, validator, rest) = pieceToComplete(for: request, key: key, leavingBody: false) else { return nil }
         let response = try await network(rest, nil)
         store.removeResponse(forKey: Self.partialKey(key))
         if response.statusCode == 200 { return response }
@@ -144,11 +160,35 @@ extension HTTPCache {
             more.first == piece.last + 1, more.last == piece.completeLength - 1, more.completeLength == piece.completeLength
         else { return nil }
         counters.bytesSaved.add(stored.body.count, ordering: .relaxed)
-        // The new response's fields, the stored ones it does not send kept (§3.4).
-        var headers = stored.headers
-        for name in Set(response.headers.fields.map { $0.name.lowercased() }) { headers.remove(name) }
-        for field in response.headers.fields where field.name.lowercased() != "content-range" { headers.add(field.value, for: field.name) }
-        headers["Content-Length"] = String(piece.completeLength)
+        let headers = Self.completedHeaders(stored.headers, by: response.headers, completeLength: piece.completeLength)
         return HTTPResponse(statusCode: 200, headers: headers, data: stored.body + response.data, url: response.url)
+    }
+
+    /// The stored piece from byte 0 that a `request` for the whole can complete, its validator,
+    /// and the request for the rest (`Range: bytes=n-`, `If-Range`), counted as sent.
+    func pieceToComplete(
+        for request: HTTPRequest, key: String, leavingBody: Bool
+    ) -> (stored: CachedResponse, piece: Piece, validator: String, rest: HTTPRequest)? {
+        let partialKey = Self.partialKey(key)
+        guard request.method == .get, !request.headers.contains("Range"),
+            let stored = leavingBody ? store.responseLeavingBody(forKey: partialKey) : store.response(forKey: partialKey),
+            let piece = Self.piece(stored.headers, length: stored.bodyLength), piece.first == 0,
+            let validator = Self.rangeValidator(stored.headers)
+        else { return nil }
+        var rest = request
+        rest.headers["Range"] = "bytes=\(piece.last + 1)-"
+        rest.headers["If-Range"] = validator
+        counters.networkRequests.add(1, ordering: .relaxed)
+        return (stored, piece, validator, rest)
+    }
+
+    /// The fields of a piece completed by `rest`'s answer: the new response's, the stored ones it
+    /// does not send kept (§3.4), for the whole body.
+    static func completedHeaders(_ stored: HTTPHeaderFields, by rest: HTTPHeaderFields, completeLength: Int) -> HTTPHeaderFields {
+        var headers = stored
+        for name in Set(rest.fields.map { $0.name.lowercased() }) { headers.remove(name) }
+        for field in rest.fields where field.name.lowercased() != "content-range" { headers.add(field.value, for: field.name) }
+        headers["Content-Length"] = String(completeLength)
+        return headers
     }
 }

@@ -40,14 +40,22 @@ extension CacheStore {
     /// Stores `response` with the first `length` bytes of `file` as its body, copied in
     /// pieces through ``bodyWriter(for:)``; nothing is stored when the file is shorter.
     func store(_ response: CachedResponse, bodyFrom file: URL, length: Int) {
-        guard let writer = bodyWriter(for: response), let handle = try? FileHandle(forReadingFrom: file) else { return }
-        defer { try? handle.close() }
-        var left = length
-        while left > 0 {
-            guard let chunk = try? handle.read(upToCount: min(left, 1 << 20)), !chunk.isEmpty else { return }
-            chunk.withUnsafeBytes { writer.write($0) }
-            left -= chunk.count
-        }
+        guard let writer = bodyWriter(for: response), copyBody(from: file, length: length, into: writer) else { return }
         writer.finish()
     }
+}
+
+/// Writes the first `length` bytes of `file` into `writer`, a megabyte at a time.
+///
+/// - Returns: whether the file held them all.
+func copyBody(from file: URL, length: Int, into writer: any HTTPResponseBodyWriter) -> Bool {
+    guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
+    defer { try? handle.close() }
+    var left = length
+    while left > 0 {
+        guard let chunk = try? handle.read(upToCount: min(left, 1 << 20)), !chunk.isEmpty else { return false }
+        chunk.withUnsafeBytes { writer.write($0) }
+        left -= chunk.count
+    }
+    return true
 }

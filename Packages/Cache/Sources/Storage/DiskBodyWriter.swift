@@ -12,7 +12,7 @@ import Darwin
 /// `tmp/`, then, when finished, the metadata and the footer (``EntryCoding``), and the rename
 /// into place. A writer dropped unfinished, or whose body outgrows the store, removes its file:
 /// the entry stored before it stays as it was.
-final class DiskBodyWriter: HTTPResponseBodyWriter {
+final class DiskBodyWriter: RetargetableBodyWriter {
     private let response: CachedResponse
     private let store: DiskCacheStore
     private let scratch: String
@@ -62,10 +62,20 @@ final class DiskBodyWriter: HTTPResponseBodyWriter {
         try? commit()
     }
 
+    func finish(as entry: CachedResponse) {
+        try? commit(as: entry)
+    }
+
     /// Completes the entry and renames it into place.
     ///
     /// - Throws: ``CacheError`` when a write failed or the rename did.
     func commit() throws {
+        try commit(as: response)
+    }
+
+    /// Completes the file as `entry`'s (its key, status and headers, the bytes written as its
+    /// body) and renames it into place.
+    private func commit(as response: CachedResponse) throws {
         let size = try state.withLock { state -> Int in
             if let failure = state.failure { throw failure }
             guard state.descriptor >= 0 else { throw CacheError.directoryUnusable(store.directory.path, "the entry was already written") }

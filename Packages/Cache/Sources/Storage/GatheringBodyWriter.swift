@@ -5,7 +5,7 @@ import JewzLocking
 /// A body writer that gathers the body in memory up to a limit and hands the whole response
 /// on when finished: how a store in memory takes a streamed body. Past the limit it keeps
 /// nothing.
-final class GatheringBodyWriter: HTTPResponseBodyWriter {
+final class GatheringBodyWriter: RetargetableBodyWriter {
     private let response: CachedResponse
     private let limit: Int
     private let onFinish: @Sendable (CachedResponse) -> Void
@@ -26,8 +26,12 @@ final class GatheringBodyWriter: HTTPResponseBodyWriter {
     }
 
     func finish() {
+        finish(as: response)
+    }
+
+    func finish(as entry: CachedResponse) {
         guard let whole = body.withLock({ body in defer { body = nil }; return body }) else { return }
-        var complete = response
+        var complete = entry
         complete.bodyFile = nil
         complete.body = whole
         onFinish(complete)

@@ -27,6 +27,8 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
             /// A body already whole, in memory or in a cache's file: ``stored``.
             case stored
             case transformed(Reader, @Sendable (Data) throws -> Data)
+            /// One body's chunks, then another's.
+            case joined(Reader, then: Reader)
         }
 
         private let source: Source
@@ -34,6 +36,8 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         private let onFinish: (@Sendable ((any Error)?) -> Void)?
         private let trailers: (@Sendable () -> HTTPHeaderFields)?
         private let finished = Atomic(false)
+        /// For ``Source/joined(_:then:)``: whether the first body has ended.
+        private let firstEnded = Atomic(false)
 
         init(_ channel: ResponseBodyChannel) {
             source = .channel(channel)
@@ -68,10 +72,22 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
             Reader(.transformed(self, { $0 }), trailers: fields)
         }
 
+        func followed(by next: Reader) -> Reader {
+            Reader(.joined(self, then: next))
+        }
+
         /// The fields the wrappers add once the body is read, innermost first.
         func trailingFields() -> HTTPHeaderFields {
             var fields: HTTPHeaderFields = [:]
-            if case .transformed(let base, _) = source { fields = base.trailingFields() }
+            switch source {
+            case .transformed(let base, _):
+                fields = base.trailingFields()
+            case .joined(let first, let second):
+                fields = first.trailingFields()
+                for field in second.trailingFields() { fields.add(field.value, for: field.name) }
+            case .channel, .stored:
+                break
+            }
             if let trailers {
                 for field in trailers() { fields.add(field.value, for: field.name) }
             }
@@ -93,6 +109,13 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
                     chunk = try stored?.withLock { try $0.next() } ?? nil
                 case .transformed(let base, let transform):
                     chunk = try await base.next().map(transform)
+                case .joined(let first, let second):
+                    if !firstEnded.load(ordering: .relaxed), let head = try await first.next() {
+                        chunk = head
+                    } else {
+                        firstEnded.store(true, ordering: .relaxed)
+                        chunk = try await second.next()
+                    }
                 }
                 if chunk == nil { finish(nil) }
                 return chunk
@@ -123,12 +146,17 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     /// time.
     ///
     /// - Throws: ``HTTPError/Code/downloadFile`` when the stored body's file cannot be opened.
-    init(stored answer: HTTPFileResponse) throws {
+    package init(stored answer: HTTPFileResponse) throws {
         reader = Reader(try StoredBodyChunks(answer))
     }
 
     init(reader: Reader) {
         self.reader = reader
+    }
+
+    /// This body's chunks, then `next`'s: a stored start and the rest from the network.
+    package func followed(by next: HTTPResponseBody) -> HTTPResponseBody {
+        HTTPResponseBody(reader: reader.followed(by: next.reader))
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {

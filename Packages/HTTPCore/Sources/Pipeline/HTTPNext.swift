@@ -58,8 +58,8 @@ public struct HTTPNext: Sendable {
     }
 
     /// `response` with its body copied to the writer `keeper` chooses from its head: a body
-    /// still arriving as it is read (the writer finished at its end, dropped if it fails), one
-    /// in memory at once.
+    /// still arriving as it is read (the writer finished at its end, told if it fails), one in
+    /// memory at once.
     @inline(never)
     private static func copying(_ response: HTTPResponse, to keeper: HTTPBodyKeeper) -> HTTPResponse {
         var head = response
@@ -77,7 +77,7 @@ public struct HTTPNext: Sendable {
                 chunk.withUnsafeBytes { writer.write($0) }
                 return chunk
             }
-            .whenFinished { error in if error == nil { writer.finish() } }
+            .whenFinished { error in if error == nil { writer.finish() } else { writer.fail() } }
         return copied
     }
 
@@ -85,8 +85,8 @@ public struct HTTPNext: Sendable {
     /// chooses from its head — besides wherever the body goes (memory, a download's file, a
     /// stream's reader) and besides any copy asked for above. A body still arriving
     /// (``HTTPResponse/stream``) is copied as it is read, one in memory at once, content codings
-    /// undone either way; the writer's `finish()` is called once the body is whole (not when it
-    /// fails). How the cache and the HAR recorder keep bodies.
+    /// undone either way; the writer's `finish()` is called once the body is whole, its `fail()`
+    /// when the transfer breaks. How the cache and the HAR recorder keep bodies.
     ///
     /// ```swift
     /// let digest = DigestWriter()     // an HTTPResponseBodyWriter of yours

@@ -41,8 +41,9 @@ public typealias HTTPBodyKeeper = @Sendable (_ head: HTTPResponse) -> (any HTTPR
 /// Receives a copy of a response body as it arrives, content codings undone: how a cache stores
 /// a streamed body without holding it in memory.
 ///
-/// The bytes count only once ``finish()`` is called. A writer dropped without it — the
-/// transfer failed, was cut short or was cancelled — must keep nothing of them.
+/// The bytes count as a body only once ``finish()`` is called. A writer dropped without it —
+/// the transfer failed, was cut short or was cancelled — must keep nothing of them as one;
+/// ``fail()`` tells it first that what it wrote is the start of a body whose transfer broke.
 public protocol HTTPResponseBodyWriter: AnyObject, Sendable {
     /// Appends the next bytes of the body. A writer that cannot keep them (its storage is full
     /// or failing) drops them quietly and keeps nothing: a cache's trouble never fails a
@@ -50,6 +51,13 @@ public protocol HTTPResponseBodyWriter: AnyObject, Sendable {
     func write(_ bytes: UnsafeRawBufferPointer)
     /// The body is whole: keep it.
     func finish()
+    /// The transfer failed after the bytes written: they are the body's start, not the body.
+    /// A cache may keep them as partial content; by default nothing is kept.
+    func fail()
+}
+
+extension HTTPResponseBodyWriter {
+    public func fail() {}
 }
 
 /// A cache that also answers downloads and streams, whose bodies are not kept in memory:
@@ -112,5 +120,10 @@ final class BodyWriterPair: HTTPResponseBodyWriter {
     func finish() {
         first.finish()
         second.finish()
+    }
+
+    func fail() {
+        first.fail()
+        second.fail()
     }
 }
