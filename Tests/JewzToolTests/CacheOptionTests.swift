@@ -1,5 +1,6 @@
 import Foundation
 import JewzCache
+import JewzLocking
 import JewzSandbox
 import JewzTestSupport
 
@@ -161,6 +162,38 @@ import Testing
             guard let writing else { return false }
             return termination.signal == SIGKILL && contents(of: temporary).contains(writing)
         }
+    }
+
+    @Test func aDownloadCutOffIsContinuedFromTheCacheByTheNextRun() async throws {
+        let body = [UInt8]((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let ranges = Mutex<[String]>([])
+        // The first answer breaks off after 400 KiB; a request for the rest gets a 206.
+        let server = try await ScriptedServer.start { request in
+            let common = ["ETag: \"v1\"", "Cache-Control: max-age=600"]
+            let range = request.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("range: bytes=") }
+            ranges.withLock { $0.append(range.map(String.init) ?? "") }
+            guard let range, let first = Int(range.split(separator: "=").last?.dropLast() ?? "") else {
+                let head = Step.send(responseHead("HTTP/1.1 200 OK", common + ["Content-Length: \(body.count)"]))
+                return request.index == 0 ? [head, .send(Array(body.prefix(400 << 10))), .close] : [head, .send(body)]
+            }
+            return [
+                .send(responseHead("HTTP/1.1 206 Partial Content", common + [
+                    "Content-Range: bytes \(first)-\(body.count - 1)/\(body.count)", "Content-Length: \(body.count - first)",
+                ])),
+                .send(Array(body[first...])),
+            ]
+        }
+        let directory = try makeScratchDirectory(prefix: "jewz-cache-piece")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = directory.appendingPathComponent("cache").path
+        let output = directory.appendingPathComponent("file.bin")
+        let broken = try await runJewz(["--cache", cache, "--retries", "0", "--output", output.path, server.url("/file.bin")])
+        #expect(broken.status == 2, "\(broken.error)")
+        let run = try await runJewz(["--cache", cache, "--output", output.path, server.url("/file.bin")])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(try Data(contentsOf: output) == Data(body), "byte-identical to the origin's")
+        #expect(ranges.withLock { $0 } == ["", "Range: bytes=409600-"], "the second run asked only for the rest")
+        try await server.shutdown()
     }
 
     @Test func aLargeDownloadGoesToTheCacheAndBackWithoutMemory() async throws {

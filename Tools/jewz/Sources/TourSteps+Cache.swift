@@ -1,4 +1,5 @@
 import Foundation
+import JewzLocking
 import Jewzruxin
 import JewzSandbox
 
@@ -82,6 +83,36 @@ extension TourStep {
                 return Outcome(
                     "\((during.response?.source).map { "\($0)" } ?? "none"): \(during.response?.text ?? "")",
                     expected: "stale: outage #1")
+            },
+            TourStep(
+                title: "A download cut off is kept as a piece: each next one asks the server only for the rest",
+                code: """
+                    // The server closes every answer after 400,000 body bytes of the 1,000,000.
+                    let big = url("/download/1000000?drop=400000")
+                    try? await HTTPCycle.download(big, session: session) { _, _ in }   // cut at 400,000: kept
+                    try? await HTTPCycle.download(big, session: session) { _, _ in }   // Range: bytes=400000-, cut at 800,000
+                    try await HTTPCycle.download(big, session: session) { _, file in /* whole */ }   // only the last 200,000
+                    """
+            ) {
+                var configuration = HTTPSession.Configuration()
+                configuration.cache = HTTPCache()
+                configuration.retryPolicy = .never
+                let session = HTTPSession(configuration: configuration)
+                let big = url("/download/1000000?drop=400000")
+                let sizes = Mutex<[Int]>([])
+                for _ in 1...3 {
+                    _ = try? await HTTPCycle.download(big, session: session) { _, file in
+                        // The Sandbox's byte i is i mod 251: a byte out of place shows as a smaller count.
+                        let bytes = try Data(contentsOf: file)
+                        let intact = bytes.indices.prefix { bytes[$0] == UInt8($0 % 251) }.count
+                        sizes.withLock { $0.append(intact) }
+                    }
+                }
+                let saved = (configuration.cache as? HTTPCache)?.statistics.bytesSaved ?? 0
+                try await session.shutdown()
+                return Outcome(
+                    "files (bytes in place): \(sizes.withLock { $0 }); bytes not sent again: \(saved)",
+                    expected: "files (bytes in place): [1000000]; bytes not sent again: 1200000")
             },
         ]
     }

@@ -64,7 +64,7 @@ public final class HTTPCycle: Sendable {
 
     /// Creates a cycle with every setting in place at once, so that building one takes no lock;
     /// `vettedURL` is the request's URL when the caller checked it is ``Foundation/URL/isSendableHTTP``.
-    package init(request: consuming HTTPRequest, options: HTTPRequestOptions, session: HTTPSession, vettedURL: URL?) {
+    package init(request: consuming HTTPRequest, options: consuming HTTPRequestOptions, session: HTTPSession, vettedURL: URL?) {
         self.session = session
         self.vettedURL = vettedURL
         state = Mutex(State(settings: RunSettings(request: request, options: options)))

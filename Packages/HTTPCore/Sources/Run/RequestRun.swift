@@ -53,22 +53,19 @@ final class RequestRun: Sendable {
         self.started = started
         self.settings = settings
         // A streamed body goes to its reader, never to a file; only a cycle downloads.
-        let target = channel == nil ? cycle.flatMap { cycle in
-            runSettings.download.map { download in
-                DownloadTarget(download) { [cycle] written, total, expected in download.didWriteData?(cycle, written, total, expected) }
-            }
-        } : nil
+        // The box, not the value: a run without a download copies nothing.
+        let target = channel == nil && runSettings.$download != nil ? Self.downloadTarget(runSettings.$download, of: cycle) : nil
         bodies = RunBodies(download: target, channel: channel, didSendBodyData: cycle == nil ? nil : runSettings.didSendBodyData)
-        let options = runSettings.options
-        processesByContentType = options.responseProcessors == nil && settings.configuration.responseProcessors.isEmpty
+        // The options' fields read in place: a copy of the whole would retain each of them.
+        processesByContentType = runSettings.options.responseProcessors == nil && settings.configuration.responseProcessors.isEmpty
         monitors = settings.configuration.eventMonitors
         pipeline = settings.pipeline(
-            authenticates: options.authentications.map { !$0.isEmpty } ?? !settings.configuration.authentications.isEmpty,
+            authenticates: runSettings.options.authentications.map { !$0.isEmpty } ?? !settings.configuration.authentications.isEmpty,
             download: target)
         do {
             try Self.prepare(
-                &runSettings.request, processors: options.requestProcessors ?? settings.configuration.requestProcessors,
-                sessionWide: options.requestProcessors == nil, settings: settings,
+                &runSettings.request, processors: runSettings.options.requestProcessors ?? settings.configuration.requestProcessors,
+                sessionWide: runSettings.options.requestProcessors == nil, settings: settings,
                 resumable: target?.download.isResumable == true, vettedURL: vettedURL)
             preparationFailure = nil
         } catch {
@@ -79,6 +76,13 @@ final class RequestRun: Sendable {
         deadline = (runSettings.request.timeout ?? settings.configuration.timeoutForResource).map { started + $0 }
         overrides = runSettings
         activitySlot = session.activity.begin(cycle)
+    }
+
+    /// Where a cycle's `download` writes, reporting to its progress handler; `nil` without one.
+    @inline(never)
+    private static func downloadTarget(_ box: Boxed<HTTPDownload>?, of cycle: HTTPCycle?) -> DownloadTarget? {
+        guard let download = box?.value, let cycle else { return nil }
+        return DownloadTarget(download) { [cycle] written, total, expected in download.didWriteData?(cycle, written, total, expected) }
     }
 
     /// The request as prepared: the session's headers, the request processors. The request as
