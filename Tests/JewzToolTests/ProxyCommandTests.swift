@@ -117,6 +117,29 @@ import Testing
         try await sandbox.shutdown()
     }
 
+    /// The Sandbox cuts every answer of this URL after 400,000 of its 1,000,000 bytes: without
+    /// pieces no client ever gets it whole; with them each request continues the stored start.
+    @Test func aSharedCacheKeepsCutOffBodiesAndContinuesThem() async throws {
+        let directory = try makeScratchDirectory(prefix: "jewz-proxy-pieces")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sandbox = try await Sandbox.start()
+        let proxy = try await ServingJewz.start(
+            ["--port", "0", "--upstream", sandbox.baseURL, "--cache", directory.appendingPathComponent("cache").path, "--retries", "0"],
+            command: "proxy")
+        let url = proxy.baseURL + "/download/1000000?drop=400000"
+        let file = directory.appendingPathComponent("body")
+        var sizes: [String] = []
+        for _ in 1...3 {
+            let run = try await runCurl(["--output", file.path, "--write-out", "%{size_download}", url])
+            sizes.append(run.output)
+        }
+        #expect(sizes == ["400000", "800000", "1000000"], "each request got further: \(sizes)")
+        let body = try Data(contentsOf: file)
+        #expect(body.indices.allSatisfy { body[$0] == UInt8($0 % 251) }, "the Sandbox's pattern, byte for byte")
+        try await proxy.stopAndWait()
+        try await sandbox.shutdown()
+    }
+
     @Test func hopByHopFieldsStayHereAndAHostileUpstreamGetsA502() async throws {
         let sandbox = try await Sandbox.start()
         let proxy = try await ServingJewz.start(["--port", "0", "--retries", "0"], command: "proxy")
