@@ -27,6 +27,7 @@ let package = Package(
             name: "HeaderFuzzer",
             dependencies: [
                 "FuzzDriver", .product(name: "JewzHTTPCore", package: rootIdentity), .product(name: "JewzCache", package: rootIdentity),
+                .product(name: "JewzCookies", package: rootIdentity),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),

@@ -150,12 +150,12 @@ struct ResponseCollector: HTTPResponseReceiver {
         return failure.about(response(data: body))
     }
 
-    /// The response as received so far, with `data` as its body; marked as delivered when its
-    /// body went to the file or the stream.
+    /// The response as received so far, with `data` as its body; marked as arriving when its
+    /// body goes into the bridge instead.
     private func response(data: Data) -> HTTPResponse {
         var response = HTTPResponse(statusCode: statusCode, headers: headers, data: data, url: url)
         response.version = version
-        if bridge != nil { response.isBodyDelivered = true }
+        if bridge != nil { response.isBodyArriving = true }
         return response
     }
 

@@ -32,12 +32,19 @@ public struct HTTPResponse: Sendable {
         get { if case .delivered = bodyState { true } else { false } }
         set { bodyState = newValue ? .delivered : .inData }
     }
+    /// Whether this is the head of a body the transport stage's collector is putting into a
+    /// bridge, which that stage hands up as ``stream``: set on the collector's heads only.
+    package var isBodyArriving: Bool {
+        get { if case .arriving = bodyState { true } else { false } }
+        set { bodyState = newValue ? .arriving : .inData }
+    }
     /// Where the body is, in one field: a response is moved through every stage's async frame.
     private var bodyState = BodyState.inData
 
     private enum BodyState: Sendable {
         case inData
         case streaming(HTTPResponseBody)
+        case arriving
         case delivered
     }
 

@@ -77,8 +77,7 @@ struct TransportStage: HTTPMiddleware {
             bridge.abandon()
         }
         // The head the collector handed over says its body is on its way; a whole response does not.
-        guard head.isBodyDelivered else { return head }
-        head.isBodyDelivered = false
+        guard head.isBodyArriving else { return head }
         head.stream = HTTPResponseBody(bridge)
         return head
     }

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
 import JewzCache
+import JewzCookies
 import JewzHTTPCore
 
 /// Feeds arbitrary bytes, split at 0x00 into fields, to the header parsers a server's bytes
