@@ -22,8 +22,9 @@ extension HTTPSession {
         // MARK: The transport
 
         /// How the default transport connects: timeouts, connection pool, TLS, HTTP version,
-        /// proxies. Read once, when the session makes its transport: ``HTTPSession/update(_:)``
-        /// refuses to change it. Ignored when the session is given a transport of its own.
+        /// proxies. A change through ``HTTPSession/update(_:)`` makes a new transport for the
+        /// requests that start after it. A session given a transport of its own ignores these,
+        /// and refuses to change them.
         public var transport = AsyncHTTPClientTransport.Configuration() {
             didSet { transportRevision &+= 1 }
         }

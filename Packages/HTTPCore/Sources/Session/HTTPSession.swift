@@ -4,12 +4,10 @@ import JewzLocking
 import Logging
 import struct Synchronization.Atomic
 
-/// Owns a transport and everything its cycles share: one ``Configuration`` (processors,
-/// authentications, policies, middleware, cache, cookies, limits), the request queue, and the
-/// queue completion handlers run on.
-///
-/// A cycle whose own `requestProcessors`, `responseProcessors`, `authentications` or
-/// `retryPolicy` is `nil` uses the session's.
+/// Owns a transport and everything its requests share: one ``Configuration`` (processors,
+/// authentications, policies, middleware, cache, cookies, limits, the transport's settings),
+/// the request queue, and the queue completion handlers run on. A request's
+/// ``HTTPRequestOptions`` override the configuration for that request.
 ///
 /// ```swift
 /// let session = HTTPSession()
@@ -22,7 +20,13 @@ public final class HTTPSession: Sendable {
     /// first use from what ``configureDefault(_:transport:)`` set, if anything.
     public static let `default` = HTTPSession.makeDefault()
 
-    public let transport: any HTTPTransport
+    /// The transport requests go through from now on: made from the configuration's
+    /// ``Configuration-swift.struct/transport`` settings, and made anew when ``update(_:)``
+    /// changes them, unless the session was given one.
+    public var transport: any HTTPTransport { settings().parts.transport }
+    /// Whether the session made its transport (and makes a new one when its settings change).
+    private let makesTransport: Bool
+    private let isShutDown = Atomic(false)
     /// The queue completion handlers are called on (serial unless you pass another).
     public let completionQueue: DispatchQueue
     public let logger: Logger
@@ -36,7 +40,7 @@ public final class HTTPSession: Sendable {
         let sessionPipeline: Pipeline
         /// Boxed, so that a run takes it with one retain (see ``RequestRun/retryPolicy``).
         let retryPolicy: Boxed<RetryPolicy>
-        private let parts: Pipeline.Parts
+        let parts: Pipeline.Parts
 
         /// Whether requests may have to wait for a place: a maximum, or a pause.
         private let queues: Bool
@@ -80,17 +84,14 @@ public final class HTTPSession: Sendable {
         completionQueue: DispatchQueue = DispatchQueue(label: "jewzruxin.session.completion"),
         logger: Logger = Logger(label: "jewzruxin")
     ) {
-        let transport = transport ?? AsyncHTTPClientTransport(configuration: configuration.transport)
-        self.transport = transport
+        makesTransport = transport == nil
         self.completionQueue = completionQueue
         self.logger = logger
-        parts = Pipeline.Parts(transport: transport, queue: queue, coalescer: SingleFlight())
+        let parts = Pipeline.Parts(
+            transport: transport ?? AsyncHTTPClientTransport(configuration: configuration.transport), queue: queue, coalescer: SingleFlight())
         current = Mutex(Settings(configuration, parts: parts))
         apply(configuration)
     }
-
-    /// What the session's pipelines are made of besides the configuration.
-    private let parts: Pipeline.Parts
 
     /// The URLs its cycles were last made for, by their strings.
     let parsedURLMemo = ParsedURLMemo()
@@ -112,10 +113,13 @@ public final class HTTPSession: Sendable {
     /// `change` runs without a lock held; when two updates race, the later one's `change` runs
     /// again on the earlier one's result, so that neither is lost.
     ///
-    /// - Throws: ``HTTPError/Code/invalidConfiguration`` when `change` touches
-    ///   ``Configuration/transport``, which the session read when it made its transport
-    ///   (make a new session for other transport settings); nothing changes then. What
-    ///   `change` throws, likewise.
+    /// A change to ``Configuration-swift.struct/transport`` (TLS, proxies, timeouts, pool) makes
+    /// a new transport for the requests that start from then on; those already under way finish
+    /// on the one they started with, which shuts down once they are done.
+    ///
+    /// - Throws: ``HTTPError/Code/invalidConfiguration`` when `change` touches the transport
+    ///   settings of a session that was given its transport (it cannot remake that one);
+    ///   nothing changes then. What `change` throws, likewise.
     public func update(_ change: (inout Configuration) throws -> Void) throws {
         try replaceSettings(changing: change)
         apply(settings().configuration)
@@ -128,13 +132,25 @@ public final class HTTPSession: Sendable {
             let before = settings()
             var configuration = before.configuration
             try change(&configuration)
-            guard configuration.transportRevision == before.configuration.transportRevision else {
-                throw HTTPError.invalidConfiguration(
-                    "a session's transport settings are read when it is made; make a new HTTPSession to change them")
+            var parts = before.parts
+            var madeTransport = false
+            if configuration.transportRevision != before.configuration.transportRevision {
+                guard makesTransport else {
+                    throw HTTPError.invalidConfiguration(
+                        "this session was given its transport, which it cannot remake for new transport settings; make the transport anew and a session with it")
+                }
+                // A shut-down session keeps its shut transport: requests go on failing.
+                if !isShutDown.load(ordering: .acquiring) {
+                    parts = Pipeline.Parts(
+                        transport: AsyncHTTPClientTransport(configuration: configuration.transport), queue: parts.queue,
+                        coalescer: parts.coalescer)
+                    madeTransport = true
+                }
             }
             let after = Settings(configuration, parts: parts)
             let replaced = current.withLock { current in
-                guard current === before else { return false }
+                // A shutdown that came meanwhile wins over a transport made before it.
+                guard current === before, !(madeTransport && isShutDown.load(ordering: .acquiring)) else { return false }
                 current = after
                 return true
             }
@@ -179,8 +195,13 @@ public final class HTTPSession: Sendable {
     /// the session's middleware among the built-in ones that its configuration puts in.
     public var stageNames: [String] { settings().sessionPipeline.names }
 
-    /// Shuts the transport down; later requests fail with ``HTTPError/sessionShutDown``.
+    /// Shuts the transport down; later requests fail with ``HTTPError/sessionShutDown``. A
+    /// transport an earlier ``update(_:)`` replaced shuts down when its last request ends.
     public func shutdown() async throws {
+        let transport = current.withLock { current in
+            isShutDown.store(true, ordering: .releasing)
+            return current.parts.transport
+        }
         try await transport.shutdown()
     }
 }
