@@ -14,7 +14,7 @@ import Testing
         #expect(ended)
         #expect(lifecycle.isBusy, "busy until the completion handler has run")
         let delivered = lifecycle.deliverCompletion(of: generation, failure: nil)
-        #expect(delivered.map { $0 == nil } == true, "called, without an error")
+        #expect(delivered == .call(nil), "called, without an error")
         #expect(!lifecycle.isBusy)
     }
 
@@ -42,14 +42,15 @@ import Testing
         #expect(lifecycle.cancellation(of: explicit)?.isExplicitCancellation == true)
         _ = lifecycle.end(explicit)
         let silenced = lifecycle.deliverCompletion(of: explicit, failure: .timedOut)
-        #expect(silenced == nil, "not called")
+        #expect(silenced == .skip, "not called")
 
         let implicit = lifecycle.begin(completion: { _, _ in }).generation
         #expect(lifecycle.cancellation(of: implicit) == nil, "a new run starts uncancelled")
         _ = lifecycle.cancel(explicitly: false)
         _ = lifecycle.end(implicit)
         let reported = lifecycle.deliverCompletion(of: implicit, failure: nil)
-        #expect(reported??.code == .cancelled)
+        #expect(reported == .call(.cancelled(explicitly: false)))
+        #expect(!lifecycle.isBusy)
     }
 
     @Test func nothingIsCancelledWhenNothingRuns() {
@@ -76,4 +77,18 @@ import Testing
 /// An exchange that nothing needs to stop.
 final class NoExchange: HTTPExchangeCancelling {
     func cancel() {}
+}
+
+extension CycleLifecycleTests {
+    @Test func aRestartedRunsCompletionIsNotDeliveredAndACancelWhilePendingWins() {
+        var lifecycle = CycleLifecycle()
+        let first = lifecycle.begin(completion: { _, _ in }).generation
+        _ = lifecycle.end(first)
+        let second = lifecycle.begin(completion: { _, _ in }).generation
+        #expect(lifecycle.deliverCompletion(of: first, failure: nil) == .skip, "the restart's run owns the completion now")
+        _ = lifecycle.end(second)
+        #expect(lifecycle.cancel(explicitly: false) != nil, "a completion still pending can be cancelled")
+        #expect(lifecycle.deliverCompletion(of: second, failure: nil) == .call(.cancelled(explicitly: false)))
+        #expect(lifecycle.deliverCompletion(of: second, failure: nil) == .skip, "delivered once")
+    }
 }

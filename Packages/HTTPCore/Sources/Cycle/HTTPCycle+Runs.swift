@@ -76,8 +76,7 @@ extension HTTPCycle {
         session.completionQueue.async {
             // A cancel issued before the completion runs always wins; a restarted run's
             // completion belongs to the new run.
-            let outcome = self.state.withLock { $0.lifecycle.deliverCompletion(of: generation, failure: failure) }
-            if case .some(let error) = outcome {
+            if case .call(let error) = self.state.withLock({ $0.lifecycle.deliverCompletion(of: generation, failure: failure) }) {
                 completion(self, error)
             }
         }
