@@ -1,5 +1,5 @@
 import Foundation
-import JewzCache
+@testable import JewzCache
 import JewzHTTPCore
 import JewzLocking
 import JewzSandbox
@@ -148,6 +148,37 @@ import Testing
             #expect(whole.data == PartialContentOrigin.body)
             #expect(heads.all.count == 2)
             #expect(heads.all.last?.lowercased().contains("range: bytes=30-") == true, "\(heads.all.last ?? "")")
+        }
+    }
+
+    @Test(arguments: ["memory", "disk"])
+    func piecesThatDoNotTouchAreKeptSideBySideAndJoinWhenAPieceFillsTheGap(store kind: String) async throws {
+        let heads = Heads()
+        let directory = try makeScratchDirectory(prefix: "pieces")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = HTTPCache(store: kind == "disk" ? try DiskCacheStore(directory: directory) : MemoryCacheStore())
+        try await withScriptedServer(configuration: configuration, PartialContentOrigin.ranges(etag: "\"p1\"", heads: heads)) { server, session in
+            let url = server.url("/apart")
+            _ = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"])
+            _ = try await fetch(url, session: session, headers: ["Range": "bytes=50-59"])
+            for (range, bytes) in [("0-9", 0..<10), ("52-57", 52..<58)] {
+                let answer = try await fetch(url, session: session, headers: ["Range": "bytes=\(range)"])
+                #expect(answer.source == .cache, "\(range) is held")
+                #expect(answer.data == PartialContentOrigin.body.subdata(in: bytes))
+                #expect(answer.headers["Content-Range"] == "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/100")
+                #expect(answer.headers[StoredPieces.field] == nil, "the cache's own field stays in the store")
+            }
+            #expect(heads.all.count == 2)
+            let gap = try await fetch(url, session: session, headers: ["Range": "bytes=5-55"])
+            #expect(gap.source == .network, "a range over the gap is asked for")
+            let across = try await fetch(url, session: session, headers: ["Range": "bytes=0-59"])
+            #expect(across.source == .cache, "the three pieces joined into one")
+            #expect(across.data == PartialContentOrigin.body.prefix(60))
+            let whole = try await fetch(url, session: session)
+            #expect(whole.data == PartialContentOrigin.body)
+            #expect(heads.all.count == 4)
+            #expect(heads.all.last?.lowercased().contains("range: bytes=60-") == true, "\(heads.all.last ?? "")")
         }
     }
 }

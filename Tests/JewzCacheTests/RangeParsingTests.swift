@@ -1,5 +1,6 @@
 import Foundation
 @testable import JewzCache
+import JewzHTTPCore
 import JewzTestSupport
 import Testing
 
@@ -60,18 +61,44 @@ import Testing
         #expect(failures.isEmpty, "\(failures.prefix(5)), \(generator)")
     }
 
-    @Test func anyContentRangeGivesAPieceThatFitsItsBodyOrNone() {
+    @Test func anyContentRangeOrStoredRangesGivePiecesThatFitTheirBodyOrNone() {
         var generator = SeededGenerator()
         let alphabet = Array("bytes 0123456789-/*,x")
+        let listAlphabet = Array("0123456789-, ")
         var failures: [String] = []
-        for _ in 0..<1_000 {
+        for _ in 0..<2_000 {
             let field = String((0..<Int.random(in: 0...30, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "-" })
+            let list = String((0..<Int.random(in: 0...20, using: &generator)).map { _ in listAlphabet.randomElement(using: &generator) ?? "-" })
             let length = Int.random(in: 0...20, using: &generator)
-            guard let piece = HTTPCache.piece(["Content-Range": field], length: length) else { continue }
-            if piece.first > piece.last || piece.last >= piece.completeLength || piece.last - piece.first + 1 != length {
-                failures.append("\(field) of \(length)")
+            let headers: HTTPHeaderFields = ["Content-Range": field, StoredPieces.field: list]
+            if let pieces = StoredPieces(stored: headers, length: length) {
+                let apart = zip(pieces.ranges, pieces.ranges.dropFirst()).allSatisfy { $0.upperBound + 1 < $1.lowerBound }
+                if !apart || pieces.byteCount != length || (pieces.ranges.last?.upperBound ?? .max) >= pieces.completeLength
+                    || (pieces.ranges.first?.lowerBound ?? -1) < 0
+                {
+                    failures.append("stored \(field) [\(list)] of \(length)")
+                }
+            }
+            // An answer's own field of that name is not the cache's: one range, its Content-Range.
+            if let piece = StoredPieces(answer: headers, length: length) {
+                if piece.ranges.count != 1 || piece.byteCount != length || piece.ranges[0].upperBound >= piece.completeLength {
+                    failures.append("answer \(field) of \(length)")
+                }
             }
         }
         #expect(failures.isEmpty, "\(failures.prefix(5)), \(generator)")
+    }
+
+    @Test func piecesJoinWhereTheyTouchAndTheNewBytesWinWhereTheyOverlap() throws {
+        let held = StoredPieces(ranges: [0...3, 10...13], completeLength: 20)
+        let body = Data("abcdKLMN".utf8)
+        let (joined, bytes) = try #require(held.joining(StoredPieces(ranges: [3...9], completeLength: 20), body: body, data: Data("XYZxyzw".utf8)))
+        #expect(joined.ranges == [0...13])
+        #expect(String(decoding: bytes, as: UTF8.self) == "abcXYZxyzwKLMN")
+        let apart = try #require(held.joining(StoredPieces(ranges: [16...17], completeLength: 20), body: body, data: Data("pq".utf8)))
+        #expect(apart.pieces.ranges == [0...3, 10...13, 16...17])
+        #expect(apart.pieces.bodyOffset(of: 16...17) == 8)
+        #expect(apart.pieces.bodyOffset(of: 3...10) == nil, "a range across a gap is not held")
+        #expect(held.joining(StoredPieces(ranges: [0...1], completeLength: 21), body: body, data: Data("zz".utf8)) == nil)
     }
 }

@@ -3,33 +3,13 @@ import JewzHTTPCore
 import JewzMultipart
 
 // Partial content (RFC 9111 §3.3–3.4): a `206` of one range with a strong validator (or each
-// range of a `multipart/byteranges` one), or the start of a body whose transfer broke, is kept beside its URL's entry, answers the ranges it
-// covers while fresh, and is completed by asking the origin for the rest (`Range` with
-// `If-Range`) when the whole body is wanted.
+// range of a `multipart/byteranges` one), or the start of a body whose transfer broke, is kept
+// beside its URL's entry with the other pieces of the same validator (``StoredPieces``), answers
+// the ranges it covers while fresh, and the piece from byte 0 is completed by asking the origin
+// for the rest (`Range` with `If-Range`) when the whole body is wanted.
 extension HTTPCache {
     /// Where a URL's partial entry is kept, beside its whole one.
     static func partialKey(_ key: String) -> String { key + "\n206" }
-
-    /// The bytes a partial entry holds, and the length of the whole.
-    struct Piece: Equatable {
-        let first: Int
-        let last: Int
-        let completeLength: Int
-
-        /// The `Content-Range` that describes it.
-        var contentRange: String {
-            ContentRange(first: Int64(first), last: Int64(last), completeLength: Int64(completeLength)).field
-        }
-    }
-
-    /// The piece `headers` describe for a body of `length` bytes: one `Content-Range` with a
-    /// known complete length that matches the body.
-    static func piece(_ headers: HTTPHeaderFields, length: Int) -> Piece? {
-        guard let range = ContentRange(headers["Content-Range"]), let complete = range.completeLength,
-            range.last - range.first + 1 == Int64(length)
-        else { return nil }
-        return Piece(first: Int(range.first), last: Int(range.last), completeLength: Int(complete))
-    }
 
     /// The validator that ties pieces together: a strong `ETag`, else `Last-Modified` (RFC 9110
     /// §13.1.5 lets `If-Range` carry either).
@@ -38,36 +18,34 @@ extension HTTPCache {
         return headers["Last-Modified"]
     }
 
-    /// Keeps a `206` answer to `request`, joined to the stored piece when they share a
-    /// validator and touch; otherwise in its place.
+    /// Keeps a `206` answer to `request` among the URL's stored pieces when they share its
+    /// validator (pieces that touch join into one; at most ``StoredPieces/maximumCount``);
+    /// otherwise in their place.
     func keepPartial(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) {
         guard response.statusCode == 206, !response.isBodyDelivered, !response.headers.contains("Vary"),
-            let validator = Self.rangeValidator(response.headers), let piece = Self.piece(response.headers, length: response.data.count),
-            var entry = storable(
+            let validator = Self.rangeValidator(response.headers),
+            let piece = StoredPieces(answer: response.headers, length: response.data.count),
+            let entry = storable(
                 response, for: request, key: Self.partialKey(key), control: control, requestDate: sent, responseDate: now(), partial: true)
         else { return }
+        var pieces = piece
+        var body = response.data
         if let stored = store.response(forKey: Self.partialKey(key)), Self.rangeValidator(stored.headers) == validator,
-            let held = Self.piece(stored.headers, length: stored.body.count), held.completeLength == piece.completeLength,
-            piece.first <= held.last + 1, held.first <= piece.last + 1
+            let held = StoredPieces(stored: stored.headers, length: stored.body.count), held.completeLength == piece.completeLength
         {
-            let first = min(held.first, piece.first)
-            let last = max(held.last, piece.last)
-            var body = Data(count: last - first + 1)
-            body.replaceSubrange((held.first - first)...(held.last - first), with: stored.body)
-            body.replaceSubrange((piece.first - first)...(piece.last - first), with: response.data)
-            var headers = entry.headers
-            headers["Content-Range"] = Piece(first: first, last: last, completeLength: piece.completeLength).contentRange
-            headers["Content-Length"] = String(body.count)
-            entry = CachedResponse(
-                key: entry.key, statusCode: 206, headers: headers, body: body, url: entry.url, requestDate: entry.requestDate,
-                responseDate: entry.responseDate, varyingFields: [:])
+            // More pieces than a URL keeps: those held stay, this one is not kept.
+            guard let joined = held.joining(piece, body: stored.body, data: response.data) else { return }
+            (pieces, body) = joined
         }
-        try? store.store(entry)
+        try? store.store(
+            CachedResponse(
+                key: entry.key, statusCode: 206, headers: pieces.describing(entry.headers), body: body, url: entry.url,
+                requestDate: entry.requestDate, responseDate: entry.responseDate, varyingFields: [:], lifetimeOverride: entry.lifetimeOverride))
     }
 
     /// Keeps the parts of a `multipart/byteranges` answer as pieces, in order, as
     /// ``keepPartial(_:for:key:control:sent:)`` keeps a single range: parts that touch join
-    /// into one piece; of parts that do not, the last one stays (a URL keeps one piece).
+    /// into one piece.
     func keepByteRanges(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) {
         guard response.statusCode == 206, response.contentType?.essence == "multipart/byteranges",
             let type = response.headers["Content-Type"], let boundary = try? MultipartParser.boundary(in: type),
@@ -103,6 +81,7 @@ extension HTTPCache {
         guard let piece = Self.cutOffHead(head, arrived: arrived, answering: request), !piece.headers.contains("Vary"),
             Self.rangeValidator(piece.headers) != nil
         else { return nil }
+        // The head's fields as `cutOffHead` describes the piece: a server's own `Jewz-Stored-Ranges` is gone.
         return storable(piece, for: request, key: Self.partialKey(key), control: control, requestDate: sent, responseDate: now(), partial: true)
     }
 
@@ -118,26 +97,23 @@ extension HTTPCache {
         piece.data = Data()
         piece.stream = nil
         piece.statusCode = 206
-        piece.headers["Content-Range"] = Piece(first: 0, last: arrived - 1, completeLength: length).contentRange
-        piece.headers["Content-Length"] = String(arrived)
+        piece.headers = StoredPieces(ranges: [0...(arrived - 1)], completeLength: length).describing(piece.headers)
         return piece
     }
 
-    /// The stored piece's answer to a `Range` request it covers, while fresh.
+    /// The answer of a stored piece to a `Range` request it covers, while fresh.
     func partialAnswer(to request: HTTPRequest, key: String, control: CacheControl) -> HTTPFileResponse? {
         guard let field = request.headers["Range"], let stored = store.response(forKey: Self.partialKey(key)),
-            let piece = Self.piece(stored.headers, length: stored.body.count), isFresh(stored, at: now(), control: control)
+            let pieces = StoredPieces(stored: stored.headers, length: stored.body.count), isFresh(stored, at: now(), control: control)
         else { return nil }
         if let condition = request.headers["If-Range"], !Self.ifRange(condition, matches: stored.headers) { return nil }
-        guard case .bytes(let range) = ByteRangeRequest(field, length: piece.completeLength),
-            range.lowerBound >= piece.first, range.upperBound <= piece.last
-        else { return nil }
+        guard case .bytes(let range) = ByteRangeRequest(field, length: pieces.completeLength), let offset = pieces.bodyOffset(of: range) else {
+            return nil
+        }
         counters.hits.add(1, ordering: .relaxed)
         var response = HTTPResponse(
-            statusCode: 206, headers: stored.headers,
-            data: stored.body.subdata(in: (range.lowerBound - piece.first)..<(range.upperBound - piece.first + 1)), url: stored.url)
-        response.headers["Content-Range"] = Piece(first: range.lowerBound, last: range.upperBound, completeLength: piece.completeLength).contentRange
-        response.headers["Content-Length"] = String(response.data.count)
+            statusCode: 206, headers: stored.headers, data: stored.body.subdata(in: offset..<(offset + range.count)), url: stored.url)
+        response.headers = StoredPieces(ranges: [range], completeLength: pieces.completeLength).describing(response.headers)
         response.headers["Age"] = String(Int(stored.rules.age(at: now())))
         response.source = .cache
         counters.bytesSaved.add(response.data.count, ordering: .relaxed)
@@ -150,42 +126,45 @@ extension HTTPCache {
     /// then asked for anew. A `200` the origin sends instead (the representation changed)
     /// is that answer. The piece is forgotten either way.
     func completePartial(_ request: HTTPRequest, key: String, control: CacheControl, network: Network) async throws -> HTTPResponse? {
-        guard let (stored, piece, validator, rest) = pieceToComplete(for: request, key: key, leavingBody: false) else { return nil }
+        guard let (stored, pieces, validator, rest) = pieceToComplete(for: request, key: key, leavingBody: false) else { return nil }
+        let start = pieces.ranges[0]
         let response = try await network(rest, nil)
         store.removeResponse(forKey: Self.partialKey(key))
         if response.statusCode == 200 { return response }
         guard response.statusCode == 206 else { return nil }
         guard !response.isBodyDelivered, Self.rangeValidator(response.headers) == validator,
-            let more = Self.piece(response.headers, length: response.data.count),
-            more.first == piece.last + 1, more.last == piece.completeLength - 1, more.completeLength == piece.completeLength
+            let more = StoredPieces(answer: response.headers, length: response.data.count),
+            more.ranges == [(start.upperBound + 1)...(pieces.completeLength - 1)], more.completeLength == pieces.completeLength
         else { return nil }
-        counters.bytesSaved.add(stored.body.count, ordering: .relaxed)
-        let headers = Self.completedHeaders(stored.headers, by: response.headers, completeLength: piece.completeLength)
-        return HTTPResponse(statusCode: 200, headers: headers, data: stored.body + response.data, url: response.url)
+        counters.bytesSaved.add(start.count, ordering: .relaxed)
+        let headers = Self.completedHeaders(stored.headers, by: response.headers, completeLength: more.completeLength)
+        return HTTPResponse(statusCode: 200, headers: headers, data: stored.body.prefix(start.count) + response.data, url: response.url)
     }
 
-    /// The stored piece from byte 0 that a `request` for the whole can complete, its validator,
-    /// and the request for the rest (`Range: bytes=n-`, `If-Range`), counted as sent.
+    /// The stored pieces whose first, from byte 0, a `request` for the whole can complete (the
+    /// body's first bytes), their validator, and the request for the rest (`Range: bytes=n-`,
+    /// `If-Range`), counted as sent.
     func pieceToComplete(
         for request: HTTPRequest, key: String, leavingBody: Bool
-    ) -> (stored: CachedResponse, piece: Piece, validator: String, rest: HTTPRequest)? {
+    ) -> (stored: CachedResponse, pieces: StoredPieces, validator: String, rest: HTTPRequest)? {
         let partialKey = Self.partialKey(key)
         guard request.method == .get, !request.headers.contains("Range"),
             let stored = leavingBody ? store.responseLeavingBody(forKey: partialKey) : store.response(forKey: partialKey),
-            let piece = Self.piece(stored.headers, length: stored.bodyLength), piece.first == 0,
+            let pieces = StoredPieces(stored: stored.headers, length: stored.bodyLength), pieces.ranges[0].lowerBound == 0,
             let validator = Self.rangeValidator(stored.headers)
         else { return nil }
         var rest = request
-        rest.headers["Range"] = "bytes=\(piece.last + 1)-"
+        rest.headers["Range"] = "bytes=\(pieces.ranges[0].upperBound + 1)-"
         rest.headers["If-Range"] = validator
         counters.networkRequests.add(1, ordering: .relaxed)
-        return (stored, piece, validator, rest)
+        return (stored, pieces, validator, rest)
     }
 
     /// The fields of a piece completed by `rest`'s answer: the new response's, the stored ones it
     /// does not send kept (§3.4), for the whole body.
     static func completedHeaders(_ stored: HTTPHeaderFields, by rest: HTTPHeaderFields, completeLength: Int) -> HTTPHeaderFields {
         var headers = stored
+        headers.remove(StoredPieces.field)
         for name in Set(rest.fields.map { $0.name.lowercased() }) { headers.remove(name) }
         for field in rest.fields where field.name.lowercased() != "content-range" { headers.add(field.value, for: field.name) }
         headers["Content-Length"] = String(completeLength)

@@ -24,7 +24,7 @@ extension HTTPCache {
         case .bytes(let range):
             response.statusCode = 206
             response.data = body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound + 1))
-            response.headers["Content-Range"] = Piece(first: range.lowerBound, last: range.upperBound, completeLength: body.count).contentRange
+            response.headers["Content-Range"] = ContentRange(first: Int64(range.lowerBound), last: Int64(range.upperBound), completeLength: Int64(body.count)).field
         case .several(let ranges):
             let boundary = "jewz-byteranges-" + UUID().uuidString
             let partType = response.headers["Content-Type"]
@@ -32,7 +32,7 @@ extension HTTPCache {
             for range in ranges {
                 var head = "--\(boundary)\r\n"
                 if let partType { head += "Content-Type: \(partType)\r\n" }
-                head += "Content-Range: \(Piece(first: range.lowerBound, last: range.upperBound, completeLength: body.count).contentRange)\r\n\r\n"
+                head += "Content-Range: \(ContentRange(first: Int64(range.lowerBound), last: Int64(range.upperBound), completeLength: Int64(body.count)).field)\r\n\r\n"
                 parts.append(Data(head.utf8))
                 parts.append(body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound + 1)))
                 parts.append(Data("\r\n".utf8))
