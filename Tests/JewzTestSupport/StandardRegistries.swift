@@ -9,12 +9,3 @@ extension ProcessorRegistry {
         return registry
     }
 }
-
-extension ContentCodingRegistry {
-    /// A registry holding the decoders `StandardProcessors.install()` registers.
-    public static func standard() -> ContentCodingRegistry {
-        let codings = ContentCodingRegistry()
-        StandardProcessors.install(in: ProcessorRegistry(), codings: codings)
-        return codings
-    }
-}

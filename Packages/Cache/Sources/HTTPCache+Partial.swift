@@ -90,7 +90,7 @@ extension HTTPCache {
     /// with no content coding (so the bytes are the representation's own).
     private static func cutOffHead(_ whole: HTTPResponse, arrived: Int, answering request: HTTPRequest) -> HTTPResponse? {
         guard whole.statusCode == 200, !request.headers.contains("Range"),
-            whole.headers["Content-Encoding"].map({ $0.lowercased() == "identity" }) ?? true,
+            !whole.headers.namesContentCoding,
             let length = whole.headers["Content-Length"].flatMap(Int.init), (1..<length).contains(arrived)
         else { return nil }
         var piece = whole

@@ -1,5 +1,5 @@
 import JewzHTTPCore
-import JewzLocking
+import struct Synchronization.Atomic
 
 /// A store's body writer that can keep what it wrote as another entry than the one it was
 /// made for: how the start of a body whose transfer broke becomes a piece
@@ -14,7 +14,8 @@ protocol RetargetableBodyWriter: HTTPResponseBodyWriter {
 final class CutOffKeepingWriter: HTTPResponseBodyWriter {
     private let inner: any RetargetableBodyWriter
     private let piece: @Sendable (Int) -> CachedResponse?
-    private let written = Mutex(0)
+    /// Written by the one task that reads the body; read when it ends.
+    private let written = Atomic(0)
 
     init(_ inner: any RetargetableBodyWriter, piece: @escaping @Sendable (Int) -> CachedResponse?) {
         self.inner = inner
@@ -22,7 +23,7 @@ final class CutOffKeepingWriter: HTTPResponseBodyWriter {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) {
-        written.withLock { $0 += bytes.count }
+        written.add(bytes.count, ordering: .relaxed)
         inner.write(bytes)
     }
 
@@ -31,7 +32,7 @@ final class CutOffKeepingWriter: HTTPResponseBodyWriter {
     }
 
     func fail() {
-        guard let entry = piece(written.withLock { $0 }) else { return }
+        guard let entry = piece(written.load(ordering: .relaxed)) else { return }
         inner.finish(as: entry)
     }
 }

@@ -21,7 +21,7 @@ enum ResponseDestination {
         switch self {
         case .memory: return [:]
         case .file(let target):
-            try target.begin(statusCode: head.statusCode, headers: head.headers, url: head.url, isDecoded: Self.isDecoded(head.headers))
+            try target.begin(statusCode: head.statusCode, headers: head.headers, url: head.url, isDecoded: head.headers.namesContentCoding)
         case .stream(let channel): channel.deliverHead(head)
         }
         for try await chunk in body {
@@ -35,12 +35,5 @@ enum ResponseDestination {
         }
         if case .file(let target) = self { try target.finishWriting() }
         return body.reader.trailingFields()
-    }
-
-    /// Whether a body with these fields had content codings undone on its way: its bytes are
-    /// then not the representation's, and cannot be continued with a range.
-    private static func isDecoded(_ headers: HTTPHeaderFields) -> Bool {
-        guard let codings = headers["Content-Encoding"] else { return false }
-        return codings.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() != "identity" }
     }
 }

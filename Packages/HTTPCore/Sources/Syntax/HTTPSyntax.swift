@@ -91,6 +91,12 @@ extension HTTPHeaderFields {
         }
         return tokens
     }
+
+    /// Whether `Content-Encoding` names a coding other than `identity`: the body as sent is then
+    /// not the representation's own bytes, and a range of it cannot be continued.
+    package var namesContentCoding: Bool {
+        tokens(for: "Content-Encoding").contains { $0 != "identity" }
+    }
 }
 
 extension HTTPRequest {
