@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "JewzURLSession", targets: ["JewzURLSession"]),
         .library(name: "JewzMocking", targets: ["JewzMocking"]),
         .library(name: "JewzOpenAPI", targets: ["JewzOpenAPI"]),
+        .library(name: "JewzWebSocket", targets: ["JewzWebSocket"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -41,6 +42,8 @@ let package = Package(
         // TLS settings of the default transport, and the Sandbox's TLS and HTTP/2 listener.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        // SOCKS5 tunnels for WebSockets, which AsyncHTTPClient's pool does not open.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // The Sandbox's certificates, made at run time so that none is committed.
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
@@ -193,6 +196,20 @@ let package = Package(
             path: "Packages/EventSource/Sources"
         ),
         .target(
+            name: "JewzWebSocket",
+            dependencies: [
+                "JewzHTTPCore", "CZlib",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Packages/WebSocket/Sources"
+        ),
+        .target(
             name: "JewzHAR",
             dependencies: ["JewzLocking", "JewzHTTPCore"],
             path: "Packages/HAR/Sources"
@@ -208,7 +225,7 @@ let package = Package(
                 "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzBrotli", "JewzZstd", "JewzXML",
                 "JewzMultipart", "JewzAuth",
                 "JewzCache", "JewzImageCache", "JewzService", "JewzEventSource", "JewzHAR", "JewzURLSession", "JewzMocking",
-                "JewzCookies",
+                "JewzCookies", "JewzWebSocket",
             ],
             path: "Packages/Jewzruxin/Sources"
         ),
@@ -227,6 +244,7 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -361,6 +379,14 @@ let package = Package(
             name: "JewzEventSourceTests",
             dependencies: ["JewzEventSource", "JewzSandbox", "JewzTestSupport", "JewzAuth"],
             path: "Tests/JewzEventSourceTests"
+        ),
+        .testTarget(
+            name: "JewzWebSocketTests",
+            dependencies: [
+                "JewzWebSocket", "JewzSandbox", "JewzTestSupport", "JewzAuth", "JewzCookies", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/JewzWebSocketTests"
         ),
         .testTarget(
             name: "JewzHARTests",

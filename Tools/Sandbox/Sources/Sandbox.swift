@@ -98,10 +98,7 @@ public final class Sandbox: Sendable {
                 counter.open.add(1, ordering: .relaxed)
                 channel.closeFuture.whenComplete { _ in counter.open.subtract(1, ordering: .relaxed) }
                 guard let context else {
-                    return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(SandboxHandler(router: router))
-                    }
+                    return channel.eventLoop.makeCompletedFuture { try http1(channel, router: router) }
                 }
                 do {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
@@ -109,12 +106,33 @@ public final class Sandbox: Sendable {
                     return channel.eventLoop.makeFailedFuture(error)
                 }
                 // h2 or http/1.1, as ALPN settled it; each HTTP/2 stream gets a handler of its own.
-                return channel.configureCommonHTTPServerPipeline { stream in
-                    stream.eventLoop.makeCompletedFuture {
-                        try stream.pipeline.syncOperations.addHandler(SandboxHandler(router: router))
-                    }
-                }
+                return channel.configureHTTP2SecureUpgrade(
+                    h2ChannelConfigurator: { channel in
+                        channel.configureHTTP2Pipeline(mode: .server) { stream in
+                            stream.eventLoop.makeCompletedFuture {
+                                try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                                try stream.pipeline.syncOperations.addHandler(SandboxHandler(router: router))
+                            }
+                        }.map { _ in () }
+                    },
+                    http1ChannelConfigurator: { channel in
+                        channel.eventLoop.makeCompletedFuture { try http1(channel, router: router) }
+                    })
             }
+    }
+
+    /// An HTTP/1.1 connection's pipeline: the routes, and the WebSocket endpoints' upgrade.
+    private static func http1(_ channel: any Channel, router: SandboxRouter) throws {
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (
+                upgraders: [SandboxWebSockets.upgrader()],
+                completionHandler: { context in
+                    // The connection is a WebSocket's now: the HTTP routes leave it.
+                    let pipeline = context.pipeline.syncOperations
+                    if let routes = try? pipeline.handler(type: SandboxHandler.self) { pipeline.removeHandler(routes, promise: nil) }
+                }),
+            withErrorHandling: true)
+        try channel.pipeline.syncOperations.addHandler(SandboxHandler(router: router))
     }
 
     /// `http://host:port` (`https` with TLS), without a trailing slash.

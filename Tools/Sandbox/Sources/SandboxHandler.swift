@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOWebSocket
 import NIOPosix
 import Synchronization
 
@@ -224,6 +225,8 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A request asking for an upgrade the WebSocket endpoints refuse is answered as HTTP.
+        if let error = error as? NIOWebSocketUpgradeError, error == .unsupportedWebSocketTarget { return }
         context.close(promise: nil)
     }
 }

@@ -24,6 +24,7 @@ import JewzLocking
 /// | `/digest-auth/QOP/USER/PASSWORD/ALGORITHM?stale-after=N&next-nonce=1&userhash=1` | RFC 7616 Digest (see ``SandboxDigest``) |
 /// | `/ntlm-auth/USER/PASSWORD?proxy=1&garble=1` | NTLMv2, each handshake kept with its connection (see ``SandboxNTLM``) |
 /// | `/events/KEY?…`, `/ndjson?count=N&interval=MS` | Server-Sent Events that resume, JSON lines, paced (``SandboxEvents``) |
+/// | `/ws/…` | WebSocket endpoints (``SandboxWebSockets``) |
 /// | `/cached/KEY?cc=&etag=&last-modified=1&expires=&vary=&age=&type=json&size=N&image=NAME&delay=MS`, `/cached/KEY/down|up|count` | caching headers on demand, an image of ``SandboxImages``, hits counted, 503 on command (``SandboxCache``) |
 public final class SandboxRouter: Sendable {
     /// The largest request body accepted; larger ones get 413.
@@ -148,6 +149,8 @@ public final class SandboxRouter: Sendable {
             return digest.respond(to: request, segments: segments, query: query)
         case ("ntlm-auth", 3):
             return ntlm.respond(to: request, segments: segments, query: query)
+        case ("ws", _):
+            return SandboxWebSockets.respond(to: request, segments: segments)
         case ("redirect-to", 1):
             let status = query.first { $0.name == "status" }?.value.flatMap { Int($0) } ?? 302
             guard let location = query.first(where: { $0.name == "url" })?.value, [301, 302, 303, 307, 308].contains(status) else {

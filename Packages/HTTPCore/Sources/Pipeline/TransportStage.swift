@@ -94,7 +94,9 @@ struct TransportStage: HTTPMiddleware {
         let onBodySent = next.isShared ? nil : run.uploadProgressReporter(for: request)
         do {
             let timeout = try run.remainingTime()
-            if let defaultTransport {
+            if let ownTransport = run.ownTransport {
+                try await ownTransport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
+            } else if let defaultTransport {
                 try await defaultTransport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
             } else {
                 try await transport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)

@@ -113,6 +113,9 @@ final class RequestRun: Sendable {
         overrides.options.retryPolicyStorage.projectedValue ?? settings.retryPolicy
     }
 
+    /// The transport the run's exchanges go over instead of the session's, if any.
+    var ownTransport: (any HTTPTransport)? { overrides.transport }
+
     /// Whether a person asked for the request, so that it is retried until data arrives.
     var solicited: Bool { overrides.options.solicited }
 

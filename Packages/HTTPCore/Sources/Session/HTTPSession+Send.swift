@@ -30,4 +30,14 @@ extension HTTPSession {
             channel: nil)
         return try await run.execute { $0 }
     }
+
+    /// As ``send(_:options:)``, with every exchange of the run going over `transport` rather
+    /// than the session's: how a module sends a request whose connection outlives its response
+    /// (a WebSocket's opening handshake) along the session's path. Monitors do not hear of it.
+    package func send(_ request: HTTPRequest, options: HTTPRequestOptions, over transport: any HTTPTransport) async throws -> HTTPResponse {
+        var settings = RunSettings(request: request, options: options)
+        settings.transport = transport
+        let run = RequestRun(session: self, cycle: nil, generation: 0, settings: settings, vettedURL: nil, channel: nil)
+        return try await run.execute { $0 }
+    }
 }

@@ -9,7 +9,7 @@ extension HTTPError {
     /// Classifies an AsyncHTTPClient or SwiftNIO error, so that callers can tell a request the
     /// server never saw from one that broke on the way.
     @inline(never)  // Its casts would widen the async frame of every request that may fail.
-    init(transportError error: any Error) {
+    package init(transportError error: any Error) {
         switch error {
         case let error as HTTPError:
             self = error

@@ -26,3 +26,12 @@ struct PinnedTLS: Sendable {
         pinning.rules(forHost: host).flatMap(\.pins)
     }
 }
+
+extension AsyncHTTPClientTransport.Configuration.TLS {
+    /// NIOSSL's configuration for a connection of HTTP/1.1 only to `host`, which the
+    /// transport's pool does not make: a WebSocket's. A pinned host trusts only its anchors.
+    package func nioConfiguration(http1OnlyTo host: String) -> TLSConfiguration {
+        let base = nioConfiguration(allowsHTTP2: false)
+        return pinning.flatMap { PinnedTLS(pinning: $0, base: base).configuration(forHost: host) } ?? base
+    }
+}

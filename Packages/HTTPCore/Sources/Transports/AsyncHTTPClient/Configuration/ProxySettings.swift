@@ -114,7 +114,7 @@ extension AsyncHTTPClientTransport.Configuration {
         }
 
         /// The proxy for `url`, or `nil` to connect directly.
-        func proxy(for url: URL) -> Proxy? {
+        package func proxy(for url: URL) -> Proxy? {
             let scheme = url.scheme?.lowercased()
             guard let proxy = scheme == "https" ? https : scheme == "http" ? http : nil else { return nil }
             guard let host = url.host?.lowercased() else { return proxy }
