@@ -74,8 +74,9 @@ public final class WebSocket: Sendable {
     }
 
     /// Starts the closing handshake and waits for it: the server's close frame, then the end
-    /// of the connection, for at most ``WebSocketOptions/closeTimeout``. Messages that arrive
-    /// meanwhile are dropped. Closing a closed socket returns how it ended.
+    /// of the connection, for at most ``WebSocketOptions/closeTimeout``. Messages the server
+    /// sent before its close frame still reach ``messages``, up to
+    /// ``WebSocketOptions/bufferedMessages`` of them. Closing a closed socket returns how it ended.
     ///
     /// - Parameters:
     ///   - code: a code a client may send (``CloseCode/isSendable``).

@@ -23,7 +23,7 @@ struct Jewz: AsyncParsableCommand {
             3 when `jewz image` gets a body that is not an image.
             JEWZ_LOG_LEVEL=debug shows the library's log (requests, retries, failures) on standard error.
             """,
-        subcommands: [RequestCommand.self, ExpandCommand.self, ImageCommand.self, ServiceCommand.self, PinsCommand.self, BenchCommand.self, ServeCommand.self, ProxyCommand.self, TourCommand.self],
+        subcommands: [RequestCommand.self, ExpandCommand.self, ImageCommand.self, ServiceCommand.self, PinsCommand.self, BenchCommand.self, ServeCommand.self, ProxyCommand.self, WebSocketCommand.self, TourCommand.self],
         defaultSubcommand: RequestCommand.self)
 
     /// Parses and runs, mapping every outcome to the documented exit status (ArgumentParser's

@@ -3,7 +3,7 @@ import Jewzruxin
 import JewzSandbox
 
 /// The tour's steps about bodies that stream, recordings and where servers listen: Server-Sent
-/// Events that resume, JSON lines, brotli and zstd, HAR, a Unix domain socket.
+/// Events that resume, a WebSocket, JSON lines, brotli and zstd, HAR, a Unix domain socket.
 extension TourStep {
     static func streamingSteps(_ sandbox: Sandbox) -> [TourStep] {
         let url = sandbox.url
@@ -23,6 +23,34 @@ extension TourStep {
                 return Outcome(
                     "events \(ids.joined(separator: ",")); Last-Event-ID sent: \(resumed.joined(separator: ", "))",
                     expected: "events 1,2,3,4,5; Last-Event-ID sent: none, 2, 4, 5")
+            },
+            TourStep(
+                title: "A WebSocket opens through the session's path (credentials, cookies, proxies) and echoes both ways",
+                code: """
+                    var options = WebSocketOptions(subprotocols: ["tour.v1"])
+                    let echoed = try await session.withWebSocket(to: URL(string: url("/ws/echo"))!, options: options) { socket in
+                        try await socket.send(text: "ping?")
+                        try await socket.send(data: Data([1, 2, 3]))
+                        var messages = socket.messages.makeAsyncIterator()
+                        return [try await messages.next(), try await messages.next()]
+                    }   // closed with 1000 on return; jewz ws URL pipes lines through one
+                    """
+            ) {
+                guard let echo = URL(string: url("/ws/echo")) else { return Outcome("no URL", expected: "") }
+                let (subprotocol, echoed) = try await HTTPSession.default.withWebSocket(to: echo, options: WebSocketOptions(subprotocols: ["tour.v1"])) { socket in
+                    try await socket.send(text: "ping?")
+                    try await socket.send(data: Data([1, 2, 3]))
+                    var messages = socket.messages.makeAsyncIterator()
+                    return (socket.subprotocol ?? "none", [try await messages.next(), try await messages.next()])
+                }
+                let shown = echoed.map { message -> String in
+                    switch message {
+                    case .text(let text)?: "text \(text)"
+                    case .binary(let data)?: "binary \(Array(data))"
+                    case nil: "nothing"
+                    }
+                }
+                return Outcome("\(subprotocol): \(shown.joined(separator: ", "))", expected: "tour.v1: text ping?, binary [1, 2, 3]")
             },
             TourStep(
                 title: "JSON lines are decoded one by one as they arrive",

@@ -19,6 +19,7 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var pingInterval: Duration?
         var pingTimeout: Duration
         var closeTimeout: Duration
+        var bufferedMessages: Int
     }
 
     private let settings: Settings
@@ -28,6 +29,7 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var closeSent = false
     private var closeReceived = false
     private var failed = false
+    private var messagesAfterClose = 0
     private var awaitingPong = false
     private var keepAlive: Scheduled<Void>?
     private var pongDeadline: Scheduled<Void>?
@@ -88,8 +90,14 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         } catch {
             return fail(error, context: context)
         }
-        // After a close of ours, messages still arriving are read only to reach the server's close.
-        guard let whole, !closeSent else { return }
+        guard let whole else { return }
+        // After a close of ours the server may still send what it had under way (an echo of
+        // the last message): the reader gets up to a buffer's worth of it, the rest is dropped,
+        // since the socket is read then whatever the reader's pace.
+        if closeSent {
+            guard messagesAfterClose < settings.bufferedMessages else { return }
+            messagesAfterClose += 1
+        }
         var data = whole.data
         if whole.isCompressed, let codec {
             do {

@@ -74,7 +74,7 @@ final class HandshakeHandler: ChannelInboundHandler, RemovableChannelHandler {
         let state = ConnectionState()
         let settings = FrameHandler.Settings(
             maximumMessageSize: options.maximumMessageSize, pingInterval: options.pingInterval, pingTimeout: options.pingTimeout,
-            closeTimeout: options.closeTimeout)
+            closeTimeout: options.closeTimeout, bufferedMessages: max(options.bufferedMessages, 1))
         let pipeline = context.pipeline.syncOperations
         let frameDecoder = ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: min(options.maximumMessageSize, Int(UInt32.max))))
         let frameEncoder = WebSocketFrameEncoder()
