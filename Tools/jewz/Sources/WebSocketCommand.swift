@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Jewzruxin
+import Synchronization
 
 /// `jewz ws`: a WebSocket client for a terminal or a pipe, as websocat is. Lines from standard
 /// input go out as messages; messages come out on standard output as they arrive.
@@ -12,8 +13,9 @@ struct WebSocketCommand: AsyncParsableCommand {
             jewz ws wss://echo.example.com/                  # type lines, see the answers
             echo '{"op":"subscribe"}' | jewz ws --json wss://feed.example.com/ Authorization:'Bearer …'
             jewz ws --binary ws://localhost:9000/ < frames.txt
-            When standard input ends, the socket is closed (code 1000) and jewz waits for the
-            server's close; messages sent before it are still printed. Exit status: 0 after a
+            When standard input ends, jewz waits until the server has been quiet for --linger
+            seconds (its answers to the last lines still arrive), then closes the socket (code
+            1000) and waits for the server's close; messages sent before it are still printed. Exit status: 0 after a
             closing handshake, 2 when the connection fails, 4 or 5 when the server refuses
             the WebSocket with a 4xx or 5xx.
             """)
@@ -38,6 +40,9 @@ struct WebSocketCommand: AsyncParsableCommand {
 
     @Option(help: "The largest message taken, in MiB (default 16).")
     var maxMessage: Int = 16
+
+    @Option(help: "After standard input ends, close once the server has sent nothing for this many seconds (default 1).")
+    var linger: Double = 1
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -70,9 +75,13 @@ struct WebSocketCommand: AsyncParsableCommand {
 
     /// Prints the server's messages while standard input's lines go out; closes when input ends.
     private func exchange(over socket: WebSocket) async throws -> WebSocket.Closure {
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let lastHeard = LastHeard()
+        return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for try await message in socket.messages { print(message) }
+                for try await message in socket.messages {
+                    print(message)
+                    lastHeard.touch()
+                }
             }
             for await line in StandardInputLines() {
                 do {
@@ -81,9 +90,21 @@ struct WebSocketCommand: AsyncParsableCommand {
                     break  // the server closed: its messages, and why, come from the reader
                 }
             }
+            try await waitForQuiet(of: socket, lastHeard: lastHeard)
             let closure = await socket.close()
             try await group.waitForAll()
             return closure
+        }
+    }
+
+    /// Returns once the server has sent nothing for `--linger` seconds, or has closed.
+    private func waitForQuiet(of socket: WebSocket, lastHeard: LastHeard) async throws {
+        let quiet = Duration.milliseconds(Int(linger * 1000))
+        lastHeard.touch()
+        while socket.closure == nil {
+            let silent = lastHeard.silence
+            guard silent < quiet else { return }
+            try await Task.sleep(for: min(quiet - silent, .milliseconds(50)))
         }
     }
 
@@ -115,6 +136,7 @@ struct WebSocketCommand: AsyncParsableCommand {
             }
             request.headers.add(String(item[item.index(after: colon)...]).trimmingCharacters(in: .whitespaces), for: String(item[..<colon]))
         }
+        guard linger >= 0, linger.isFinite else { throw ValidationError("--linger takes 0 or more seconds.") }
         guard maxMessage > 0 else { throw ValidationError("--max-message takes 1 or more (MiB).") }
         var options = WebSocketOptions(subprotocols: subprotocol, maximumMessageSize: maxMessage << 20)
         if noCompression { options.compression = nil }
@@ -125,4 +147,13 @@ struct WebSocketCommand: AsyncParsableCommand {
         }
         return (request, options)
     }
+}
+
+/// When the server last sent a message.
+private final class LastHeard: Sendable {
+    private let instant = Mutex(ContinuousClock.now)
+
+    func touch() { instant.withLock { $0 = .now } }
+
+    var silence: Duration { .now - instant.withLock { $0 } }
 }
