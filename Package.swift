@@ -202,6 +202,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOSOCKS", package: "swift-nio-extras"),
@@ -384,6 +385,8 @@ let package = Package(
             name: "JewzWebSocketTests",
             dependencies: [
                 "JewzWebSocket", "JewzSandbox", "JewzTestSupport", "JewzAuth", "JewzCookies", "CZlib",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/JewzWebSocketTests"

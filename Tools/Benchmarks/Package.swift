@@ -89,6 +89,11 @@ let package = Package(
             ],
             path: "Sources/HTTPInterleaved"
         ),
+        .executableTarget(
+            name: "WebSocketEcho",
+            dependencies: [.product(name: "Jewzruxin", package: root)],
+            path: "Sources/WebSocketEcho"
+        ),
         .target(
             name: "BenchmarkFixtures",
             dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "JewzHTTPCore", package: root)],

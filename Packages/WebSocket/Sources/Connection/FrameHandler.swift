@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 import NIOWebSocket
 
 /// The client's side of an open connection (RFC 6455 §5–7), on its event loop: checks every
@@ -11,7 +12,7 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocket.Message
     typealias OutboundIn = OutboundCommand
-    typealias OutboundOut = WebSocketFrame
+    typealias OutboundOut = ByteBuffer
 
     /// What the handler needs from the connection's options.
     struct Settings {
@@ -71,8 +72,7 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
             receiveData(frame, context: context)
         case .ping:
             guard !closeSent else { return }
-            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
-            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+            writeFrame(.pong, frame.unmaskedData, context: context)
         case .pong:
             awaitingPong = false
             pongDeadline?.cancel()
@@ -115,7 +115,8 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             message = .text(text)
         } else {
-            message = .binary(Data(data.readableBytesView))
+            // A large message's Data shares the buffer's memory rather than copying it.
+            message = .binary(Data(buffer: data, byteTransferStrategy: .automatic))
         }
         context.fireChannelRead(wrapInboundOut(message))
     }
@@ -145,8 +146,7 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         closeSent = true
         // The server's code echoed; none when it sent none.
         let echo = code == .noStatusReceived ? ByteBuffer() : Self.closePayload(code, reason: "", allocator: context.channel.allocator)
-        let reply = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: echo)
-        context.writeAndFlush(wrapOutboundOut(reply)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        writeFrame(.connectionClose, echo, context: context).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -204,10 +204,10 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 payload = codec.compress(payload, allocator: context.channel.allocator)
                 compressed = true
             }
-            let frame = WebSocketFrame(fin: true, rsv1: compressed, opcode: opcode, maskKey: .random(), data: payload)
-            context.write(wrapOutboundOut(frame), promise: promise)
+            // Handed over, not shared: the frame masks it in place.
+            writeFrame(opcode, consume payload, compressed: compressed, flush: false, context: context, promise: promise)
         case .ping(let payload):
-            context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: payload)), promise: promise)
+            writeFrame(.ping, payload, flush: false, context: context, promise: promise)
         case .close(let code, let reason):
             sendClose(code, reason: reason, context: context, promise: promise)
         }
@@ -218,11 +218,30 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func sendClose(_ code: WebSocket.CloseCode, reason: String, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
         closeSent = true
         let payload = Self.closePayload(code, reason: reason, allocator: context.channel.allocator)
-        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload)), promise: promise)
+        writeFrame(.connectionClose, payload, context: context, promise: promise)
         context.read()
         closeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(settings.closeTimeout)) {
             context.close(promise: nil)
         }
+    }
+
+    /// Writes a frame of ours that ends its message, masked (``ClientFrame``), flushed unless
+    /// more writes follow in this turn.
+    @discardableResult
+    private func writeFrame(
+        _ opcode: WebSocketOpcode, _ payload: consuming ByteBuffer, compressed: Bool = false, flush: Bool = true, context: ChannelHandlerContext,
+        promise: EventLoopPromise<Void>? = nil
+    ) -> EventLoopFuture<Void> {
+        let written = promise ?? context.eventLoop.makePromise()
+        let (header, body) = ClientFrame.bytes(opcode, consume payload, compressed: compressed, allocator: context.channel.allocator)
+        if let body {
+            context.write(wrapOutboundOut(header), promise: nil)
+            context.write(wrapOutboundOut(body), promise: written)
+        } else {
+            context.write(wrapOutboundOut(header), promise: written)
+        }
+        if flush { context.flush() }
+        return written.futureResult
     }
 
     /// A close frame's payload: the code, then the reason cut to fit 125 bytes on a character's edge.
@@ -254,9 +273,8 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireErrorCaught(WebSocketError(error, detail))
         guard !closeSent else { return context.close(promise: nil) }
         closeSent = true
-        let frame = WebSocketFrame(
-            fin: true, opcode: .connectionClose, maskKey: .random(), data: Self.closePayload(code, reason: "", allocator: context.channel.allocator))
-        context.writeAndFlush(wrapOutboundOut(frame)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        writeFrame(.connectionClose, Self.closePayload(code, reason: "", allocator: context.channel.allocator), context: context)
+            .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     // MARK: Keep-alive
@@ -276,8 +294,7 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     context.close(promise: nil)
                 }
             }
-            let ping = WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: context.channel.allocator.buffer(string: "keep-alive"))
-            context.writeAndFlush(wrapOutboundOut(ping), promise: nil)
+            writeFrame(.ping, context.channel.allocator.buffer(string: "keep-alive"), context: context)
             scheduleKeepAlive(every: interval, context: context)
         }
     }

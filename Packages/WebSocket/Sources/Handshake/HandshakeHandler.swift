@@ -3,7 +3,7 @@ import NIOHTTP1
 import NIOWebSocket
 
 /// Reads the server's answer to the opening handshake. On a `101` it turns the pipeline into a
-/// WebSocket's in the same event-loop turn — frame decoder and encoder, ``FrameHandler``, the
+/// WebSocket's in the same event-loop turn — the frame decoder, ``FrameHandler``, the
 /// async channel the ``WebSocket`` reads — before the HTTP decoder leaves and hands over the
 /// bytes that followed the answer, so that a frame sent right behind the `101` is not lost.
 final class HandshakeHandler: ChannelInboundHandler, RemovableChannelHandler {
@@ -77,11 +77,9 @@ final class HandshakeHandler: ChannelInboundHandler, RemovableChannelHandler {
             closeTimeout: options.closeTimeout, bufferedMessages: max(options.bufferedMessages, 1))
         let pipeline = context.pipeline.syncOperations
         let frameDecoder = ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: min(options.maximumMessageSize, Int(UInt32.max))))
-        let frameEncoder = WebSocketFrameEncoder()
         try pipeline.addHandler(frameDecoder, position: .after(decoder))
-        try pipeline.addHandler(frameEncoder, position: .after(frameDecoder))
         try pipeline.addHandler(
-            FrameHandler(settings: settings, state: state, codec: parameters.flatMap(DeflateCodec.init)), position: .after(frameEncoder))
+            FrameHandler(settings: settings, state: state, codec: parameters.flatMap(DeflateCodec.init)), position: .after(frameDecoder))
         let high = max(options.bufferedMessages, 1)
         let connection = try Connection(
             wrappingChannelSynchronously: context.channel,
