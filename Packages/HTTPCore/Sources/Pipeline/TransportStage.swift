@@ -95,7 +95,7 @@ struct TransportStage: HTTPMiddleware {
         do {
             let timeout = try run.remainingTime()
             if let ownTransport = run.ownTransport {
-                try await ownTransport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
+                try await ownTransport.value.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
             } else if let defaultTransport {
                 try await defaultTransport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
             } else {

@@ -39,10 +39,14 @@ final class RequestRun: Sendable {
     let monitors: [any HTTPEventMonitor]
     /// Where the session's activity counts this run, from its start to ``close(failure:)``.
     let activitySlot: Int
+    /// The transport the run's exchanges go over instead of the session's: one that keeps its
+    /// connection past the response (a WebSocket's opening handshake). Boxed, so that a run
+    /// without one pays a null pointer.
+    let ownTransport: Boxed<any HTTPTransport>?
 
     init(
         session: HTTPSession, cycle: HTTPCycle?, generation: Int, settings runSettings: consuming RunSettings, vettedURL: URL?,
-        channel: ResponseBodyChannel?
+        channel: ResponseBodyChannel?, ownTransport: Boxed<any HTTPTransport>? = nil
     ) {
         let started = ClockReading.now
         let settings = session.settings()
@@ -50,6 +54,7 @@ final class RequestRun: Sendable {
         self.cycle = cycle
         self.generation = generation
         self.vettedURL = vettedURL
+        self.ownTransport = ownTransport
         self.started = started
         self.settings = settings
         // A streamed body goes to its reader, never to a file; only a cycle downloads.
@@ -113,8 +118,6 @@ final class RequestRun: Sendable {
         overrides.options.retryPolicyStorage.projectedValue ?? settings.retryPolicy
     }
 
-    /// The transport the run's exchanges go over instead of the session's, if any.
-    var ownTransport: (any HTTPTransport)? { overrides.transport }
 
     /// Whether a person asked for the request, so that it is retried until data arrives.
     var solicited: Bool { overrides.options.solicited }

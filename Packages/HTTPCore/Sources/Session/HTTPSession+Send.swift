@@ -35,9 +35,9 @@ extension HTTPSession {
     /// than the session's: how a module sends a request whose connection outlives its response
     /// (a WebSocket's opening handshake) along the session's path. Monitors do not hear of it.
     package func send(_ request: HTTPRequest, options: HTTPRequestOptions, over transport: any HTTPTransport) async throws -> HTTPResponse {
-        var settings = RunSettings(request: request, options: options)
-        settings.transport = transport
-        let run = RequestRun(session: self, cycle: nil, generation: 0, settings: settings, vettedURL: nil, channel: nil)
+        let run = RequestRun(
+            session: self, cycle: nil, generation: 0, settings: RunSettings(request: request, options: options), vettedURL: nil,
+            channel: nil, ownTransport: Boxed(transport))
         return try await run.execute { $0 }
     }
 }
