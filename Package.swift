@@ -198,7 +198,7 @@ let package = Package(
         .target(
             name: "JewzWebSocket",
             dependencies: [
-                "JewzHTTPCore", "CZlib",
+                "JewzLocking", "JewzHTTPCore", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -384,7 +384,7 @@ let package = Package(
         .testTarget(
             name: "JewzWebSocketTests",
             dependencies: [
-                "JewzWebSocket", "JewzSandbox", "JewzTestSupport", "JewzAuth", "JewzCookies", "CZlib",
+                "JewzWebSocket", "JewzSandbox", "JewzTestSupport", "JewzAuth", "JewzCookies", "JewzLocking", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

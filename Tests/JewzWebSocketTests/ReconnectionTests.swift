@@ -1,9 +1,9 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzSandbox
 import JewzTestSupport
 import JewzWebSocket
-import Synchronization
 import Testing
 
 /// `withReconnectingWebSocket`: a new connection after each one the server ends or that fails,

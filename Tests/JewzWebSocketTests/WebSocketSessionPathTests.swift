@@ -87,6 +87,30 @@ import Testing
         }
     }
 
+    @Test func aPinnedHostIsReachedOnlyThroughItsPinnedRoot() async throws {
+        let certificates = try SandboxCertificates.generate()
+        let stranger = try SandboxCertificates.generate()
+        func pin(of pem: String) throws -> String {
+            try #require(AsyncHTTPClientTransport.Configuration.PEMCertificates(pem: pem).pins().first).pin
+        }
+        for (root, reached) in [(certificates, true), (stranger, false)] {
+            var configuration = try HTTPSession.Configuration.trusting(certificates)
+            configuration.transport.tls.pinning = try .init(
+                ["127.0.0.1": [try pin(of: root.authorityPEM)]],
+                anchors: [.init(pem: certificates.authorityPEM), .init(pem: stranger.authorityPEM)], includingSystemRoots: false)
+            try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: configuration) { sandbox, session in
+                let url = try #require(URL(string: sandbox.url("/ws/echo")))
+                do {
+                    try await session.withWebSocket(to: url) { _ in }
+                    #expect(reached, "the socket opened to a server whose root is not pinned")
+                } catch let error as HTTPError {
+                    #expect(!reached, "\(error)")
+                    #expect(error.code == .certificateRejected)
+                }
+            }
+        }
+    }
+
     @Test(arguments: [SandboxProxy.Kind.http, .socks5])
     func theSessionsProxyTunnelsTheConnection(kind: SandboxProxy.Kind) async throws {
         let proxy = try await SandboxProxy.start(kind)

@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        // The WebSocket benchmark's reference: Hummingbird's WSClient.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -93,6 +96,14 @@ let package = Package(
             name: "WebSocketEcho",
             dependencies: [.product(name: "Jewzruxin", package: root)],
             path: "Sources/WebSocketEcho"
+        ),
+        .executableTarget(
+            name: "WSClientEcho",
+            dependencies: [
+                .product(name: "WSClient", package: "swift-websocket"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/WSClientEcho"
         ),
         .target(
             name: "BenchmarkFixtures",

@@ -124,6 +124,8 @@ def main():
          lambda r: r.stdout == BIG + "\n"),
         ("16 MiB each way, plain", ["--max-message", "17", "--linger", "5", plain + "/echo"], BIG + "\n",
          lambda r: r.stdout == BIG + "\n"),
+        ("16 MiB binary each way", ["--binary", "--max-message", "17", "--linger", "5", deflate + "/echo"], BIG + "\n",
+         lambda r: r.stdout == BIG + "\n"),
         ("a fragmented message", [deflate + "/fragments"], "go\n",
          lambda r: r.stdout == "fragmented\n"),
         ("the server's ping answered", [deflate + "/ping"], "",

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import JewzLocking
 import Jewzruxin
-import Synchronization
 
 /// `jewz ws`: a WebSocket client for a terminal or a pipe, as websocat is. Lines from standard
 /// input go out as messages; messages come out on standard output as they arrive.

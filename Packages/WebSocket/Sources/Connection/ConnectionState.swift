@@ -1,5 +1,5 @@
+import JewzLocking
 import NIOCore
-import Synchronization
 
 /// What a connection's frame handler and its ``WebSocket`` share: whether a close began, and
 /// how the connection ended. The first ending recorded is the one kept.

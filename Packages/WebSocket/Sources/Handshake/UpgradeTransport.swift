@@ -1,9 +1,9 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// The transport of a WebSocket's opening handshake: each exchange the session's path sends
 /// (a first try, a challenge's answer, a redirect's) goes over a connection of its own, opened
