@@ -132,6 +132,18 @@ import Testing
         try await server.shutdown()
     }
 
+    @Test func aPingTheServerDoesNotAnswerTimesOut() async throws {
+        let server = try await HostileServer.start(frames: [])
+        let session = HTTPSession(logger: quietLogger)
+        let url = try #require(URL(string: server.url("/")))
+        let options = WebSocketOptions(pingTimeout: .milliseconds(100), closeTimeout: .milliseconds(100))
+        _ = try await session.withWebSocket(to: url, options: options) { socket in
+            await #expect { try await socket.ping(Data("anyone?".utf8)) } throws: { ($0 as? WebSocketError)?.code == .pingTimedOut }
+        }
+        try await session.shutdown()
+        try await server.shutdown()
+    }
+
     @Test func aServerThatGoesSilentFailsTheKeepAlive() async throws {
         let server = try await HostileServer.start(frames: [])
         let session = HTTPSession(logger: quietLogger)

@@ -58,6 +58,20 @@ import Testing
         }
     }
 
+    @Test func aPingReturnsWhenItsPongComesBack() async throws {
+        try await withSandbox { sandbox, session in
+            let url = try #require(URL(string: sandbox.url("/ws/echo")))
+            try await session.withWebSocket(to: url) { socket in
+                let first = try await socket.ping(Data("one".utf8))
+                let second = try await socket.ping()
+                #expect(first > .zero && second > .zero)
+                await #expect { try await socket.ping(Data(count: 126)) } throws: { ($0 as? WebSocketError)?.code == .protocolViolation }
+                await socket.close()
+                await #expect { try await socket.ping() } throws: { ($0 as? WebSocketError)?.code == .closed }
+            }
+        }
+    }
+
     @Test func sendingAfterACloseThrowsClosed() async throws {
         try await withSandbox { sandbox, session in
             let url = try #require(URL(string: sandbox.url("/ws/echo")))

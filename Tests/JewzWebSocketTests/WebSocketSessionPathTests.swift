@@ -111,6 +111,24 @@ import Testing
         }
     }
 
+    @Test func aSessionOnAUnixSocketOpensItsWebSocketsThere() async throws {
+        let directory = try makeScratchDirectory(prefix: "jewz-ws-socket")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("sandbox.sock").path
+        let sandbox = try await Sandbox.start(unixSocketPath: path)
+        var configuration = HTTPSession.Configuration()
+        configuration.transport.unixSocketPath = path
+        let session = HTTPSession(configuration: configuration, logger: quietLogger)
+        let echoed = try await session.withWebSocket(to: try #require(URL(string: "ws://localhost/ws/echo"))) { socket in
+            try await socket.send(text: "through a socket file")
+            var iterator = socket.messages.makeAsyncIterator()
+            return try await iterator.next()
+        }
+        #expect(echoed == .text("through a socket file"))
+        try await session.shutdown()
+        try await sandbox.shutdown()
+    }
+
     @Test(arguments: [SandboxProxy.Kind.http, .socks5])
     func theSessionsProxyTunnelsTheConnection(kind: SandboxProxy.Kind) async throws {
         let proxy = try await SandboxProxy.start(kind)

@@ -53,7 +53,7 @@ extension HTTPSession {
         return try await upgraded.connection.executeThenClose { inbound, outbound in
             let socket = WebSocket(
                 response: response, agreement: agreement, inbound: inbound, outbound: outbound, channel: upgraded.connection.channel,
-                state: upgraded.state)
+                state: upgraded.state, pingTimeout: options.pingTimeout)
             let result: Result
             do {
                 result = try await body(socket)

@@ -24,10 +24,11 @@ public final class WebSocket: Sendable {
     private let outbound: NIOAsyncChannelOutboundWriter<OutboundCommand>
     private let channel: any Channel
     private let state: ConnectionState
+    private let pingTimeout: Duration
 
     init(
         response: HTTPResponse, agreement: OpeningHandshake.Agreement, inbound: NIOAsyncChannelInboundStream<Message>,
-        outbound: NIOAsyncChannelOutboundWriter<OutboundCommand>, channel: any Channel, state: ConnectionState
+        outbound: NIOAsyncChannelOutboundWriter<OutboundCommand>, channel: any Channel, state: ConnectionState, pingTimeout: Duration
     ) {
         self.response = response
         subprotocol = agreement.subprotocol
@@ -36,6 +37,7 @@ public final class WebSocket: Sendable {
         self.outbound = outbound
         self.channel = channel
         self.state = state
+        self.pingTimeout = pingTimeout
     }
 
     /// How the connection ended; `nil` while it is open.
@@ -63,14 +65,23 @@ public final class WebSocket: Sendable {
         try await write(.message(.binary(data)))
     }
 
-    /// Sends a ping with up to 125 bytes of payload; the server answers with a pong (which is
-    /// not a message). Keep-alive pings (``WebSocketOptions/pingInterval``) are sent for you.
+    /// Sends a ping with up to 125 bytes of payload and returns when the server's pong with
+    /// that payload comes back (a pong is not a message). Keep-alive pings
+    /// (``WebSocketOptions/pingInterval``) are sent for you.
     ///
-    /// - Throws: ``WebSocketError/Code/closed`` once a close began; ``WebSocketError/Code/protocolViolation``
-    ///   for a payload over 125 bytes.
-    public func ping(_ payload: Data = Data()) async throws {
+    /// - Returns: how long the answer took.
+    /// - Throws: ``WebSocketError/Code/pingTimedOut`` when no pong came within
+    ///   ``WebSocketOptions/pingTimeout``; ``WebSocketError/Code/closed`` once a close began or when
+    ///   the connection ends first; ``WebSocketError/Code/protocolViolation`` for a payload over
+    ///   125 bytes.
+    @discardableResult
+    public func ping(_ payload: Data = Data()) async throws -> Duration {
         guard payload.count <= 125 else { throw WebSocketError(.protocolViolation, "a ping's payload is at most 125 bytes, not \(payload.count)") }
-        try await write(.ping(ByteBuffer(bytes: payload)))
+        let started = ContinuousClock.now
+        try await state.pongs.waitForPong(of: payload, timeout: pingTimeout) {
+            try await self.write(.ping(ByteBuffer(bytes: payload)))
+        }
+        return ContinuousClock.now - started
     }
 
     /// Starts the closing handshake and waits for it: the server's close frame, then the end

@@ -5,9 +5,9 @@ import NIOPosix
 import NIOSOCKS
 import NIOSSL
 
-/// Opens the TCP connection a WebSocket runs on, with the session's transport settings: its
-/// connect timeout, its proxy for the URL (HTTP `CONNECT` or SOCKS5, a tunnel in both cases)
-/// and, for `https`, TLS with its roots, client certificate and pins. HTTP/1.1 only: RFC 6455's
+/// Opens the connection a WebSocket runs on, with the session's transport settings: its
+/// connect timeout, its Unix domain socket or its proxy for the URL (HTTP `CONNECT` or SOCKS5, a
+/// tunnel in both cases) and, for `https`, TLS with its roots, client certificate and pins. HTTP/1.1 only: RFC 6455's
 /// upgrade is HTTP/1.1's.
 enum ChannelOpening {
     /// A connection to `url`'s host, with `configure` run on its pipeline in the event-loop turn
@@ -24,7 +24,9 @@ enum ChannelOpening {
         }
         let port = url.effectivePort
         let isSecure = url.scheme?.lowercased() == "https"
-        let proxy = settings.proxies?.proxy(for: url)
+        // A session that talks to a Unix domain socket opens its sockets there too; no proxy then.
+        let socketPath = settings.unixSocketPath
+        let proxy = socketPath == nil ? settings.proxies?.proxy(for: url) : nil
         if let proxy, proxy.kind == .socks5, proxy.credentials != nil {
             throw HTTPError.invalidConfiguration("WebSockets go through SOCKS5 proxies without a password only; use an HTTP proxy, or none")
         }
@@ -32,7 +34,9 @@ enum ChannelOpening {
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(TimeAmount(settings.timeouts.connect))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
-        let channel = try await bootstrap.connect(host: proxy?.host ?? host, port: proxy?.port ?? port).get()
+        let connecting = socketPath.map { bootstrap.connect(unixDomainSocketPath: $0) }
+            ?? bootstrap.connect(host: proxy?.host ?? host, port: proxy?.port ?? port)
+        let channel = try await connecting.get()
         do {
             if let proxy {
                 switch proxy.kind {

@@ -10,6 +10,8 @@ final class ConnectionState: Sendable {
     }
 
     private let fields = Mutex(Fields())
+    /// The pings of ``WebSocket/ping(_:)`` waiting for their pongs.
+    let pongs = PongWaiters()
 
     /// Marks the close begun; `false` when it had begun already.
     func beginClosing() -> Bool {
@@ -27,6 +29,7 @@ final class ConnectionState: Sendable {
             fields.isClosing = true
             if fields.closure == nil { fields.closure = closure }
         }
+        pongs.end(with: WebSocketError(.closed, ""))
     }
 
     var closure: WebSocket.Closure? { fields.withLock { $0.closure } }

@@ -76,6 +76,7 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .pong:
             awaitingPong = false
             pongDeadline?.cancel()
+            state.pongs.pongReceived(Data(frame.unmaskedData.readableBytesView))
         case .connectionClose:
             receiveClose(frame, context: context)
         default:
