@@ -2,13 +2,17 @@ import Foundation
 import JewzLocking
 
 /// The pings of ``WebSocket/ping(_:)`` waiting for their pongs, matched by payload (RFC 6455
-/// §5.5.3: a pong carries its ping's). Each waiter leaves when answered, when its deadline or
+/// §5.5.3: a pong carries its ping's). A ping is registered before it is sent, so that a pong
+/// quicker than the waiting task is kept for it; each leaves when answered, when its deadline or
 /// its task's cancellation comes first, or when the connection ends.
 final class PongWaiters: Sendable {
     private struct Waiter {
         let id: Int
         let payload: Data
-        let continuation: CheckedContinuation<Void, any Error>
+        /// The waiting task, once it waits.
+        var continuation: CheckedContinuation<Void, any Error>?
+        /// How it ended, when that came before the task waited.
+        var outcome: Result<Void, any Error>?
     }
 
     private struct Fields {
@@ -19,30 +23,14 @@ final class PongWaiters: Sendable {
 
     private let fields = Mutex(Fields())
 
-    /// Waits for a pong carrying `payload`, after `send` sent the ping.
+    /// Registers a ping of `payload`, sends it with `send`, and waits for its pong.
     ///
     /// - Throws: ``WebSocketError/Code/pingTimedOut`` past `timeout`; the connection's end;
-    ///   `CancellationError`.
+    ///   what `send` throws; `CancellationError`.
     func waitForPong(of payload: Data, timeout: Duration, sending send: @Sendable () async throws -> Void) async throws {
-        let id = fields.withLock { fields in
-            defer { fields.next += 1 }
-            return fields.next
-        }
+        let id = register(payload)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { continuation in
-                        let ended = self.fields.withLock { fields -> WebSocketError? in
-                            guard fields.ended == nil else { return fields.ended }
-                            fields.waiters.append(Waiter(id: id, payload: payload, continuation: continuation))
-                            return nil
-                        }
-                        if let ended { continuation.resume(throwing: ended) }
-                    }
-                } onCancel: {
-                    self.remove(id)?.resume(throwing: CancellationError())
-                }
-            }
+            group.addTask { try await self.wait(for: id) }
             group.addTask {
                 try await Task.sleep(for: timeout)
                 throw WebSocketError(.pingTimedOut, "\(timeout)")
@@ -51,7 +39,7 @@ final class PongWaiters: Sendable {
                 try await send()
                 try await group.next()
             } catch {
-                remove(id)?.resume(throwing: error)
+                finish(id, with: .failure(error))
                 group.cancelAll()
                 throw error
             }
@@ -59,29 +47,62 @@ final class PongWaiters: Sendable {
         }
     }
 
-    private func remove(_ id: Int) -> CheckedContinuation<Void, any Error>? {
-        fields.withLock { fields in
-            guard let index = fields.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return fields.waiters.remove(at: index).continuation
-        }
-    }
-
-    /// A pong arrived: the oldest ping with its payload is answered.
+    /// A pong arrived: the oldest ping with its payload still waiting is answered.
     func pongReceived(_ payload: Data) {
-        let answered = fields.withLock { fields -> CheckedContinuation<Void, any Error>? in
-            guard let index = fields.waiters.firstIndex(where: { $0.payload == payload }) else { return nil }
-            return fields.waiters.remove(at: index).continuation
-        }
-        answered?.resume()
+        let id = fields.withLock { fields in fields.waiters.first { $0.payload == payload && $0.outcome == nil }?.id }
+        if let id { finish(id, with: .success(())) }
     }
 
     /// The connection ended: every ping waiting fails with `error`, and any sent later.
     func end(with error: WebSocketError) {
-        let waiting = fields.withLock { fields in
-            fields.ended = error
-            defer { fields.waiters = [] }
-            return fields.waiters
+        let ids = fields.withLock { fields in
+            fields.ended = fields.ended ?? error
+            return fields.waiters.filter { $0.outcome == nil }.map(\.id)
         }
-        waiting.forEach { $0.continuation.resume(throwing: error) }
+        ids.forEach { finish($0, with: .failure(error)) }
+    }
+
+    private func register(_ payload: Data) -> Int {
+        fields.withLock { fields in
+            defer { fields.next += 1 }
+            let failed = fields.ended.map { Result<Void, any Error>.failure($0) }
+            fields.waiters.append(Waiter(id: fields.next, payload: payload, outcome: failed))
+            return fields.next
+        }
+    }
+
+    /// Waits until `id` is finished (at once when it was already).
+    private func wait(for id: Int) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome = fields.withLock { fields -> Result<Void, any Error>? in
+                    guard let index = fields.waiters.firstIndex(where: { $0.id == id }) else { return .failure(CancellationError()) }
+                    guard let outcome = fields.waiters[index].outcome else {
+                        fields.waiters[index].continuation = continuation
+                        return nil
+                    }
+                    fields.waiters.remove(at: index)
+                    return outcome
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            finish(id, with: .failure(CancellationError()))
+        }
+    }
+
+    /// Ends `id` with `outcome`: resumes its task, or keeps the outcome until it waits. The
+    /// first outcome stands.
+    private func finish(_ id: Int, with outcome: Result<Void, any Error>) {
+        let waiting = fields.withLock { fields -> CheckedContinuation<Void, any Error>? in
+            guard let index = fields.waiters.firstIndex(where: { $0.id == id }), fields.waiters[index].outcome == nil else { return nil }
+            guard let continuation = fields.waiters[index].continuation else {
+                fields.waiters[index].outcome = outcome
+                return nil
+            }
+            fields.waiters.remove(at: index)
+            return continuation
+        }
+        waiting?.resume(with: outcome)
     }
 }
