@@ -3,8 +3,8 @@ import NIOWebSocket
 
 /// A client's frame on the wire (RFC 6455 §5.2): the header, then the payload masked with a
 /// fresh key (§5.3) in place, eight bytes at a time. Written by ``FrameHandler`` straight to the
-/// socket: SwiftNIO's encoder masks a byte at a time into a copy, which cost half the time of
-/// sending large messages.
+/// socket, because SwiftNIO's encoder masks a byte at a time into a copy (the benchmark notes
+/// say what that cost).
 enum ClientFrame {
     /// The header and the masked payload of a frame that ends its message; small frames come
     /// as one buffer (`payload` `nil`).
