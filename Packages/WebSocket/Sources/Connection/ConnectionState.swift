@@ -1,5 +1,4 @@
 import JewzLocking
-import NIOCore
 
 /// What a connection's frame handler and its ``WebSocket`` share: whether a close began, and
 /// how the connection ended. The first ending recorded is the one kept.
@@ -34,11 +33,3 @@ final class ConnectionState: Sendable {
 
     var closure: WebSocket.Closure? { fields.withLock { $0.closure } }
 }
-
-/// What a ``WebSocket`` asks its connection to send.
-enum OutboundCommand: Sendable {
-    case message(WebSocket.Message)
-    case ping(ByteBuffer)
-    case close(WebSocket.CloseCode, String)
-}
-
