@@ -24,6 +24,29 @@ import Testing
         }
     }
 
+    @Test func compressedMessagesAreInflatedByTheServersZlib() async throws {
+        try await withSandbox { sandbox, session in
+            let url = try #require(URL(string: sandbox.url("/ws/echo-deflate")))
+            let long = String(repeating: "permessage-deflate, ", count: 5_000)
+            let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+            let (compressed, echoed) = try await session.withWebSocket(to: url) { socket in
+                // Each message compressed on its own (the server asked for no context takeover),
+                // a short one sent plain.
+                for message: WebSocket.Message in [.text(long), .binary(bytes), .text("tiny"), .text(long)] {
+                    try await socket.send(message)
+                }
+                var iterator = socket.messages.makeAsyncIterator()
+                var echoed: [WebSocket.Message?] = []
+                for _ in 0..<4 { echoed.append(try await iterator.next()) }
+                return (socket.isCompressed, echoed)
+            }
+            #expect(compressed)
+            // Compared whole, reported by size: the messages are long.
+            let matches = echoed == [.text(long), .binary(bytes), .text("tiny"), .text(long)]
+            #expect(matches, "echoed sizes \(echoed.map { $0?.data.count ?? -1 })")
+        }
+    }
+
     @Test func theServerChoosesAnOfferedSubprotocol() async throws {
         try await withSandbox { sandbox, session in
             let url = try #require(URL(string: sandbox.url("/ws/echo")))

@@ -138,4 +138,32 @@ enum SandboxCompression {
             current = iterator.next()
         }
     }
+
+    /// A permessage-deflate message inflated (RFC 7692 §7.2.2: raw deflate, the sync flush's
+    /// `00 00 FF FF` put back), with a fresh window: the Sandbox agrees to
+    /// `client_no_context_takeover`. `nil` for data that is not deflate or passes `limit`.
+    static func inflateMessage(_ compressed: [UInt8], limit: Int) -> [UInt8]? {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var input = compressed + [0x00, 0x00, 0xFF, 0xFF]
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        let inflated: Bool = input.withUnsafeMutableBufferPointer { input in
+            stream.next_in = input.baseAddress
+            stream.avail_in = uInt(input.count)
+            while true {
+                let (code, produced) = chunk.withUnsafeMutableBufferPointer { chunk -> (Int32, Int) in
+                    stream.next_out = chunk.baseAddress
+                    stream.avail_out = uInt(chunk.count)
+                    let code = inflate(&stream, Z_SYNC_FLUSH)
+                    return (code, chunk.count - Int(stream.avail_out))
+                }
+                output += chunk[..<produced]
+                guard output.count <= limit, code == Z_OK || code == Z_BUF_ERROR || code == Z_STREAM_END else { return false }
+                if stream.avail_in == 0 || code != Z_OK { return true }
+            }
+        }
+        return inflated ? output : nil
+    }
 }

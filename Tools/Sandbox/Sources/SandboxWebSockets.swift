@@ -8,11 +8,12 @@ import NIOWebSocket
 /// | path | does |
 /// | --- | --- |
 /// | `/ws/echo` | sends every text and binary message back; the text `close:CODE:REASON` makes it close with that code |
+/// | `/ws/echo-deflate` | the echo, agreeing to permessage-deflate with `client_no_context_takeover`: it inflates what comes (with zlib, not the toolkit's code) and answers uncompressed |
 /// | `/ws/headers` | sends the handshake's request header fields as one JSON text message, then echoes |
 /// | `/ws/count/N?size=S` | sends N binary messages of S bytes (1024), byte i = i mod 256, then closes with 1000 |
 /// | `/ws/basic/USER/PASSWORD` | the echo, for Basic credentials `USER:PASSWORD`; without them a `401` challenge |
 ///
-/// A requested subprotocol is agreed to (the first offered); permessage-deflate never is.
+/// A requested subprotocol is agreed to (the first offered); permessage-deflate only by `/ws/echo-deflate`.
 enum SandboxWebSockets {
     /// The upgrader for the HTTP/1.1 pipeline.
     static func upgrader() -> NIOWebSocketServerUpgrader {
@@ -33,13 +34,16 @@ enum SandboxWebSockets {
         let segments = head.uri.split(separator: "?").first.map { $0.split(separator: "/").map(String.init) } ?? []
         guard segments.first == "ws", segments.count >= 2 else { return nil }
         switch (segments[1], segments.count) {
-        case ("echo", 2), ("headers", 2), ("count", 3): break
+        case ("echo", 2), ("echo-deflate", 2), ("headers", 2), ("count", 3): break
         case ("basic", 4):
             let expected = "Basic " + Data("\(segments[2]):\(segments[3])".utf8).base64EncodedString()
             guard head.headers["Authorization"].first == expected else { return nil }
         default: return nil
         }
         var headers = HTTPHeaders()
+        if segments[1] == "echo-deflate", head.headers["Sec-WebSocket-Extensions"].contains(where: { $0.contains("permessage-deflate") }) {
+            headers.add(name: "Sec-WebSocket-Extensions", value: "permessage-deflate; client_no_context_takeover")
+        }
         if let offered = head.headers["Sec-WebSocket-Protocol"].first?.split(separator: ",").first {
             headers.add(name: "Sec-WebSocket-Protocol", value: offered.trimmingCharacters(in: .whitespaces))
         }
@@ -60,11 +64,14 @@ enum SandboxWebSockets {
         typealias OutboundOut = WebSocketFrame
 
         private let head: HTTPRequestHead
-        private var fragments: (opcode: WebSocketOpcode, data: ByteBuffer)?
+        /// Whether the client's messages may come compressed (`/ws/echo-deflate`).
+        private let inflates: Bool
+        private var fragments: (opcode: WebSocketOpcode, data: ByteBuffer, compressed: Bool)?
         private var closing = false
 
         init(head: HTTPRequestHead) {
             self.head = head
+            inflates = head.uri.split(separator: "?").first == "/ws/echo-deflate"
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
@@ -119,10 +126,17 @@ enum SandboxWebSockets {
                 current.data.writeBuffer(&data)
                 fragments = current
             } else {
-                fragments = (frame.opcode, data)
+                fragments = (frame.opcode, data, frame.rsv1)
             }
-            guard frame.fin, let (opcode, message) = fragments else { return }
+            guard frame.fin, let (opcode, received, compressed) = fragments else { return }
             fragments = nil
+            var message = received
+            if compressed {
+                guard inflates, let bytes = SandboxCompression.inflateMessage(Array(received.readableBytesView), limit: 1 << 24) else {
+                    return close(code: 1007, reason: "not deflate", context: context)
+                }
+                message = context.channel.allocator.buffer(bytes: bytes)
+            }
             if opcode == .text, let text = message.getString(at: message.readerIndex, length: message.readableBytes), text.hasPrefix("close:") {
                 let parts = text.split(separator: ":", maxSplits: 2).map(String.init)
                 return close(code: parts.count > 1 ? UInt16(parts[1]) ?? 1000 : 1000, reason: parts.count > 2 ? parts[2] : "", context: context)
