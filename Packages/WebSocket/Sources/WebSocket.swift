@@ -90,7 +90,8 @@ public final class WebSocket: Sendable {
     /// ``WebSocketOptions/bufferedMessages`` of them. Closing a closed socket returns how it ended.
     ///
     /// - Parameters:
-    ///   - code: a code a client may send (``CloseCode/isSendable``).
+    ///   - code: a code a client may send (``CloseCode/isSendable``); another is sent as
+    ///     ``CloseCode/normalClosure``.
     ///   - reason: text for the server, cut to 123 bytes.
     /// - Returns: how the connection ended.
     @discardableResult

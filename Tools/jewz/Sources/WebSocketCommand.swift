@@ -131,10 +131,10 @@ struct WebSocketCommand: AsyncParsableCommand {
         }
         var request = HTTPRequest(url: url)
         for item in items.dropFirst() {
-            guard let colon = item.firstIndex(of: ":"), colon != item.startIndex else {
+            guard case .header(let name, let value)? = try? RequestItem(item) else {
                 throw ValidationError("'\(item)' is not a header field: write Name:Value.")
             }
-            request.headers.add(String(item[item.index(after: colon)...]).trimmingCharacters(in: .whitespaces), for: String(item[..<colon]))
+            request.headers.add(value, for: name)
         }
         guard linger >= 0, linger.isFinite else { throw ValidationError("--linger takes 0 or more seconds.") }
         guard maxMessage > 0 else { throw ValidationError("--max-message takes 1 or more (MiB).") }

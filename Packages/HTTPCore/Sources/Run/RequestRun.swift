@@ -118,7 +118,6 @@ final class RequestRun: Sendable {
         overrides.options.retryPolicyStorage.projectedValue ?? settings.retryPolicy
     }
 
-
     /// Whether a person asked for the request, so that it is retried until data arrives.
     var solicited: Bool { overrides.options.solicited }
 

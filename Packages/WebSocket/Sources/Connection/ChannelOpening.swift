@@ -44,7 +44,7 @@ enum ChannelOpening {
                 default: try await ConnectTunnel.open(channel, host: host, port: port, proxy: proxy)
                 }
             }
-            let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
+            let serverName = AsyncHTTPClientTransport.Configuration.TLS.serverName(for: host)
             try await channel.eventLoop.submit {
                 if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName)) }
                 try configure(channel.pipeline.syncOperations)

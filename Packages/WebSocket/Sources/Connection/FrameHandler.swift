@@ -165,18 +165,13 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case NIOWebSocketError.multiByteControlFrameLength:
             fail(.protocolError, .protocolViolation, "it sent a control frame longer than 125 bytes", context: context)
         default:
-            state.record(WebSocket.Closure(code: .abnormalClosure, reason: "", wasClean: false))
-            context.fireErrorCaught(WebSocketError(.connectionLost, String(describing: error)))
-            context.close(promise: nil)
+            drop(WebSocketError(.connectionLost, String(describing: error)), context: context)
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelTimers()
-        if state.closure == nil {
-            state.record(WebSocket.Closure(code: .abnormalClosure, reason: "", wasClean: false))
-            context.fireErrorCaught(WebSocketError(.connectionLost, ""))
-        }
+        if state.closure == nil { drop(WebSocketError(.connectionLost, ""), context: context) }
         context.fireChannelInactive()
     }
 
@@ -249,9 +244,11 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private static func closePayload(_ code: WebSocket.CloseCode, reason: String, allocator: ByteBufferAllocator) -> ByteBuffer {
         var payload = allocator.buffer(capacity: 125)
         payload.writeInteger(code.rawValue)
-        var cut = reason[...]
-        while cut.utf8.count > 123 { cut = cut.dropLast() }
-        payload.writeString(String(cut))
+        var length = 0
+        payload.writeString(String(reason.prefix { character in
+            length += character.utf8.count
+            return length <= 123
+        }))
         return payload
     }
 
@@ -263,6 +260,15 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .invalidUTF8: fail(.invalidPayload, .invalidUTF8, "", context: context)
         case .tooBig: fail(.messageTooBig, .messageTooBig, String(settings.maximumMessageSize), context: context)
         }
+    }
+
+    /// Ends a connection that is lost or dead without a closing handshake: the error goes to the
+    /// reader, and the connection closes without a close frame.
+    private func drop(_ error: WebSocketError, context: ChannelHandlerContext) {
+        failed = true
+        state.record(WebSocket.Closure(code: .abnormalClosure, reason: "", wasClean: false))
+        context.fireErrorCaught(error)
+        context.close(promise: nil)
     }
 
     /// Fails the connection (RFC 6455 §7.1.7): the error goes to the reader, a close frame with
@@ -289,10 +295,7 @@ final class FrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 awaitingPong = true
                 pongDeadline = eventLoop.scheduleTask(in: TimeAmount(settings.pingTimeout)) { [self] in
                     guard awaitingPong, !failed, !closeReceived else { return }
-                    failed = true
-                    state.record(WebSocket.Closure(code: .abnormalClosure, reason: "", wasClean: false))
-                    context.fireErrorCaught(WebSocketError(.pingTimedOut, "\(settings.pingTimeout)"))
-                    context.close(promise: nil)
+                    drop(WebSocketError(.pingTimedOut, "\(settings.pingTimeout)"), context: context)
                 }
             }
             writeFrame(.ping, context.channel.allocator.buffer(string: "keep-alive"), context: context)

@@ -72,7 +72,7 @@ struct OpeningHandshake: Sendable {
             throw reject("it answered \(response.statusCode) \(HTTPResponse.reasonPhrase(for: response.statusCode)) rather than 101")
         }
         guard response.headers["Upgrade"]?.lowercased() == "websocket" else { throw reject("its Upgrade field is not 'websocket'") }
-        guard response.headers.values(for: "Connection").contains(where: { Self.tokens($0).contains("upgrade") }) else {
+        guard response.headers.tokens(for: "Connection").contains("upgrade") else {
             throw reject("its Connection field does not name 'upgrade'")
         }
         guard response.headers["Sec-WebSocket-Accept"] == Self.acceptValue(for: key) else {
@@ -93,10 +93,5 @@ struct OpeningHandshake: Sendable {
             }
         }
         return agreement
-    }
-
-    /// The comma-separated tokens of a field value, trimmed and lowercased.
-    static func tokens(_ value: String) -> [String] {
-        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     }
 }

@@ -39,8 +39,7 @@ final class UpgradeTransport: HTTPTransport {
             throw HTTPError(transportError: error)
         }
         receiver.receiveVersion(.http1_1)
-        var headers = HTTPHeaderFields()
-        for (name, value) in answer.head.headers { headers.add(value, for: name) }
+        let headers = HTTPHeaderFields(answer.head.headers.lazy.map { ($0.name, $0.value) })
         try receiver.receiveHead(statusCode: Int(answer.head.status.code), headers: headers, url: request.url)
         try answer.body.withUnsafeReadableBytes { try receiver.receiveBody($0) }
         if answer.upgraded != nil {

@@ -24,8 +24,7 @@ extension AsyncHTTPClientTransport {
         }
         do {
             let context = try NIOSSLContext(configuration: .makeClientConfiguration())
-            // SNI carries names only: an address literal is sent without it.
-            let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
+            let serverName = Configuration.TLS.serverName(for: host)
             let channel = try await ClientBootstrap(group: eventLoop)
                 .connectTimeout(TimeAmount(timeout))
                 .channelInitializer { channel in

@@ -34,4 +34,9 @@ extension AsyncHTTPClientTransport.Configuration.TLS {
         let base = nioConfiguration(allowsHTTP2: false)
         return pinning.flatMap { PinnedTLS(pinning: $0, base: base).configuration(forHost: host) } ?? base
     }
+
+    /// The name to send in SNI for `host`, or `nil` for an address literal, which SNI does not carry.
+    package static func serverName(for host: String) -> String? {
+        host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
+    }
 }
