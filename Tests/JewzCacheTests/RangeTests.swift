@@ -78,4 +78,31 @@ import Testing
             #expect(sandbox.router.cacheHits(forKey: "parts") == 1)
         }
     }
+
+    /// A disk store leaves a large body in its file; the ranges asked of it are read from
+    /// there, at their offsets, without the rest and without the origin.
+    @Test func rangesOfALargeBodyInADiskStoreAreReadFromItsFile() async throws {
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let body = Data((0..<300_000).map { UInt8($0 % 251) })
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = try HTTPCache(directory: scratch)
+        try await withScriptedServer(configuration: configuration, { _ in
+            [.send(responseHead("HTTP/1.1 200 OK", ["Cache-Control: max-age=600", "ETag: \"v1\"", "Content-Length: \(body.count)"])), .send(Array(body))]
+        }) { server, session in
+            let url = server.url("/large")
+            #expect(try await fetch(url, session: session).data == body)
+            let one = try await fetch(url, session: session, headers: ["Range": "bytes=200000-200009"])
+            #expect(one.statusCode == 206)
+            #expect(one.source == .cache)
+            #expect(one.data == body.subdata(in: 200_000..<200_010))
+            #expect(one.headers["Content-Range"] == "bytes 200000-200009/300000")
+            let several = try await fetch(url, session: session, headers: ["Range": "bytes=5-9, 299995-"])
+            #expect(several.statusCode == 206)
+            let text = String(decoding: several.data, as: UTF8.self)
+            #expect(text.contains("Content-Range: bytes 299995-299999/300000"))
+            #expect(several.data.range(of: body.subdata(in: 299_995..<300_000)) != nil)
+            #expect(server.requestCount == 1, "every range came from the store")
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import JewzCache
 import JewzHTTPCore
+import JewzLocking
 import JewzTestSupport
 import Testing
 
@@ -96,5 +97,47 @@ import Testing
             #expect(response.statusCode == 304)
             #expect(try await body.collect(upTo: 1 << 20).isEmpty)
         }
+    }
+
+    /// A body a disk store keeps in a file goes up the path as a stream, whatever the run wants:
+    /// a middleware above the cache reads it as it passes, and a caller that keeps bodies in
+    /// memory gets it whole in `data`. A small one comes up in `data` already, read with its entry.
+    @Test func aLargeStoredBodyGoesUpAsAStreamAndLandsInMemory() async throws {
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let seen = Mutex<[(streamed: Bool, counted: Int)]>([])
+        let counter = HTTPClosureMiddleware("counter") { request, next in
+            var response = try await next(request)
+            guard let stream = response.stream else {
+                seen.withLock { $0.append((false, response.data.count)) }
+                return response
+            }
+            let counted = Mutex(0)
+            response.stream = stream
+                .map { chunk in
+                    counted.withLock { $0 += chunk.count }
+                    return chunk
+                }
+                .whenFinished { _ in seen.withLock { $0.append((true, counted.withLock { $0 })) } }
+            return response
+        }
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = try HTTPCache(directory: scratch)
+        configuration.middleware = [counter]
+        try await withSandbox(configuration: configuration) { sandbox, session in
+            let large = sandbox.url("/cached/large?cc=max-age=600&size=200000")
+            _ = try await fetch(large, session: session)
+            let hit = try await fetch(large, session: session)
+            #expect(hit.source == .cache)
+            #expect(hit.data == Data(repeating: UInt8(ascii: "c"), count: 200_000))
+            let small = sandbox.url("/cached/small?cc=max-age=600&size=1000")
+            _ = try await fetch(small, session: session)
+            let smallHit = try await fetch(small, session: session)
+            #expect(smallHit.source == .cache)
+            #expect(smallHit.data.count == 1_000)
+        }
+        let views = seen.withLock { $0 }
+        #expect(views.map(\.streamed) == [false, true, false, false], "the network's bodies and the small hit in memory, the large hit a stream")
+        #expect(views.map(\.counted) == [200_000, 200_000, 1_000, 1_000])
     }
 }

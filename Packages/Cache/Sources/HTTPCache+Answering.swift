@@ -2,32 +2,23 @@ import Foundation
 import JewzHTTPCore
 import Synchronization
 
-// How the cache answers: from the store, from the network, or both, by RFC 9111's rules,
-// whether the bodies are kept in memory or streamed (to a download's file or a reader).
+// How the cache answers: from the store, from the network, or both, by RFC 9111's rules. A
+// body is in memory or in a stream, as the run wants it; a stream is stored as it is read.
 extension HTTPCache {
-    /// Where the bodies of one answer go: into memory, or past it in pieces.
-    enum Bodies {
-        case inMemory, streamed
-    }
+    /// Sends a request through the stages below; the body comes back in `data` or `stream`.
+    typealias Network = (HTTPRequest) async throws -> HTTPResponse
 
-    /// Sends a request; a streamed body is copied to the keeper's writer as it arrives.
-    typealias Network = (HTTPRequest, HTTPBodyKeeper?) async throws -> HTTPResponse
-
-    /// The answer to `request` by RFC 9111's rules, wherever the bodies go; a range of a stored
-    /// body when the request asks for one (``ranged(_:for:)``).
-    func answer(
-        _ request: HTTPRequest, session: HTTPSession, bodies: Bodies, network: Network
-    ) async throws -> HTTPFileResponse {
-        let answer = try await answerWhole(request, session: session, bodies: bodies, network: network)
+    /// The answer to `request` by RFC 9111's rules; a range of a stored body when the request
+    /// asks for one (``ranged(_:for:)``).
+    func answer(_ request: HTTPRequest, session: HTTPSession, network: Network) async throws -> CacheAnswer {
+        let answer = try await answerWhole(request, session: session, network: network)
         return request.headers.contains("Range") ? ranged(answer, for: request) : answer
     }
 
     /// The answer to `request` as if it asked for the whole body. Inlined, so that a memory
     /// hit stays one async frame.
     @inline(__always)
-    private func answerWhole(
-        _ request: HTTPRequest, session: HTTPSession, bodies: Bodies, network: Network
-    ) async throws -> HTTPFileResponse {
+    private func answerWhole(_ request: HTTPRequest, session: HTTPSession, network: Network) async throws -> CacheAnswer {
         let caching = request.caching
         guard configuration.storedMethods.contains(request.method) else {
             return try await sendUnsafe(request, network: network)
@@ -35,31 +26,28 @@ extension HTTPCache {
         let key = caching.key ?? Self.key(method: request.method, url: request.url)
         let control = CacheControl(request.headers)
         if caching.policy == .reloadIgnoringCache || control.noStore {
-            return try await fetch(request, key: key, stored: nil, control: control, bodies: bodies, network: network)
+            return try await fetch(request, key: key, stored: nil, control: control, network: network)
         }
-        let stored = lookup(key, for: request, leavingBody: bodies == .streamed)
+        let stored = lookup(key, for: request)
         let now = now()
         if caching.policy == .onlyIfCached || control.onlyIfCached {
             guard let stored else {
                 counters.misses.add(1, ordering: .relaxed)
                 let response = Self.notCached()
-                return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
+                return CacheAnswer(response: response)
             }
             return hit(stored, source: isFresh(stored, at: now, control: control) ? .cache : .stale, at: now)
         }
         guard let stored else {
             counters.misses.add(1, ordering: .relaxed)
             if let piece = partialAnswer(to: request, key: key, control: control) { return piece }
-            if bodies == .inMemory, let whole = try await completePartial(request, key: key, control: control, network: network) {
-                if let entry = storable(whole, for: request, key: key, control: control, requestDate: now, responseDate: self.now()) {
-                    save(entry, for: request)
+            if let whole = try await completePartial(request, key: key, control: control, network: network) {
+                guard let entry = storable(whole, for: request, key: key, control: control, requestDate: now, responseDate: self.now()) else {
+                    return CacheAnswer(response: whole)
                 }
-                return HTTPFileResponse(response: whole, bodyFile: nil, length: whole.data.count)
+                return CacheAnswer(response: storing(whole, as: entry, for: request, control: control, sent: now))
             }
-            if bodies == .streamed, let whole = try await completePartialStreaming(request, key: key, control: control, network: network) {
-                return whole
-            }
-            return try await fetch(request, key: key, stored: nil, control: control, bodies: bodies, network: network)
+            return try await fetch(request, key: key, stored: nil, control: control, network: network)
         }
         let rules = stored.rules
         let age = rules.age(at: now)
@@ -75,7 +63,7 @@ extension HTTPCache {
             if let maxStale = control.maxStale, staleness <= Double(maxStale) { return hit(stored, source: .stale, at: now) }
         }
         counters.misses.add(1, ordering: .relaxed)
-        return try await fetch(request, key: key, stored: stored, control: control, bodies: bodies, network: network)
+        return try await fetch(request, key: key, stored: stored, control: control, network: network)
     }
 
     /// A request the cache does not store (POST, PUT, DELETE…): sent as it is; a success
@@ -83,11 +71,11 @@ extension HTTPCache {
     /// it names on the same origin (RFC 9111 §4.4). A POST's answer that says it is the
     /// resource at the request's own URL (`Content-Location`) and how long it stays fresh is
     /// stored as that URL's GET answer (RFC 9110 §9.3.3).
-    private func sendUnsafe(_ request: HTTPRequest, network: Network) async throws -> HTTPFileResponse {
+    private func sendUnsafe(_ request: HTTPRequest, network: Network) async throws -> CacheAnswer {
         counters.networkRequests.add(1, ordering: .relaxed)
         let sent = now()
-        let response = try await network(request, nil)
-        let answer = HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
+        let response = try await network(request)
+        let answer = CacheAnswer(response: response)
         let safe: Set<HTTPMethod> = [.get, .head, .options, .trace]
         guard !safe.contains(request.method), (200..<400).contains(response.statusCode) else { return answer }
         var targets = [request.url]
@@ -129,12 +117,11 @@ extension HTTPCache {
     }
 
     /// Sends `request` (made conditional when `stored` has validators and the request sets
-    /// none of its own), stores what may be stored — a streamed body as it arrives —, and
+    /// none of its own), stores what may be stored — a streamed body as it is read —, and
     /// answers a `304` or a failure from `stored` where the rules allow.
     private func fetch(
-        _ request: HTTPRequest, key: String, stored: CachedResponse?, control: CacheControl, bodies: Bodies,
-        network: Network
-    ) async throws -> HTTPFileResponse {
+        _ request: HTTPRequest, key: String, stored: CachedResponse?, control: CacheControl, network: Network
+    ) async throws -> CacheAnswer {
         var outgoing = request
         var conditional = false
         if let stored, !request.headers.contains("If-None-Match"), !request.headers.contains("If-Modified-Since") {
@@ -144,12 +131,11 @@ extension HTTPCache {
         }
         counters.networkRequests.add(1, ordering: .relaxed)
         let sent = now()
-        let keeper = bodies == .inMemory ? nil : keeper(for: request, key: key, stored: stored, control: control, sent: sent)
         let response: HTTPResponse
         do {
-            response = try await network(outgoing, keeper)
+            response = try await network(outgoing)
         } catch {
-            if bodies == .inMemory { keepCutOff(error, for: request, key: key, control: control, sent: sent) }
+            keepCutOff(error, for: request, key: key, control: control, sent: sent)
             if let stored, let stale = staleForError(stored, control: control) { return stale }
             throw error
         }
@@ -168,39 +154,47 @@ extension HTTPCache {
         if Self.isServerFailure(response.statusCode), let stored, let stale = staleForError(stored, control: control) {
             return stale
         }
-        if response.statusCode == 206, bodies == .inMemory {
+        if response.statusCode == 206, response.stream == nil {
             keepPartial(response, for: request, key: key, control: control, sent: sent)
             keepByteRanges(response, for: request, key: key, control: control, sent: sent)
         }
-        let entry = storable(response, for: request, key: key, control: control, requestDate: sent, responseDate: received)
-        if let entry, bodies == .inMemory {
-            save(entry, for: request)
-        } else if entry == nil, let stored, response.statusCode != 304 {
-            store.removeResponse(forKey: stored.key)
+        guard let entry = storable(response, for: request, key: key, control: control, requestDate: sent, responseDate: received) else {
+            if let stored, response.statusCode != 304 { store.removeResponse(forKey: stored.key) }
+            return CacheAnswer(response: response)
         }
-        return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
+        return CacheAnswer(response: storing(response, as: entry, for: request, control: control, sent: sent))
     }
 
-    /// Stores a streamed response's body as it arrives, when the response may be stored; when
-    /// its transfer breaks, what arrived is kept as a piece if it can be one.
-    func keeper(
-        for request: HTTPRequest, key: String, stored: CachedResponse?, control: CacheControl, sent: Date
-    ) -> HTTPBodyKeeper {
-        { [self] (head: HTTPResponse) -> (any HTTPResponseBodyWriter)? in
-            // A failure a stored response will stand in for replaces nothing.
-            if let stored, Self.isServerFailure(head.statusCode), staleForError(stored, control: control) != nil { return nil }
-            guard let entry = storable(head, for: request, key: key, control: control, requestDate: sent, responseDate: now()) else {
-                return nil
-            }
-            let (stored, index) = entries(storing: entry, for: request)
-            if let index { try? store.store(index) }
-            noteVariant(index == nil ? nil : stored.key, of: key)
-            guard let writer = store.bodyWriter(for: stored) else { return nil }
-            guard let retargetable = writer as? any RetargetableBodyWriter else { return writer }
-            return CutOffKeepingWriter(retargetable) { [self] arrived in
-                cutOffPiece(of: head, arrived: arrived, for: request, key: key, control: control, sent: sent)
-            }
+    /// `response`, its body stored as `entry`'s: at once when it is in memory; as it is read
+    /// when it is a stream, which is wrapped to copy each chunk into the store's writer (the
+    /// entry is kept when the body ends, and when its transfer breaks what arrived is kept as a
+    /// piece if it can be one).
+    func storing(_ response: HTTPResponse, as entry: CachedResponse, for request: HTTPRequest, control: CacheControl, sent: Date) -> HTTPResponse {
+        guard let stream = response.stream else {
+            save(entry, for: request)
+            return response
         }
+        let (stored, index) = entries(storing: entry, for: request)
+        if let index { try? store.store(index) }
+        noteVariant(index == nil ? nil : stored.key, of: entry.key)
+        guard let plain = store.bodyWriter(for: stored) else { return response }
+        let writer: any CacheBodyWriter
+        if let retargetable = plain as? any RetargetableBodyWriter {
+            let head = response
+            writer = CutOffKeepingWriter(retargetable) { [self] arrived in
+                cutOffPiece(of: head, arrived: arrived, for: request, key: entry.key, control: control, sent: sent)
+            }
+        } else {
+            writer = plain
+        }
+        var copying = response
+        copying.stream = stream
+            .map { chunk in
+                chunk.withUnsafeBytes { writer.write($0) }
+                return chunk
+            }
+            .whenFinished { error in if error == nil { writer.finish() } else { writer.fail() } }
+        return copying
     }
 
     /// Stores `entry`, the answer to `request`: under its own key, or as a variant of its URL.

@@ -102,7 +102,7 @@ extension HTTPCache {
     }
 
     /// The answer of a stored piece to a `Range` request it covers, while fresh.
-    func partialAnswer(to request: HTTPRequest, key: String, control: CacheControl) -> HTTPFileResponse? {
+    func partialAnswer(to request: HTTPRequest, key: String, control: CacheControl) -> CacheAnswer? {
         guard let field = request.headers["Range"], let stored = store.response(forKey: Self.partialKey(key)),
             let pieces = StoredPieces(stored: stored.headers, length: stored.body.count), isFresh(stored, at: now(), control: control)
         else { return nil }
@@ -117,39 +117,16 @@ extension HTTPCache {
         response.headers["Age"] = String(Int(stored.rules.age(at: now())))
         response.source = .cache
         counters.bytesSaved.add(response.data.count, ordering: .relaxed)
-        return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
-    }
-
-    /// The whole body for `request`, made of the stored piece from byte 0 and the rest the
-    /// origin sends for `Range: bytes=n-` with `If-Range`; `nil` when there is no such piece or
-    /// the rest does not match it (a changed validator, another range), and the whole is
-    /// then asked for anew. A `200` the origin sends instead (the representation changed)
-    /// is that answer. The piece is forgotten either way.
-    func completePartial(_ request: HTTPRequest, key: String, control: CacheControl, network: Network) async throws -> HTTPResponse? {
-        guard let (stored, pieces, validator, rest) = pieceToComplete(for: request, key: key, leavingBody: false) else { return nil }
-        let start = pieces.ranges[0]
-        let response = try await network(rest, nil)
-        store.removeResponse(forKey: Self.partialKey(key))
-        if response.statusCode == 200 { return response }
-        guard response.statusCode == 206 else { return nil }
-        guard !response.isBodyDelivered, Self.rangeValidator(response.headers) == validator,
-            let more = StoredPieces(answer: response.headers, length: response.data.count),
-            more.ranges == [(start.upperBound + 1)...(pieces.completeLength - 1)], more.completeLength == pieces.completeLength
-        else { return nil }
-        counters.bytesSaved.add(start.count, ordering: .relaxed)
-        let headers = Self.completedHeaders(stored.headers, by: response.headers, completeLength: more.completeLength)
-        return HTTPResponse(statusCode: 200, headers: headers, data: stored.body.prefix(start.count) + response.data, url: response.url)
+        return CacheAnswer(response: response)
     }
 
     /// The stored pieces whose first, from byte 0, a `request` for the whole can complete (the
     /// body's first bytes), their validator, and the request for the rest (`Range: bytes=n-`,
     /// `If-Range`), counted as sent.
-    func pieceToComplete(
-        for request: HTTPRequest, key: String, leavingBody: Bool
-    ) -> (stored: CachedResponse, pieces: StoredPieces, validator: String, rest: HTTPRequest)? {
+    func pieceToComplete(for request: HTTPRequest, key: String) -> (stored: CachedResponse, pieces: StoredPieces, validator: String, rest: HTTPRequest)? {
         let partialKey = Self.partialKey(key)
         guard request.method == .get, !request.headers.contains("Range"),
-            let stored = leavingBody ? store.responseLeavingBody(forKey: partialKey) : store.response(forKey: partialKey),
+            let stored = store.responseLeavingBody(forKey: partialKey),
             let pieces = StoredPieces(stored: stored.headers, length: stored.bodyLength), pieces.ranges[0].lowerBound == 0,
             let validator = Self.rangeValidator(stored.headers)
         else { return nil }

@@ -6,35 +6,38 @@ import JewzHTTPCore
 // range past the end as a 416; a set this cache does not answer in part, or a stale
 // `If-Range`, gets the whole body, which is always a valid answer.
 extension HTTPCache {
-    /// `answer`, cut to the range `request` asks for when it came from the store whole.
-    func ranged(_ answer: HTTPFileResponse, for request: HTTPRequest) -> HTTPFileResponse {
-        guard answer.response.source != .network, answer.response.statusCode == 200, answer.bodyFile == nil,
+    /// `answer`, cut to the range `request` asks for when it came from the store whole; the
+    /// ranges of a body in a file are read from it, the rest left there.
+    func ranged(_ answer: CacheAnswer, for request: HTTPRequest) -> CacheAnswer {
+        guard answer.response.source != .network, answer.response.statusCode == 200, answer.response.stream == nil,
             let field = request.headers["Range"]
         else { return answer }
         if let condition = request.headers["If-Range"], !Self.ifRange(condition, matches: answer.response.headers) { return answer }
-        let body = answer.response.data
+        let length = answer.length
         var response = answer.response
-        switch ByteRangeRequest(field, length: body.count) {
+        response.data = Data()
+        switch ByteRangeRequest(field, length: length) {
         case .whole:
             return answer
         case .unsatisfiable:
             response.statusCode = 416
-            response.data = Data()
-            response.headers["Content-Range"] = "bytes */\(body.count)"
+            response.headers["Content-Range"] = "bytes */\(length)"
         case .bytes(let range):
+            guard let bytes = answer.bytes(at: range.lowerBound, count: range.count) else { return answer }
             response.statusCode = 206
-            response.data = body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound + 1))
-            response.headers["Content-Range"] = ContentRange(first: Int64(range.lowerBound), last: Int64(range.upperBound), completeLength: Int64(body.count)).field
+            response.data = bytes
+            response.headers["Content-Range"] = ContentRange(first: Int64(range.lowerBound), last: Int64(range.upperBound), completeLength: Int64(length)).field
         case .several(let ranges):
             let boundary = "jewz-byteranges-" + UUID().uuidString
             let partType = response.headers["Content-Type"]
             var parts = Data()
             for range in ranges {
+                guard let bytes = answer.bytes(at: range.lowerBound, count: range.count) else { return answer }
                 var head = "--\(boundary)\r\n"
                 if let partType { head += "Content-Type: \(partType)\r\n" }
-                head += "Content-Range: \(ContentRange(first: Int64(range.lowerBound), last: Int64(range.upperBound), completeLength: Int64(body.count)).field)\r\n\r\n"
+                head += "Content-Range: \(ContentRange(first: Int64(range.lowerBound), last: Int64(range.upperBound), completeLength: Int64(length)).field)\r\n\r\n"
                 parts.append(Data(head.utf8))
-                parts.append(body.subdata(in: (body.startIndex + range.lowerBound)..<(body.startIndex + range.upperBound + 1)))
+                parts.append(bytes)
                 parts.append(Data("\r\n".utf8))
             }
             parts.append(Data("--\(boundary)--\r\n".utf8))
@@ -44,7 +47,7 @@ extension HTTPCache {
             response.headers["Content-Type"] = "multipart/byteranges; boundary=\(boundary)"
         }
         response.headers["Content-Length"] = String(response.data.count)
-        return HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count)
+        return CacheAnswer(response: response)
     }
 
     /// Whether an `If-Range` still names the stored representation: its strong `ETag`, or

@@ -16,7 +16,7 @@ extension HTTPCache {
 
     /// `stored`, stale, when `stale-if-error` (the response's or the request's) still covers
     /// it and nothing demands revalidation.
-    func staleForError(_ stored: CachedResponse, control: CacheControl) -> HTTPFileResponse? {
+    func staleForError(_ stored: CachedResponse, control: CacheControl) -> CacheAnswer? {
         let now = now()
         guard !stored.rules.mustRevalidate(shared: configuration.isShared), let window = control.staleIfError.map(Double.init) ?? stored.rules.staleIfError else {
             return nil
@@ -93,7 +93,7 @@ extension HTTPCache {
             headers.fields.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
     }
 
-    func hit(_ stored: CachedResponse, source: HTTPResponse.Source, at now: Date) -> HTTPFileResponse {
+    func hit(_ stored: CachedResponse, source: HTTPResponse.Source, at now: Date) -> CacheAnswer {
         counters.hits.add(1, ordering: .relaxed)
         counters.bytesSaved.add(stored.bodyLength, ordering: .relaxed)
         return stored.answer(source: source, age: stored.rules.age(at: now))

@@ -9,9 +9,9 @@ extension HTTPCache {
     /// What a lookup found for `request` under `key`: the response that answers it, or none.
     /// Selecting values are compared normalised (``SelectingHeader``); a variant whose
     /// `Content-Language` is the request's first choice answers whatever else its
-    /// `Accept-Language` says.
-    func lookup(_ key: String, for request: HTTPRequest, leavingBody: Bool) -> CachedResponse? {
-        let read = { (key: String) in leavingBody ? self.store.responseLeavingBody(forKey: key) : self.store.response(forKey: key) }
+    /// `Accept-Language` says. A large body stays in the store's file.
+    func lookup(_ key: String, for request: HTTPRequest) -> CachedResponse? {
+        let read = { (key: String) in self.store.responseLeavingBody(forKey: key) }
         guard let found = read(key) else { return nil }
         guard found.isVariantIndex else { return Self.varyMatches(found, request) ? found : nil }
         if let exact = read(Self.variantKey(key, names: found.rules.varyNames, request: request)), Self.varyMatches(exact, request) {

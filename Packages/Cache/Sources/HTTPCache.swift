@@ -23,7 +23,7 @@ import struct Synchronization.Atomic
 /// let again = try await HTTPCycle.get("https://api.example/items", session: session)
 /// print(again.response?.source)  // .cache while the first is fresh
 /// ```
-public final class HTTPCache: HTTPResponseCache, HTTPStreamingResponseCache {
+public final class HTTPCache: HTTPResponseCache {
     public struct Configuration: Sendable {
         /// The methods whose responses are stored: GET and HEAD.
         public var storedMethods: Set<HTTPMethod> = [.get, .head]
@@ -101,22 +101,14 @@ public final class HTTPCache: HTTPResponseCache, HTTPStreamingResponseCache {
 
     // MARK: Answering
 
+    /// Answers `request` by RFC 9111's rules. A body the network sends in a stream (a
+    /// download's, a reader's) goes into the store as it is read, and a stored body a store
+    /// keeps in a file goes up as a stream read from it: a large body is never held in memory
+    /// (with a ``DiskCacheStore``; ``MemoryCacheStore`` keeps only streamed bodies up to 8 MiB).
     public func response(
         for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
-        try await answer(request, session: session, bodies: .inMemory) { request, _ in try await network(request) }.response
-    }
-
-    /// As ``response(for:session:network:)``, for a download's or a stream's body, which goes
-    /// into the store as it arrives and out of it in pieces: a large body is never held in
-    /// memory (with a ``DiskCacheStore``; ``MemoryCacheStore`` keeps only bodies up to 8 MiB).
-    package func streamedResponse(
-        for request: HTTPRequest, session: HTTPSession,
-        network: (HTTPRequest, _ keeper: @escaping HTTPBodyKeeper) async throws -> HTTPResponse
-    ) async throws -> HTTPFileResponse {
-        try await answer(request, session: session, bodies: .streamed) { request, keeper in
-            try await network(request, keeper ?? { _ in nil })
-        }
+        try await answer(request, session: session, network: network).sessionResponse()
     }
 }
 

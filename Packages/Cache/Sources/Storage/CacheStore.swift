@@ -16,13 +16,14 @@ public protocol CacheStore: Sendable {
     /// Forgets every response.
     func removeAll()
 
-    /// As ``response(forKey:)``, leaving the body in the store's file when it keeps one
-    /// (``CachedResponse/bodyFile``), so that a download or a stream never holds it in memory.
+    /// As ``response(forKey:)``, leaving a large body in the store's file when it keeps one
+    /// (``CachedResponse/bodyFile``): the cache hands it up as a stream, so that a download or
+    /// a reader never holds it in memory. What the cache reads its entries with.
     func responseLeavingBody(forKey key: String) -> CachedResponse?
     /// A writer that stores `response` under its key, with the bytes written to it as its
     /// body, once it is finished; what was stored before stays until then. `nil` when the
     /// store cannot take a body now.
-    func bodyWriter(for response: CachedResponse) -> (any HTTPResponseBodyWriter)?
+    func bodyWriter(for response: CachedResponse) -> (any CacheBodyWriter)?
 }
 
 extension CacheStore {
@@ -33,7 +34,7 @@ extension CacheStore {
 
     /// A writer that gathers the body in memory and stores it when finished, if it was at
     /// most 8 MiB: a store in memory keeps no streamed body larger than that.
-    public func bodyWriter(for response: CachedResponse) -> (any HTTPResponseBodyWriter)? {
+    public func bodyWriter(for response: CachedResponse) -> (any CacheBodyWriter)? {
         GatheringBodyWriter(response, limit: 8 << 20) { try? self.store($0) }
     }
 
@@ -48,7 +49,7 @@ extension CacheStore {
 /// Writes the first `length` bytes of `file` into `writer`, a megabyte at a time.
 ///
 /// - Returns: whether the file held them all.
-func copyBody(from file: URL, length: Int, into writer: any HTTPResponseBodyWriter) -> Bool {
+func copyBody(from file: URL, length: Int, into writer: any CacheBodyWriter) -> Bool {
     guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
     defer { try? handle.close() }
     var left = length

@@ -28,6 +28,8 @@ public final class DiskCacheStore: CacheStore {
     public let directory: URL
     /// The most bytes the entries may take together.
     public let sizeLimit: Int
+    /// The largest body ``responseLeavingBody(forKey:)`` reads with its entry.
+    static let inlineBodyLimit = 64 << 10
     private let entries: URL
     private let temporary: URL
     private let journalPath: String
@@ -106,8 +108,9 @@ public final class DiskCacheStore: CacheStore {
         }
     }
 
-    /// Reads the entry's footer and metadata only: the body stays in the entry's file, which
-    /// is replaced by rename, never rewritten, so a reader that opened it keeps what it read.
+    /// Reads the entry's footer and metadata, and its body when it is at most 64 KiB (one read
+    /// costs less than a stream); a larger body stays in the entry's file, which is replaced by
+    /// rename, never rewritten, so a reader that opened it keeps what it read.
     public func responseLeavingBody(forKey key: String) -> CachedResponse? {
         let name = Self.fileName(forKey: key)
         let path = entries.appendingPathComponent(name).path
@@ -118,6 +121,7 @@ public final class DiskCacheStore: CacheStore {
         guard fstat(descriptor, &status) == 0 else { return nil }
         let size = Int(status.st_size)
         let entry: CachedResponse
+        let inlined: Bool
         do {
             guard size >= EntryCoding.footerSize,
                 let footer = Self.readBytes(descriptor, count: EntryCoding.footerSize, at: size - EntryCoding.footerSize)
@@ -126,14 +130,21 @@ public final class DiskCacheStore: CacheStore {
             guard let metadata = Self.readBytes(descriptor, count: lengths.metadata, at: lengths.body) else {
                 throw CacheError.corruptEntry("metadata cut short")
             }
-            entry = try metadata.withUnsafeBytes { try EntryCoding.metadata($0, body: Data(), bodyLength: lengths.body) }
+            let inline = lengths.body <= Self.inlineBodyLimit
+            var body = Data()
+            if inline {
+                guard let read = Self.readBytes(descriptor, count: lengths.body, at: 0) else { throw CacheError.corruptEntry("body cut short") }
+                body = read
+            }
+            entry = try metadata.withUnsafeBytes { try EntryCoding.metadata($0, body: body, bodyLength: lengths.body) }
+            inlined = inline
         } catch {
             discard(name)
             return nil
         }
         guard entry.key == key else { return nil }
         noteUse(name, size: size)
-        return entry.withBody(inFile: URL(fileURLWithPath: path), length: entry.bodyLength)
+        return inlined ? entry : entry.withBody(inFile: URL(fileURLWithPath: path), length: entry.bodyLength)
     }
 
     public func store(_ response: CachedResponse) throws {
@@ -144,7 +155,7 @@ public final class DiskCacheStore: CacheStore {
 
     /// A writer that puts the body in a file in `tmp/` as it arrives and renames the entry
     /// into place when finished: a large body is stored without being held in memory.
-    public func bodyWriter(for response: CachedResponse) -> (any HTTPResponseBodyWriter)? {
+    public func bodyWriter(for response: CachedResponse) -> (any CacheBodyWriter)? {
         try? DiskBodyWriter(response, store: self)
     }
 

@@ -2,9 +2,9 @@ import Foundation
 import JewzHTTPCore
 import JewzLocking
 
-/// The first bytes of a response body, copied as it arrives (``JewzHTTPCore/HTTPNext/copyingBody(to:)``),
-/// and how many there were in all: a body past the limit is counted, not kept.
-final class BodyCapture: HTTPResponseBodyWriter {
+/// The first bytes of a streamed response body, copied as it is read, and how many there were
+/// in all: a body past the limit is counted, not kept.
+final class BodyCapture: Sendable {
     private struct State {
         var kept = Data()
         var count = 0
@@ -23,15 +23,14 @@ final class BodyCapture: HTTPResponseBodyWriter {
         state.withLock { $0.headArrived = .now }
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) {
+    /// Counts the next chunk, and keeps it while the kept bytes stay within the limit.
+    func keep(_ chunk: Data) {
         state.withLock { state in
-            state.count += bytes.count
-            guard state.kept.count + bytes.count <= limit else { return }
-            state.kept.append(contentsOf: bytes)
+            state.count += chunk.count
+            guard state.kept.count + chunk.count <= limit else { return }
+            state.kept.append(chunk)
         }
     }
-
-    func finish() {}
 
     /// The bytes kept, the bytes seen, and when the head arrived.
     var captured: (kept: Data, count: Int, headArrived: ContinuousClock.Instant?) {

@@ -67,19 +67,22 @@ public struct HARRecorder: HTTPMiddleware {
         let requestBody = await RecordedRequestBody(request.body, limit: configuration.bodyLimit)
         let capture = BodyCapture(limit: configuration.bodyLimit)
         do {
-            var response = try await next.copyingBody { _ in
-                capture.headArrived()
-                return capture
-            }(request)
+            var response = try await next(request)
+            capture.headArrived()
             guard let stream = response.stream else {
                 sink.append(entry(request, requestBody, response: response, capture: capture, started: started, clock: clock, failure: nil))
                 return response
             }
-            // A body still arriving is recorded when it ends, with all that was copied of it.
+            // A body still arriving is copied as it is read and recorded when it ends.
             let head = response
-            response.stream = stream.whenFinished { [self] error in
-                sink.append(entry(request, requestBody, response: head, capture: capture, started: started, clock: clock, failure: error))
-            }
+            response.stream = stream
+                .map { chunk in
+                    capture.keep(chunk)
+                    return chunk
+                }
+                .whenFinished { [self] error in
+                    sink.append(entry(request, requestBody, response: head, capture: capture, started: started, clock: clock, failure: error))
+                }
             return response
         } catch {
             sink.append(entry(request, requestBody, response: nil, capture: capture, started: started, clock: clock, failure: error))
@@ -109,7 +112,7 @@ public struct HARRecorder: HTTPMiddleware {
             recorded.postData = HTTPArchive.PostData(
                 mimeType: request.headers["Content-Type"] ?? "", text: text, encoding: encoding, comment: comment)
         }
-        // A shared (coalesced) exchange's body stays in memory instead of being copied.
+        // A body in memory is the response's own; a stream's is what was copied of it.
         let bodyBytes = count > 0 || response == nil ? kept : response?.data ?? Data()
         let bodyCount = count > 0 ? count : bodyBytes.count
         let (text, encoding, comment) = HTTPArchive.text(of: bodyBytes, count: bodyCount, limit: limit)

@@ -142,12 +142,17 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         reader = Reader(channel)
     }
 
-    /// A body that is already whole — a response's `data`, or a cache's file — read 64 KiB at a
-    /// time.
+    /// A body already whole in memory, read 64 KiB at a time.
+    package init(_ data: Data) {
+        reader = Reader(StoredBodyChunks(data))
+    }
+
+    /// The first `length` bytes of `file` (a cache's stored body), read 64 KiB at a time. The
+    /// file is opened now: it may be removed or replaced once this returns.
     ///
-    /// - Throws: ``HTTPError/Code/downloadFile`` when the stored body's file cannot be opened.
-    package init(stored answer: HTTPFileResponse) throws {
-        reader = Reader(try StoredBodyChunks(answer))
+    /// - Throws: ``HTTPError/Code/downloadFile`` when the file cannot be opened.
+    package init(contentsOf file: URL, length: Int) throws {
+        reader = Reader(try StoredBodyChunks(file: file, length: length))
     }
 
     init(reader: Reader) {
@@ -194,6 +199,18 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     /// to its file or reader, as HTTP trailers are.
     public func withTrailers(_ fields: @escaping @Sendable () -> HTTPHeaderFields) -> HTTPResponseBody {
         HTTPResponseBody(reader: reader.trailing(fields))
+    }
+
+    /// The body's first bytes, up to `limit`: what is past them is left unread.
+    ///
+    /// - Throws: what ended the transfer before `limit` bytes.
+    func leadingBytes(upTo limit: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in self {
+            data.append(chunk.prefix(limit - data.count))
+            if data.count == limit { break }
+        }
+        return data
     }
 
     /// Reads the whole body into memory, refusing more than `limit` bytes.

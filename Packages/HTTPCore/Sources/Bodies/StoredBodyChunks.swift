@@ -1,8 +1,7 @@
 import Foundation
 
-/// The body of a response a cache answered with, in chunks of at most 64 KiB: from its file,
-/// or from its `data`; for a download's file or a stream's reader, so that a large stored body
-/// never sits in memory whole.
+/// A body already whole, in chunks of at most 64 KiB: from a file (a cache's) or from memory,
+/// so that a large stored body never sits in memory whole on its way to a file or a reader.
 struct StoredBodyChunks {
     private static let chunkSize = 1 << 16
     private let file: FileHandle?
@@ -11,21 +10,22 @@ struct StoredBodyChunks {
     private var left: Int
     private var offset = 0
 
-    /// - Throws: ``HTTPError/Code/downloadFile`` when the stored body's file cannot be opened.
-    init(_ answer: HTTPFileResponse) throws {
-        data = answer.response.data
-        if let bodyFile = answer.bodyFile {
-            path = bodyFile.path
-            guard let handle = try? FileHandle(forReadingFrom: bodyFile) else {
-                throw HTTPError.downloadFile(path: path, reason: "the cached body is gone")
-            }
-            file = handle
-            left = answer.length
-        } else {
-            path = ""
-            file = nil
-            left = data.count
+    init(_ data: Data) {
+        self.data = data
+        path = ""
+        file = nil
+        left = data.count
+    }
+
+    /// - Throws: ``HTTPError/Code/downloadFile`` when the file cannot be opened.
+    init(file url: URL, length: Int) throws {
+        data = Data()
+        path = url.path
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw HTTPError.downloadFile(path: path, reason: "the cached body is gone")
         }
+        file = handle
+        left = length
     }
 
     /// The next chunk, `nil` after the last.

@@ -18,10 +18,12 @@ public struct HTTPResponse: Sendable {
     public var source: Source = .network
     /// An encoding for ``text`` that overrides what the headers and the bytes suggest.
     public var textReadEncoding: String.Encoding?
-    /// The body while it is still arriving, for a run whose body goes to a download's file or
-    /// a stream's reader: then ``data`` is empty, and the run sends what this gives to the file
-    /// or the reader once the response is back at the top of the path. A middleware may read
-    /// it, wrap it (``HTTPResponseBody/map(_:)``) or replace it; `nil` for a body in ``data``.
+    /// The body as a stream of chunks, read once: one still arriving for a run whose body goes
+    /// to a download's file or a stream's reader, or one a cache reads from its store. Then
+    /// ``data`` is empty, and once the response is back at the top of the path the run sends
+    /// what this gives to the file or the reader, or gathers it into ``data`` for a run that
+    /// keeps bodies in memory. A middleware may read it, wrap it (``HTTPResponseBody/map(_:)``)
+    /// or replace it; `nil` for a body in ``data``.
     public var stream: HTTPResponseBody? {
         get { if case .streaming(let body) = bodyState { body } else { nil } }
         set { bodyState = newValue.map(BodyState.streaming) ?? .inData }

@@ -4,20 +4,36 @@ import Logging
 // The end of a run: the response's body where the run wants it, the response processors, the
 // response on the cycle; or the failure, the partial download, the closing events and the log.
 extension RequestRun {
-    /// Gives a response's body to the run's file or stream: a body still arriving
-    /// (``HTTPResponse/stream``) as it is read, one a middleware made in memory at once, unless
-    /// it stays in memory (a failing status, a redirect).
+    /// Puts a response's body where the run wants it, the one place that decides: a stream
+    /// (still arriving, or a cache's file) is gathered into `data` for a run whose bodies stay
+    /// in memory, and for a response whose body always does (a failing status, a redirect to
+    /// follow); otherwise it goes to the run's file or reader as it is read, as does a body a
+    /// middleware made in memory.
+    ///
+    /// - Throws: what ended the body, ``HTTPError/Code/responseTooLarge``, the file's errors,
+    ///   or ``HTTPError/Code/streamAbandoned`` when the reader went away.
     @inline(never)
-    nonisolated(nonsending) func deliverToDestination(_ response: HTTPResponse) async throws -> HTTPResponse {
-        guard response.stream != nil || !keepsInMemory(response) else { return response }
-        let stream = try response.stream ?? HTTPResponseBody(stored: HTTPFileResponse(response: response, bodyFile: nil, length: response.data.count))
-        var delivered = response
-        let trailers = try await bodies.destination.deliver(response, body: stream)
-        for field in trailers { delivered.headers.add(field.value, for: field.name) }
-        delivered.data = Data()
-        delivered.stream = nil
-        delivered.isBodyDelivered = true
-        return delivered
+    nonisolated(nonsending) func land(_ response: HTTPResponse) async throws -> HTTPResponse {
+        var landed = response
+        if bodies.isInMemory || keepsInMemory(response) {
+            guard let stream = response.stream else { return response }
+            let limit = settings.configuration.maximumResponseBodySize
+            landed.stream = nil
+            if bodies.isInMemory {
+                landed.data = try await stream.collect(upTo: limit)
+            } else {
+                // Set aside as the collector does it: the first bytes, the rest left unread.
+                landed.data = try await stream.leadingBytes(upTo: min(limit, ResponseCollector.failureBodyLimit))
+            }
+            for field in stream.reader.trailingFields() { landed.headers.add(field.value, for: field.name) }
+            return landed
+        }
+        let trailers = try await bodies.destination.deliver(response, body: response.stream ?? HTTPResponseBody(response.data))
+        for field in trailers { landed.headers.add(field.value, for: field.name) }
+        landed.data = Data()
+        landed.stream = nil
+        landed.isBodyDelivered = true
+        return landed
     }
 
     /// Processes the final response, hands it to `keep` (which stores it on the cycle) and

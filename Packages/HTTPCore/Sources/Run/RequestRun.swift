@@ -134,8 +134,8 @@ final class RequestRun: Sendable {
     nonisolated(nonsending) func perform<Outcome>(keep: (consuming HTTPResponse) -> Outcome) async throws -> Outcome {
         if let preparationFailure { throw preparationFailure }
         emit(.requestPrepared(request, elapsed: ClockReading.now - started))
-        var response = try await HTTPNext(pipeline: pipeline, position: 0, run: self, keeper: nil, isShared: false)(overrides.request)
-        if !response.isBodyDelivered, !bodies.isInMemory { response = try await deliverToDestination(response) }
+        var response = try await HTTPNext(pipeline: pipeline, position: 0, run: self, isShared: false)(overrides.request)
+        if response.stream != nil || !(bodies.isInMemory || response.isBodyDelivered) { response = try await land(response) }
         let statusFailed = statusFails(response)
         return try complete(consume response, statusFailed: statusFailed, keep: keep)
     }
