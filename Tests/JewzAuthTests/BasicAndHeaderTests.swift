@@ -10,10 +10,10 @@ import Testing
     @Test func basicAnswersAChallengeThenSendsPreemptively() async throws {
         try await withSandbox { sandbox, session in
             try session.update { $0.authentications = [BasicAuthentication(username: "test", password: "12345")] }
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session)
-            #expect(cycle.response?.text == "Hello World")
+            let response = try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session)
+            #expect(response.text == "Hello World")
             // Same origin, same directory ("/"): sent without a challenge.
-            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
+            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session))
             #expect(inspection.values("Authorization") == ["Basic dGVzdDoxMjM0NQ=="])
         }
     }
@@ -35,7 +35,7 @@ import Testing
             // A redirect to another origin carries neither the preemptive credentials…
             let away = try await HTTPCycle.get(
                 sandbox.url("/redirect-to"), parameters: ["url": .init(other.url("/inspect"))], session: session)
-            #expect(try Inspection(away.response).values("Authorization").isEmpty)
+            #expect(try Inspection(away).values("Authorization").isEmpty)
             // …nor an answer to that origin's challenge.
             let error = await httpError {
                 _ = try await HTTPCycle.get(
@@ -50,12 +50,12 @@ import Testing
             try session.update { $0.requestProcessors = [
                 BearerTokenProcessor(token: "t0k3n"), AuthorizationHeaderProcessor(scheme: "", credentials: "k3y", field: "X-Api-Key"),
             ] }
-            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
+            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session))
             #expect(inspection.values("Authorization") == ["Bearer t0k3n"])
             #expect(inspection.values("X-Api-Key") == ["k3y"])
             try session.update { $0.requestProcessors = [BasicAuthProcessor(username: "test", password: "12345")] }
             let answered = try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session)
-            #expect(answered.response?.text == "Hello World")
+            #expect(answered.text == "Hello World")
         }
     }
 }
@@ -65,8 +65,8 @@ import Testing
     @Test func itAnswersDigestWhereTheServerAsksForDigest() async throws {
         try await withSandbox { sandbox, session in
             try session.update { $0.authentications = [BasicAuthentication(username: "Mufasa", password: "Circle of Life")] }
-            let cycle = try await HTTPCycle.get(sandbox.url("/digest-auth/auth/Mufasa/Circle%20of%20Life/SHA-256"), session: session)
-            #expect(cycle.response?.statusCode == 200)
+            let response = try await HTTPCycle.get(sandbox.url("/digest-auth/auth/Mufasa/Circle%20of%20Life/SHA-256"), session: session)
+            #expect(response.statusCode == 200)
             try session.update { $0.authentications = [BasicAuthentication(username: "Mufasa", password: "Circle of Life", schemes: [.basic])] }
             let refused = await httpError { try await HTTPCycle.get(sandbox.url("/digest-auth/auth/Mufasa/Circle%20of%20Life/MD5"), session: session) }
             #expect(refused?.statusCode == 401, "Basic alone does not answer Digest")
@@ -86,8 +86,8 @@ import Testing
             let sent = request.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("authorization:") } ?? "none"
             return [.send(responseHead("HTTP/1.1 200 OK", ["Content-Length: \(sent.utf8.count)"]) + sent)]
         }) { server, session in
-            let cycle = try await HTTPCycle.get(server.url("/both"), session: session)
-            #expect(cycle.response?.text?.hasPrefix("Authorization: Digest ") == true, "\(cycle.response?.text ?? "")")
+            let response = try await HTTPCycle.get(server.url("/both"), session: session)
+            #expect(response.text?.hasPrefix("Authorization: Digest ") == true, "\(response.text ?? "")")
         }
     }
 }

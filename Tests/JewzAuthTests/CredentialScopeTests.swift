@@ -12,7 +12,7 @@ import Testing
 
     /// What `Authorization` a GET of `/inspect` on `server` carried.
     private func sentAuthorization(to server: Sandbox, _ session: HTTPSession, options: HTTPRequestOptions = .init()) async throws -> [String] {
-        try Inspection(try await HTTPCycle.get(server.url("/inspect"), options: options, session: session).response).values("Authorization")
+        try Inspection(try await HTTPCycle.get(server.url("/inspect"), options: options, session: session)).values("Authorization")
     }
 
     @Test func withABaseURLTheSessionsCredentialsStayWithItsOrigin() async throws {
@@ -24,7 +24,7 @@ import Testing
                 $0.requestProcessors = [BearerTokenProcessor(token: "t0ken")]
                 $0.authentications = [PreemptiveBasic()]
             }
-            let home = try Inspection(try await HTTPCycle.get("/inspect", session: session).response)
+            let home = try Inspection(try await HTTPCycle.get("/inspect", session: session))
             #expect(home.values("Authorization") == ["Bearer t0ken"])
             #expect(try await sentAuthorization(to: other, session).isEmpty)
             // A cycle's own credentials go where the cycle is sent.
@@ -46,15 +46,15 @@ import Testing
                 $0.requestProcessors = [AuthorizationHeaderProcessor(scheme: "", credentials: "k3y", field: "X-Api-Key", origins: [sandbox.url("/any/path")])]
                 $0.authentications = [BasicAuthentication(username: "test", password: "12345").limited(to: [other.url("")])]
             }
-            let home = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
+            let home = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session))
             #expect(home.values("X-Api-Key") == ["k3y"])
             // The Basic authentication is limited to the other server: no answer to this one's challenge.
             let refused = await httpError { try await HTTPCycle.get(sandbox.url("/hello_with_basic_auth"), session: session) }
             #expect(refused?.statusCode == 401)
-            let away = try Inspection(try await HTTPCycle.get(other.url("/inspect"), session: session).response)
+            let away = try Inspection(try await HTTPCycle.get(other.url("/inspect"), session: session))
             #expect(away.values("X-Api-Key").isEmpty)
             let answered = try await HTTPCycle.get(other.url("/hello_with_basic_auth"), session: session)
-            #expect(answered.response?.text == "Hello World")
+            #expect(answered.text == "Hello World")
         }
     }
 }

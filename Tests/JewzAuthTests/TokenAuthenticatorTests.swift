@@ -18,8 +18,8 @@ import Testing
             calls.add(1, ordering: .relaxed)
             let session = HTTPSession(logger: quietLogger)
             defer { Task { try? await session.shutdown() } }
-            let cycle = try await HTTPCycle.get(sandbox.url("/token/issue"), session: session)
-            let object = try JSONSerialization.jsonObject(with: cycle.response?.data ?? Data()) as? [String: String]
+            let response = try await HTTPCycle.get(sandbox.url("/token/issue"), session: session)
+            let object = try JSONSerialization.jsonObject(with: response.data) as? [String: String]
             return .init(token: try #require(object?["token"]))
         }
     }
@@ -28,8 +28,8 @@ import Testing
         try await withSandbox { sandbox, session in
             let refresher = Refresher(sandbox)
             try session.update { $0.authentications = [TokenAuthenticator(credential: .init(token: "stale")) { try await refresher.refresh() }] }
-            let cycle = try await HTTPCycle.get(sandbox.url("/token/protected"), session: session)
-            #expect(cycle.response?.text == "welcome")
+            let response = try await HTTPCycle.get(sandbox.url("/token/protected"), session: session)
+            #expect(response.text == "welcome")
             #expect(refresher.calls.load(ordering: .relaxed) == 1)
         }
     }
@@ -43,7 +43,7 @@ import Testing
             _ = try await HTTPCycle.get(sandbox.url("/token/expire"), session: session)
             try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<32 {
-                    group.addTask { try await HTTPCycle.get(sandbox.url("/token/protected"), session: session).response?.text }
+                    group.addTask { try await HTTPCycle.get(sandbox.url("/token/protected"), session: session).text }
                 }
                 for try await text in group { #expect(text == "welcome") }
             }
@@ -58,7 +58,7 @@ import Testing
             let refresher = Refresher(sandbox)
             let expired = TokenAuthenticator.Credential(token: "old", expiresAt: Date(timeIntervalSinceNow: -1))
             try session.update { $0.authentications = [TokenAuthenticator(credential: expired) { try await refresher.refresh() }] }
-            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session).response)
+            let inspection = try Inspection(try await HTTPCycle.get(sandbox.url("/inspect"), session: session))
             #expect(inspection.values("Authorization").first?.hasPrefix("Bearer token-1-") == true)
             #expect(refresher.calls.load(ordering: .relaxed) == 1)
         }
@@ -92,14 +92,14 @@ import Testing
         try await withSandbox { sandbox, session in
             let tokens = TokenAuthenticator {
                 let issued = try await HTTPCycle.get(sandbox.url("/token/issue"), session: session)
-                let object = try JSONSerialization.jsonObject(with: issued.response?.data ?? Data()) as? [String: String]
+                let object = try JSONSerialization.jsonObject(with: issued.data ) as? [String: String]
                 return .init(token: try #require(object?["token"]))
             }
             try session.update { $0.authentications = [tokens] }
-            let cycle = try await withTimeLimit(.seconds(60)) {
+            let response = try await withTimeLimit(.seconds(60)) {
                 try await HTTPCycle.get(sandbox.url("/token/protected"), session: session)
             }
-            #expect(cycle.response?.text == "welcome")
+            #expect(response.text == "welcome")
             #expect(sandbox.router.tokensIssued == 1)
         }
     }

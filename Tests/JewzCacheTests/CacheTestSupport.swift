@@ -75,10 +75,9 @@ extension HTTPResponse {
 /// Downloads `url` and returns the response and the bytes of the file the handler got.
 func download(_ url: String, session: HTTPSession) async throws -> (HTTPResponse, Data) {
     let contents = Mutex(Data())
-    let cycle = try await HTTPCycle.download(url, session: session) { _, location in
+    let response = try await HTTPCycle.download(url, session: session) { _, location in
         let data = try Data(contentsOf: location)
         contents.withLock { $0 = data }
     }
-    let response = try #require(cycle.response)
     return (response, contents.withLock { $0 })
 }

@@ -17,8 +17,8 @@ import Testing
         let jar = try HTTPCookieJar()
         try await withSandbox(configuration: Self.configuration(with: jar), transport: transport) { sandbox, session in
             try await HTTPCycle.get(sandbox.url("/echo"), parameters: ["header": ["Set-Cookie:a=1", "Set-Cookie:b=2; Path=/inspect"]], session: session)
-            let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
-            #expect(try Inspection(cycle.response).values("Cookie") == ["b=2; a=1"])
+            let response = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            #expect(try Inspection(response).values("Cookie") == ["b=2; a=1"])
         }
     }
 
@@ -30,8 +30,8 @@ import Testing
             let cookie = request.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("cookie:") } ?? "none"
             return [.send(responseHead("HTTP/1.1 200 OK", ["Content-Length: \(cookie.utf8.count)"]) + cookie)]
         }) { server, session in
-            let cycle = try await HTTPCycle.get(server.url("/login"), session: session)
-            #expect(cycle.response?.text?.lowercased() == "cookie: session=s1")
+            let response = try await HTTPCycle.get(server.url("/login"), session: session)
+            #expect(response.text?.lowercased() == "cookie: session=s1")
         }
     }
 
@@ -55,8 +55,8 @@ import Testing
     @Test func withoutAJarNothingIsKept() async throws {
         try await withSandbox { sandbox, session in
             try await HTTPCycle.get(sandbox.url("/echo"), parameters: ["header": "Set-Cookie:a=1"], session: session)
-            let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
-            #expect(try Inspection(cycle.response).values("Cookie").isEmpty)
+            let response = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            #expect(try Inspection(response).values("Cookie").isEmpty)
         }
     }
 }

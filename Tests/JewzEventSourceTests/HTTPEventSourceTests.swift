@@ -115,7 +115,7 @@ import Testing
             let tokens = TokenAuthenticator {
                 refreshes.add(1, ordering: .relaxed)
                 let issued = try await HTTPCycle.get(sandbox.url("/token/issue"), session: issuer)
-                let object = try JSONSerialization.jsonObject(with: issued.response?.data ?? Data()) as? [String: String]
+                let object = try JSONSerialization.jsonObject(with: issued.data ) as? [String: String]
                 return .init(token: try #require(object?["token"]))
             }
             try session.update { $0.authentications = [tokens] }

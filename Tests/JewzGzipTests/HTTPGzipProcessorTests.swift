@@ -16,9 +16,9 @@ func withGzipSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async 
     @Test(arguments: ["gzip", "x-gzip", "deflate", "raw-deflate", "gzip,deflate", "deflate,gzip,raw-deflate"])
     func encodedResponsesAreDecodedAutomatically(_ coding: String) async throws {
         try await withGzipSandbox { sandbox, session in
-            let cycle = try await HTTPCycle.get(
+            let response = try await HTTPCycle.get(
                 sandbox.url("/encoded"), parameters: ["coding": "\(coding)", "content": "Grüße ", "repeat": 5000], session: session)
-            #expect(cycle.response?.text == String(repeating: "Grüße ", count: 5000))
+            #expect(response.text == String(repeating: "Grüße ", count: 5000))
         }
     }
 
@@ -38,8 +38,8 @@ func withGzipSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async 
 
     @Test func acceptEncodingIsAdvertisedUnlessSet() async throws {
         try await withGzipSandbox { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
-            #expect(try Inspection(cycle.response).values("Accept-Encoding") == ["gzip, x-gzip, deflate"])
+            let response = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            #expect(try Inspection(response).values("Accept-Encoding") == ["gzip, x-gzip, deflate"])
             let own = try HTTPCycle(sandbox.url("/inspect"), method: .get, session: session)
             own.request.headers["Accept-Encoding"] = "identity"
             try await own.start()
@@ -49,9 +49,9 @@ func withGzipSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async 
 
     @Test func withoutADecoderTheBodyStaysEncoded() async throws {
         try await withSandbox { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/encoded"), parameters: ["content": "abc"], session: session)
-            #expect(cycle.response?.data.prefix(2) == Data([0x1F, 0x8B]))
-            #expect(try Gzip.decompress(cycle.response?.data ?? Data()) == Data("abc".utf8))
+            let response = try await HTTPCycle.get(sandbox.url("/encoded"), parameters: ["content": "abc"], session: session)
+            #expect(response.data.prefix(2) == Data([0x1F, 0x8B]))
+            #expect(try Gzip.decompress(response.data ) == Data("abc".utf8))
         }
     }
 

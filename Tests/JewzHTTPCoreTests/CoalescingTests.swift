@@ -13,14 +13,14 @@ import Testing
             try session.update { $0.coalescesIdenticalGETs = true }
             let texts = try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<10 {
-                    group.addTask { try await HTTPCycle.get(sandbox.url("/counter"), parameters: held, session: session).response?.text }
+                    group.addTask { try await HTTPCycle.get(sandbox.url("/counter"), parameters: held, session: session).text }
                 }
                 return try await group.reduce(into: [String?]()) { $0.append($1) }
             }
             #expect(texts == Array(repeating: "attempt 1 succeeds", count: 10))
             // Once landed, the next request goes to the network again.
             let later = try await HTTPCycle.get(sandbox.url("/counter"), parameters: held, session: session)
-            #expect(later.response?.text == "attempt 2 succeeds")
+            #expect(later.text == "attempt 2 succeeds")
         }
     }
 
@@ -39,7 +39,7 @@ import Testing
             }
             try session.update { $0.coalescesIdenticalGETs = false }
             let probe = try await HTTPCycle.get(sandbox.url("/counter"), parameters: held, session: session)
-            #expect(probe.response?.text == "attempt 3 succeeds")
+            #expect(probe.text == "attempt 3 succeeds")
         }
     }
 

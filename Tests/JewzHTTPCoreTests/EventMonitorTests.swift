@@ -35,7 +35,8 @@ final class RecordingMonitor: HTTPEventMonitor {
         try await withSandbox { sandbox, session in
             let monitor = RecordingMonitor()
             try session.update { $0.eventMonitors = [monitor] }
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            let cycle = try HTTPCycle(sandbox.url("/hello/"), method: .get, session: session)
+            try await cycle.start()
             #expect(monitor.names(of: cycle) == [
                 "created", "requestPrepared", "→retry", "requestSent#1", "→redirects", "→transport", "responseReceived#1",
                 "processed", "finished",
@@ -48,9 +49,10 @@ final class RecordingMonitor: HTTPEventMonitor {
             let monitor = RecordingMonitor()
             try session.update { $0.eventMonitors = [monitor] }
             try session.update { $0.retryPolicy = quickPolicy() }
-            let retried = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "events", "fail": 1], session: session)
+            let retriedCycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "events", "fail": 1], session: session)
+            try await retriedCycle.start()
             let attempt = { (number: Int) in ["requestSent#\(number)", "→redirects", "→transport", "responseReceived#\(number)"] }
-            #expect(monitor.names(of: retried) == ["created", "requestPrepared", "→retry"] + attempt(1)
+            #expect(monitor.names(of: retriedCycle) == ["created", "requestPrepared", "→retry"] + attempt(1)
                 + ["retrying(\(HTTPError.statusCode(HTTPResponse(statusCode: 503))))"] + attempt(2) + ["processed", "finished"])
             let failing = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)
             _ = await httpError { try await failing.start() }

@@ -39,10 +39,10 @@ final class Counter: Sendable {
 @Suite struct HTTPCycleTests {
     @Test(arguments: TransportKind.allCases) func getReturnsTheFinishedCycle(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.statusCode == 200)
-            #expect(cycle.response?.text == "Hello World")
-            #expect(cycle.response?.headers["content-TYPE"] == "text/plain; charset=utf-8")
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.statusCode == 200)
+            #expect(response.text == "Hello World")
+            #expect(response.headers["content-TYPE"] == "text/plain; charset=utf-8")
         }
     }
 
@@ -81,12 +81,12 @@ final class Counter: Sendable {
 
     @Test(arguments: TransportKind.allCases) func parametersMergeIntoTheQuerySentOnTheWire(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
-            let cycle = try await HTTPCycle.get(
+            let response = try await HTTPCycle.get(
                 sandbox.url("/inspect?x=1&y=%2F"), parameters: ["content": ["dummy", 71], "é": "a b"],
                 session: session)
-            #expect(try Inspection(cycle.response).uri == "/inspect?x=1&y=%2F&content=dummy&content=71&%C3%A9=a%20b")
+            #expect(try Inspection(response).uri == "/inspect?x=1&y=%2F&content=dummy&content=71&%C3%A9=a%20b")
             let echoed = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["content": "dummy"], session: session)
-            #expect(echoed.response?.text == "dummy")
+            #expect(echoed.text == "dummy")
         }
     }
 
@@ -119,10 +119,10 @@ final class Counter: Sendable {
 
     @Test(arguments: TransportKind.allCases) func postRawDataThroughTheDataProcessor(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
-            let cycle = try await HTTPCycle.post(
+            let response = try await HTTPCycle.post(
                 sandbox.url("/dumpupload/"), requestObject: "Hello World", options: .init(requestProcessors: [HTTPDataProcessor()], responseProcessors: [HTTPDataProcessor()]), session: session)
-            #expect(cycle.response?.text == "Hello World")
-            #expect(cycle.response?.object as? Data == Data("Hello World".utf8))
+            #expect(response.text == "Hello World")
+            #expect(response.object as? Data == Data("Hello World".utf8))
 
             let manual = HTTPCycle(requestURL: try #require(URL(string: sandbox.url("/dumpupload/"))), requestMethod: .put, session: session)
             manual.request.data = Data([0, 1, 2, 255])
@@ -148,9 +148,9 @@ final class Counter: Sendable {
     @Test func withoutAProcessorBytesAndTextAreSentAndOtherObjectsRefused() async throws {
         try await withSandbox { sandbox, session in
             let bytes = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: Data("raw".utf8), session: session)
-            #expect(try Inspection(bytes.response).body == "raw")
+            #expect(try Inspection(bytes).body == "raw")
             let text = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: "grüße", session: session)
-            let inspection = try Inspection(text.response)
+            let inspection = try Inspection(text)
             #expect(inspection.body == "grüße")
             #expect(inspection.values("Content-Type") == ["text/plain; charset=utf-8"])
             let error = await httpError {
@@ -172,7 +172,7 @@ final class Counter: Sendable {
             #expect(cycle.response?.statusCode == 404)
             #expect(cycle.response?.text == "gone")
             let ok = try await HTTPCycle.get(sandbox.url("/status/399"), session: session)
-            #expect(ok.response?.statusCode == 399)
+            #expect(ok.statusCode == 399)
         }
     }
 
@@ -201,11 +201,11 @@ final class Counter: Sendable {
     @Test func theSessionPolicyCanAcceptFailureStatuses() async throws {
         try await withSandbox { sandbox, session in
             try session.update { $0.shouldTreatStatusCodeAsFailure = { _ in false } }
-            let cycle = try await HTTPCycle.get(sandbox.url("/status/500"), session: session)
-            #expect(cycle.response?.statusCode == 500)
+            let response = try await HTTPCycle.get(sandbox.url("/status/500"), session: session)
+            #expect(response.statusCode == 500)
             try session.update { $0.shouldTreatStatusCodeAsFailure = { $0 >= 500 } }
             let notFound = try await HTTPCycle.get(sandbox.url("/status/404"), session: session)
-            #expect(notFound.response?.statusCode == 404)
+            #expect(notFound.statusCode == 404)
         }
     }
 
@@ -235,17 +235,17 @@ final class Counter: Sendable {
     @Test(arguments: TransportKind.allCases) func textEncodingRulesAgainstTheServer(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
             let latin = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["content": "é", "encoding": "iso-8859-1"], session: session)
-            #expect(latin.response?.data == Data([0xE9]))
-            #expect(latin.response?.text == "é")
+            #expect(latin.data == Data([0xE9]))
+            #expect(latin.text == "é")
             let noCharset = try await HTTPCycle.get(
                 sandbox.url("/echo/"), parameters: ["content": "é", "header": "Content-Type: text/plain"], session: session)
-            #expect(noCharset.response?.text == "Ã©")
+            #expect(noCharset.text == "Ã©")
             let bom = try await HTTPCycle.get(
                 sandbox.url("/echo/"),
                 parameters: ["content": "hé", "encoding": "utf-16", "header": "Content-Type: application/octet-stream"],
                 session: session)
-            #expect(bom.response?.data.count == 6)
-            #expect(bom.response?.text == "hé")
+            #expect(bom.data.count == 6)
+            #expect(bom.text == "hé")
         }
     }
 
@@ -254,8 +254,8 @@ final class Counter: Sendable {
             try await withThrowingTaskGroup(of: (Int, String?).self) { group in
                 for index in 0..<100 {
                     group.addTask {
-                        let cycle = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["content": "\(index)"], session: session)
-                        return (index, cycle.response?.text)
+                        let response = try await HTTPCycle.get(sandbox.url("/echo/"), parameters: ["content": "\(index)"], session: session)
+                        return (index, response.text)
                     }
                 }
                 var seen = 0
@@ -270,10 +270,10 @@ final class Counter: Sendable {
 
     @Test(arguments: TransportKind.allCases) func authenticationsAnswerChallengesOnce(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
-            let cycle = try await HTTPCycle.get(
+            let response = try await HTTPCycle.get(
                 sandbox.url("/hello_with_basic_auth"), options: .init(authentications: [ChallengeAnsweringBasic(user: "test", password: "12345")]),
                 session: session)
-            #expect(cycle.response?.text == "Hello World")
+            #expect(response.text == "Hello World")
 
             let wrong = try HTTPCycle(
                 sandbox.url("/hello_with_basic_auth"), method: .get, options: .init(authentications: [ChallengeAnsweringBasic(user: "test", password: "nope")]), session: session)
@@ -287,10 +287,10 @@ final class Counter: Sendable {
 
     @Test(arguments: TransportKind.allCases) func redirectsAreFollowed(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/redirect/3"), session: session)
-            #expect(cycle.response?.text == "Hello World")
-            // The cycle follows redirects, so both transports report the URL as it was sent.
-            #expect(cycle.response?.url?.absoluteString == sandbox.url("/hello/"))
+            let response = try await HTTPCycle.get(sandbox.url("/redirect/3"), session: session)
+            #expect(response.text == "Hello World")
+            // The response follows redirects, so both transports report the URL as it was sent.
+            #expect(response.url?.absoluteString == sandbox.url("/hello/"))
         }
     }
 

@@ -70,8 +70,8 @@ final class StageMonitor: HTTPEventMonitor {
         configuration.cookieJar = try HTTPCookieJar()
         configuration.eventMonitors = [monitor]
         try await withSandbox(configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.text == "Hello World")
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.text == "Hello World")
             #expect(monitor.entered == ["app", "retry", "redirects", "cookies", "net", "transport"])
         }
     }
@@ -91,8 +91,8 @@ final class StageMonitor: HTTPEventMonitor {
                 $0.middleware = [retried.recorder("app")]
                 $0.networkMiddleware = [retried.recorder("net")]
             }
-            let cycle = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "mw-\(transport)", "fail": 2], session: session)
-            #expect(cycle.response?.text == "attempt 3 succeeds")
+            let response = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "mw-\(transport)", "fail": 2], session: session)
+            #expect(response.text == "attempt 3 succeeds")
             #expect(retried.all == ["app /counter"] + Array(repeating: "net /counter", count: 3))
         }
     }
@@ -106,8 +106,8 @@ final class StageMonitor: HTTPEventMonitor {
             return try await next(request)
         }]
         try await withSandbox(configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
-            let sent = try Inspection(cycle.response)
+            let response = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            let sent = try Inspection(response)
             let headers = try #require(seen.withLock { $0 })
             #expect(headers["Authorization"] == "Bearer secret")
             #expect(sent.values("Authorization") == ["Bearer secret"])
@@ -120,8 +120,8 @@ final class StageMonitor: HTTPEventMonitor {
             HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], data: Data("canned \(request.url.path)".utf8))
         }
         try await withSandbox(configuration: .init { $0.networkMiddleware = [canned] }) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "canned", "fail": 0], session: session)
-            #expect(cycle.response?.text == "canned /counter")
+            let response = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "canned", "fail": 0], session: session)
+            #expect(response.text == "canned /counter")
             #expect(sandbox.router.requestCount(forKey: "canned") == 0)
         }
     }
@@ -180,8 +180,8 @@ final class StageMonitor: HTTPEventMonitor {
         configuration.networkMiddleware = [flaky]
         configuration.retryPolicy = quickPolicy()
         try await withSandbox(configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.text == "Hello World")
+            let cycle = try HTTPCycle(sandbox.url("/hello/"), method: .get, session: session)
+            #expect(try await cycle.start().text == "Hello World")
             #expect(cycle.retryCount == 1)
         }
     }
@@ -196,8 +196,8 @@ final class StageMonitor: HTTPEventMonitor {
         configuration.middleware = [again]
         configuration.retryPolicy = .never
         try await withSandbox(configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "twice", "fail": 1], session: session)
-            #expect(cycle.response?.text == "attempt 2 succeeds")
+            let response = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "twice", "fail": 1], session: session)
+            #expect(response.text == "attempt 2 succeeds")
             #expect(sandbox.router.requestCount(forKey: "twice") == 2)
         }
     }

@@ -27,8 +27,8 @@ import Testing
 
     @Test func anHTTPProxyWithCredentialsTunnelsPlainRequests() async throws {
         try await withProxy(.http, credentials: ("ada", "s3cret"), url: { "http://ada:s3cret@127.0.0.1:\($0.port)" }) { sandbox, proxy, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
-            #expect(try Inspection(cycle.response).values("Proxy-Authorization").isEmpty)
+            let response = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            #expect(try Inspection(response).values("Proxy-Authorization").isEmpty)
             #expect(proxy.tunnels == ["127.0.0.1:\(sandbox.port)"])
         }
     }
@@ -36,8 +36,8 @@ import Testing
     @Test func anHTTPProxyTunnelsTLS() async throws {
         let tls = SandboxTLS(certificates: try SandboxCertificates.generate())
         try await withProxy(.http, url: { "127.0.0.1:\($0.port)" }, tls: tls) { sandbox, proxy, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.text == "Hello World")
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.text == "Hello World")
             // Every tunnel goes to the Sandbox: a handshake slower than the connect timeout on a
             // loaded machine is retried through a second one.
             #expect(!proxy.tunnels.isEmpty && Set(proxy.tunnels) == ["127.0.0.1:\(sandbox.port)"])
@@ -56,16 +56,16 @@ import Testing
 
     @Test func aSOCKS5ProxyTunnelsPlainAndTLSRequests() async throws {
         try await withProxy(.socks5, url: { "socks5://127.0.0.1:\($0.port)" }) { sandbox, proxy, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.text == "Hello World")
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.text == "Hello World")
             // Every tunnel goes to the Sandbox: a handshake slower than the connect timeout on a
             // loaded machine is retried through a second one.
             #expect(!proxy.tunnels.isEmpty && Set(proxy.tunnels) == ["127.0.0.1:\(sandbox.port)"])
         }
         let tls = SandboxTLS(certificates: try SandboxCertificates.generate())
         try await withProxy(.socks5, url: { "socks5://127.0.0.1:\($0.port)" }, tls: tls) { sandbox, proxy, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.text == "Hello World")
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.text == "Hello World")
             #expect(proxy.tunnels.count == 1)
         }
     }

@@ -76,17 +76,17 @@ import Testing
         var configuration = HTTPSession.Configuration()
         configuration.allowsInsecureRedirects = true
         let permissive = HTTPSession(configuration: configuration, transport: mock)
-        let cycle = try await HTTPCycle.get("https://example.test/secure", session: permissive)
-        #expect(cycle.response?.text == "plain")
+        let response = try await HTTPCycle.get("https://example.test/secure", session: permissive)
+        #expect(response.text == "plain")
     }
 
     @Test func notFollowingGivesTheRedirectItself() async throws {
         var configuration = HTTPSession.Configuration()
         configuration.followsRedirects = false
         try await withSandbox(configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/redirect/1"), session: session)
-            #expect(cycle.response?.statusCode == 302)
-            #expect(cycle.response?.headers["Location"] == "/redirect/0?status=302")
+            let response = try await HTTPCycle.get(sandbox.url("/redirect/1"), session: session)
+            #expect(response.statusCode == 302)
+            #expect(response.headers["Location"] == "/redirect/0?status=302")
         }
     }
 

@@ -30,14 +30,14 @@ import Testing
     @Test func theRegistryProcessesResponsesByContentType() async throws {
         try await withSandbox { sandbox, session in
             try session.configuration.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
-            let cycle = try await HTTPCycle.get(sandbox.url("/csv"), session: session)
-            #expect(cycle.response?.object as? String == "csv")
+            let response = try await HTTPCycle.get(sandbox.url("/csv"), session: session)
+            #expect(response.object as? String == "csv")
 
             // Explicit processors beat the registry; an empty list turns processing off.
             let explicit = try await HTTPCycle.get(sandbox.url("/csv"), options: .init(responseProcessors: [TaggingProcessor(tag: "mine")]), session: session)
-            #expect(explicit.response?.object as? String == "mine")
+            #expect(explicit.object as? String == "mine")
             let none = try await HTTPCycle.get(sandbox.url("/csv"), options: .init(responseProcessors: []), session: session)
-            #expect(none.response?.object == nil)
+            #expect(none.object == nil)
         }
     }
 

@@ -26,10 +26,10 @@ private struct MarkingProcessor: HTTPResponseProcessor {
         configuration.responseProcessors = [MarkingProcessor(mark: "session")]
         let session = HTTPSession(configuration: configuration, transport: mock, logger: quietLogger)
         let inherited = try await HTTPCycle.get("https://api.example/text", session: session)
-        #expect(inherited.response?.object as? String == "session:hi")
+        #expect(inherited.object as? String == "session:hi")
         let own = try await HTTPCycle.get(
             "https://api.example/text", options: .init(responseProcessors: [MarkingProcessor(mark: "cycle")]), session: session)
-        #expect(own.response?.object as? String == "cycle:hi")
+        #expect(own.object as? String == "cycle:hi")
     }
 
     @Test func theSessionsResourceTimeoutBoundsARunThatSetsNone() async throws {
@@ -45,7 +45,7 @@ private struct MarkingProcessor: HTTPResponseProcessor {
             #expect(ContinuousClock.now - started < .seconds(40))
             // A request's own timeout wins over the session's.
             let patient = try await HTTPCycle.get(sandbox.url("/echo/?delay=0.5"), timeout: .seconds(30), session: session)
-            #expect(patient.response?.statusCode == 200)
+            #expect(patient.statusCode == 200)
         }
     }
 
@@ -58,9 +58,9 @@ private struct MarkingProcessor: HTTPResponseProcessor {
         mock.fakeGET("/logo", file: file, contentType: "image/svg+xml")
         try Data("<svg>second</svg>".utf8).write(to: file)
         let session = HTTPSession(configuration: .init { $0.processorRegistry = ProcessorRegistry() }, transport: mock, logger: quietLogger)
-        let cycle = try await HTTPCycle.get("https://cdn.example/logo", session: session)
-        #expect(cycle.response?.text == "<svg>second</svg>")
-        #expect(cycle.response?.headers["Content-Type"] == "image/svg+xml")
+        let response = try await HTTPCycle.get("https://cdn.example/logo", session: session)
+        #expect(response.text == "<svg>second</svg>")
+        #expect(response.headers["Content-Type"] == "image/svg+xml")
         try FileManager.default.removeItem(at: file)
         let missing = await httpError { try await HTTPCycle.get("https://cdn.example/logo", session: session) }
         #expect(missing != nil)

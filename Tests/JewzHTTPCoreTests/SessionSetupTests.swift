@@ -13,11 +13,11 @@ import Testing
         var configuration = HTTPSession.Configuration()
         configuration.baseURL = URL(string: sandbox.url(""))
         let api = HTTPSession(configuration: configuration)
-        let cycle = try await HTTPCycle.get(path, session: api)
-        #expect(cycle.response?.text == "Hello World")
+        let response = try await HTTPCycle.get(path, session: api)
+        #expect(response.text == "Hello World")
         // An absolute URL is taken as it is.
         let absolute = try await HTTPCycle.get(sandbox.url("/hello/"), session: api)
-        #expect(absolute.response?.text == "Hello World")
+        #expect(absolute.text == "Hello World")
         try await api.shutdown()
         try await sandbox.shutdown()
     }

@@ -17,9 +17,9 @@ import Testing
             return "\(counter.value)"
         }]
         try await withSandbox(configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(
+            let response = try await HTTPCycle.get(
                 sandbox.url("/redirect-to"), parameters: ["url": "/inspect"], headers: ["X-Mode": "mine"], session: session)
-            let inspection = try Inspection(cycle.response)
+            let inspection = try Inspection(response)
             #expect(inspection.values("X-Client") == ["tests/1.0"])
             #expect(inspection.values("X-Mode") == ["mine"], "the request's own header is kept")
             #expect(inspection.values("X-Hop") == ["2"], "computed again on the redirect's hop")

@@ -31,8 +31,8 @@ import Testing
         var configuration = HTTPSession.Configuration()
         configuration.transport.tls.additionalTrustRoots = [try .init(contentsOfFile: file.path)]
         try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.text == "Hello World")
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.text == "Hello World")
         }
     }
 
@@ -47,8 +47,8 @@ import Testing
         var configuration = try HTTPSession.Configuration.trusting(elsewhere)
         configuration.transport.tls.verification = .skipHostname
         try await withSecureSandbox(SandboxTLS(certificates: elsewhere), configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.statusCode == 200)
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.statusCode == 200)
         }
     }
 
@@ -56,8 +56,8 @@ import Testing
         var configuration = HTTPSession.Configuration()
         configuration.transport.tls.trustRoots = .only([try .init(pem: certificates.authorityPEM)])
         try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.statusCode == 200)
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.statusCode == 200)
         }
         let stranger = try SandboxCertificates.generate()
         configuration.transport.tls.trustRoots = .only([try .init(pem: stranger.authorityPEM)])
@@ -71,8 +71,8 @@ import Testing
         var configuration = HTTPSession.Configuration()
         configuration.transport.tls.verification = .none
         try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.text == "Hello World")
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.text == "Hello World")
         }
     }
 
@@ -87,8 +87,8 @@ import Testing
         configuration.transport.tls.clientIdentity = try .init(
             certificatePEM: certificates.clientCertificatePEM, privateKeyPEM: certificates.clientKeyPEM)
         try await withSecureSandbox(tls, configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.text == "Hello World")
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.text == "Hello World")
         }
     }
 
@@ -97,8 +97,8 @@ import Testing
         tls.maximumVersion = .tls12
         var configuration = try HTTPSession.Configuration.trusting(certificates)
         try await withSecureSandbox(tls, configuration: configuration) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-            #expect(cycle.response?.statusCode == 200)
+            let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            #expect(response.statusCode == 200)
         }
         configuration.transport.tls.minimumVersion = .tls13
         try await withSecureSandbox(tls, configuration: configuration) { sandbox, session in

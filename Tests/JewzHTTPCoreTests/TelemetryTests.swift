@@ -65,8 +65,8 @@ import Tracing
     @Test func eachExchangeCarriesItsSpansContextOnTheWire() async throws {
         let tracer = InMemoryTracer()
         try await withSandbox(configuration: traced(tracer)) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
-            let seen = try #require(cycle.response?.text)
+            let response = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
+            let seen = try #require(response.text)
             let exchange = try #require(tracer.finishedSpans.first { $0.kind == .client })
             #expect(seen.contains(exchange.spanID), "\(seen)")
             #expect(seen.contains(InMemoryTracer.spanIDKey), "\(seen)")

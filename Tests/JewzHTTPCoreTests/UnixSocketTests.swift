@@ -27,14 +27,14 @@ import Testing
             var configuration = HTTPSession.Configuration()
             configuration.transport.unixSocketPath = sandbox.socketPath
             try await withSession(configuration) { session in
-                let cycle = try await HTTPCycle.get("http://api.local:8080/inspect?x=1", session: session)
-                let inspection = try Inspection(cycle.response)
+                let response = try await HTTPCycle.get("http://api.local:8080/inspect?x=1", session: session)
+                let inspection = try Inspection(response)
                 #expect(inspection.values("Host") == ["api.local:8080"])
                 #expect(inspection.uri == "/inspect?x=1")
-                #expect(cycle.response?.url?.absoluteString == "http://api.local:8080/inspect?x=1")
+                #expect(response.url?.absoluteString == "http://api.local:8080/inspect?x=1")
                 // A redirect stays on the socket.
                 let redirected = try await HTTPCycle.get("http://api.local/redirect/2", session: session)
-                #expect(redirected.response?.text == "Hello World")
+                #expect(redirected.text == "Hello World")
             }
         }
     }
@@ -42,11 +42,11 @@ import Testing
     @Test func anHTTPUnixURLNamesTheSocketForOneRequest() async throws {
         try await withSocketSandbox { sandbox in
             try await withSession(HTTPSession.Configuration()) { session in
-                let cycle = try await HTTPCycle.get(sandbox.socketURL("/inspect"), session: session)
-                #expect(try Inspection(cycle.response).values("Host") == ["localhost"])
+                let response = try await HTTPCycle.get(sandbox.socketURL("/inspect"), session: session)
+                #expect(try Inspection(response).values("Host") == ["localhost"])
                 // A relative redirect stays on the socket the request is on.
                 let redirected = try await HTTPCycle.get(sandbox.socketURL("/redirect/1"), session: session)
-                #expect(redirected.response?.text == "Hello World")
+                #expect(redirected.text == "Hello World")
             }
         }
     }

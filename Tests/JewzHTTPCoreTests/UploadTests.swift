@@ -10,10 +10,10 @@ import Testing
         let content = Data((0..<(1 << 20) + 123).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let progress = ProgressLog()
         try await withSandbox(transport: transport) { sandbox, session in
-            let cycle = try await HTTPCycle.upload(
+            let response = try await HTTPCycle.upload(
                 sandbox.url("/sink"), source: .data(content), contentType: "application/x-test",
                 didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
-            let report = try JSONDecoder().decode(SinkReport.self, from: try #require(cycle.response?.data))
+            let report = try JSONDecoder().decode(SinkReport.self, from: response.data)
             #expect(report.length == Int64(content.count))
             #expect(report.crc32 == SandboxStreams.crc32(of: content))
             #expect(report.contentType == "application/x-test")
@@ -31,10 +31,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let progress = ProgressLog()
         try await withSandbox(transport: transport) { sandbox, session in
-            let cycle = try await HTTPCycle.upload(
+            let response = try await HTTPCycle.upload(
                 sandbox.url("/sink/upload"), method: .put, source: .file(file),  // any path under /sink/
                 didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
-            let report = try JSONDecoder().decode(SinkReport.self, from: try #require(cycle.response?.data))
+            let report = try JSONDecoder().decode(SinkReport.self, from: response.data)
             #expect(report.length == Int64(content.count))
             #expect(report.crc32 == SandboxStreams.crc32(of: content))
         }
@@ -46,8 +46,8 @@ import Testing
 
     @Test(arguments: TransportKind.allCases) func theSeedsUploadFormsEchoTheBody(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
-            let cycle = try await HTTPCycle.upload(sandbox.url("/dumpupload/"), source: .data(Data("Hello World".utf8)), session: session)
-            #expect(cycle.response?.text == "Hello World")
+            let response = try await HTTPCycle.upload(sandbox.url("/dumpupload/"), source: .data(Data("Hello World".utf8)), session: session)
+            #expect(response.text == "Hello World")
             let done = AsyncStream<String?>.makeStream()
             try HTTPCycle.upload(sandbox.url("/dumpupload/"), source: .data(Data("Hello World (FILE)".utf8)), session: session) { cycle, error in
                 done.continuation.yield(error == nil ? cycle.response?.text : nil)
@@ -61,10 +61,10 @@ import Testing
     @Test(arguments: TransportKind.allCases) func aStreamOfUnknownLengthReportsNoExpectedTotal(transport: TransportKind) async throws {
         let progress = ProgressLog()
         try await withSandbox(transport: transport) { sandbox, session in
-            let cycle = try await HTTPCycle.upload(
+            let response = try await HTTPCycle.upload(
                 sandbox.url("/sink"), source: oneShot("streamed body of unknown length"),
                 didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
-            let report = try JSONDecoder().decode(SinkReport.self, from: try #require(cycle.response?.data))
+            let report = try JSONDecoder().decode(SinkReport.self, from: response.data)
             #expect(report.length == 31)
         }
         #expect(progress.all.last?.total == 31)

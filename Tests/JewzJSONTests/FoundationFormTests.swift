@@ -44,8 +44,8 @@ import Testing
 
     @Test func aResponseBodyReadsAsADictionary() async throws {
         try await withJSONSandbox { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/json"), session: session)
-            let object = try #require(cycle.response?.jsonObject as? [String: Any])
+            let response = try await HTTPCycle.get(sandbox.url("/json"), session: session)
+            let object = try #require(response.jsonObject as? [String: Any])
             #expect(object["name"] as? String == "Jewzruxin")
         }
     }

@@ -21,11 +21,11 @@ struct Person: Codable, Equatable {
     @Test func aJSONValueRoundTripsThroughTheServerInOrder() async throws {
         try await withJSONSandbox { sandbox, session in
             let sent: JSONValue = ["zeta": "Ωmega 😀", "alpha": ["a&b=c/d?e", "", 1.5, nil], "empty": ""]
-            let cycle = try await HTTPCycle.post(
+            let response = try await HTTPCycle.post(
                 sandbox.url("/dumpupload/"), requestObject: sent, options: .init(requestProcessors: [HTTPJSONProcessor()]), session: session)
-            #expect(cycle.response?.headers["Content-Type"] == "application/json")
-            #expect(cycle.response?.json == sent)
-            #expect(cycle.response?.json?.object?.keys == ["zeta", "alpha", "empty"])
+            #expect(response.headers["Content-Type"] == "application/json")
+            #expect(response.json == sent)
+            #expect(response.json?.object?.keys == ["zeta", "alpha", "empty"])
         }
     }
 
@@ -77,19 +77,19 @@ struct Person: Codable, Equatable {
     @Test func encodableModelsAndTypedDecoding() async throws {
         try await withJSONSandbox { sandbox, session in
             let ada = Person(name: "Ada Lovelace", languages: ["en", "fr"])
-            let cycle = try await HTTPCycle.put(
+            let response = try await HTTPCycle.put(
                 sandbox.url("/dumpupload/"), requestObject: ada, options: .init(requestProcessors: [HTTPJSONProcessor()]), session: session)
-            #expect(try cycle.response?.decode(Person.self) == ada)
-            #expect(cycle.response?.json?["languages"][1].string == "fr")
+            #expect(try response.decode(Person.self) == ada)
+            #expect(response.json?["languages"][1].string == "fr")
         }
     }
 
     @Test func plainDictionariesAreSent() async throws {
         try await withJSONSandbox { sandbox, session in
             let object: [String: any Sendable] = ["k1": "v1", "k2": 9, "k3": [17, "v3"] as [any Sendable]]
-            let cycle = try await HTTPCycle.post(
+            let response = try await HTTPCycle.post(
                 sandbox.url("/dumpupload/"), requestObject: object, options: .init(requestProcessors: [HTTPJSONProcessor()]), session: session)
-            #expect(cycle.response?.text == #"{"k1":"v1","k2":9,"k3":[17,"v3"]}"#)
+            #expect(response.text == #"{"k1":"v1","k2":9,"k3":[17,"v3"]}"#)
         }
     }
 
@@ -114,10 +114,10 @@ struct Person: Codable, Equatable {
 
     @Test func anEmptyBodyIsNotAnError() async throws {
         try await withJSONSandbox { sandbox, session in
-            let cycle = try await HTTPCycle.get(
+            let response = try await HTTPCycle.get(
                 sandbox.url("/echo/"), parameters: ["code": 204, "header": "Content-Type: application/json"], options: .init(responseProcessors: [HTTPJSONProcessor()]), session: session)
-            #expect(cycle.response?.statusCode == 204)
-            #expect(cycle.response?.object == nil)
+            #expect(response.statusCode == 204)
+            #expect(response.object == nil)
         }
     }
 
@@ -145,11 +145,11 @@ struct Person: Codable, Equatable {
     @Test func sessionJSONFeedsTheLargeDocumentPath() async throws {
         try await withJSONSandbox { sandbox, session in
             let items = (0..<20_000).map { JSONValue.object(["id": .number(JSONNumber($0)), "name": "item \($0)"]) }
-            let cycle = try await HTTPCycle.post(
+            let response = try await HTTPCycle.post(
                 sandbox.url("/dumpupload/"), requestObject: JSONValue.array(items), options: .init(requestProcessors: [HTTPJSONProcessor()]),
                 session: session)
-            #expect(cycle.response?.json?.array?.count == 20_000)
-            #expect(cycle.response?.json?[19_999]["name"] == "item 19999")
+            #expect(response.json?.array?.count == 20_000)
+            #expect(response.json?[19_999]["name"] == "item 19999")
         }
     }
 }

@@ -43,14 +43,14 @@ import Testing
         let registry = ProcessorRegistry()
         try registry.register(HTTPJSONLinesProcessor(), for: HTTPJSONLinesProcessor.mediaTypePatterns)
         try await withSandbox(registry: registry) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/ndjson?count=3"), session: session)
-            let values = try #require(cycle.response?.object as? [JSONValue])
+            let response = try await HTTPCycle.get(sandbox.url("/ndjson?count=3"), session: session)
+            let values = try #require(response.object as? [JSONValue])
             #expect(values.map { $0["index"].int } == [0, 1, 2])
             let sent = try await HTTPCycle.post(
                 sandbox.url("/dumpupload/"), requestObject: [["a": 1], ["b": [true]]] as [JSONValue],
                 options: .init(requestProcessors: [HTTPJSONLinesProcessor()]), session: session)
-            #expect(sent.response?.text == "{\"a\":1}\n{\"b\":[true]}\n")
-            #expect(sent.response?.headers["Content-Type"] == "application/x-ndjson")
+            #expect(sent.text == "{\"a\":1}\n{\"b\":[true]}\n")
+            #expect(sent.headers["Content-Type"] == "application/x-ndjson")
         }
         var broken = HTTPResponse(statusCode: 200, data: Data("{\"a\":1}\n\n{\"b\":\n".utf8))
         let error = #expect(throws: JSONError.self) { try HTTPJSONLinesProcessor().process(&broken) }

@@ -115,8 +115,8 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
         let registry = ProcessorRegistry()
         try registry.register(HTTPMultipartProcessor(), for: HTTPMultipartProcessor.mediaTypePatterns)
         let session = HTTPSession(configuration: .init { $0.processorRegistry = registry }, transport: transport, logger: quietLogger)
-        let cycle = try await HTTPCycle.get("http://example.test/ranges", session: session)
-        let multipart = try #require(cycle.response?.multipart)
+        let response = try await HTTPCycle.get("http://example.test/ranges", session: session)
+        let multipart = try #require(response.multipart)
         #expect(multipart.subtype == "byteranges")
         #expect(multipart.parts.map(\.text) == ["Hello", "World"])
         #expect(multipart.parts.map { $0.headers["Content-Range"] } == ["bytes 0-4/20", "bytes 10-14/20"])
@@ -126,9 +126,9 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
         var form = MultipartFormData()
         form.append("1", name: "one")
         try await withSandbox { sandbox, session in
-            let cycle = try await HTTPCycle.post(
+            let response = try await HTTPCycle.post(
                 sandbox.url("/dumpupload/"), requestObject: form, options: .init(requestProcessors: [HTTPMultipartProcessor()], responseProcessors: [HTTPMultipartProcessor()]), session: session)
-            #expect(cycle.response?.multipart?["one"]?.text == "1")
+            #expect(response.multipart?["one"]?.text == "1")
         }
     }
 

@@ -59,7 +59,7 @@ public func responseHead(_ statusLine: String = "HTTP/1.1 200 OK", _ headers: [S
 /// Checks that `session` still completes a normal request, after whatever a test did to it.
 public func expectSessionStillWorks(_ session: HTTPSession, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     let sandbox = try await Sandbox.start()
-    let cycle = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
-    #expect(cycle.response?.text == "Hello World", sourceLocation: sourceLocation)
+    let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+    #expect(response.text == "Hello World", sourceLocation: sourceLocation)
     try await sandbox.shutdown()
 }

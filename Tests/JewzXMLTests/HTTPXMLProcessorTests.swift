@@ -14,13 +14,13 @@ func withXMLSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async t
 @Suite struct HTTPXMLProcessorTests {
     @Test func xmlResponsesAreParsedThroughTheRegistry() async throws {
         try await withXMLSandbox { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/xml"), session: session)
-            let tree = try #require(cycle.response?.xml)
+            let response = try await HTTPCycle.get(sandbox.url("/xml"), session: session)
+            let tree = try #require(response.xml)
             #expect(try tree.nodes(forXPath: "//j:item[@id='2']").first?.text == "World & more")
             for type in ["text/xml; charset=utf-8", "application/atom+xml"] {
                 let echoed = try await HTTPCycle.get(
                     sandbox.url("/echo/"), parameters: ["content": "<r a=\"1\"/>", "header": "Content-Type: \(type)"], session: session)
-                #expect(echoed.response?.xml?.root[attribute: "a"] == "1")
+                #expect(echoed.xml?.root[attribute: "a"] == "1")
             }
         }
     }
@@ -28,10 +28,10 @@ func withXMLSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async t
     @Test func treesAreSentAsXML() async throws {
         try await withXMLSandbox { sandbox, session in
             let order = XMLTree.Element(name: "order", attributes: [.init(name: "id", value: "7")], children: [.text("Zoë & co")])
-            let cycle = try await HTTPCycle.post(
+            let response = try await HTTPCycle.post(
                 sandbox.url("/dumpupload/"), requestObject: order, options: .init(requestProcessors: [HTTPXMLProcessor()]), session: session)
-            #expect(cycle.response?.headers["Content-Type"] == "application/xml; charset=utf-8")
-            #expect(cycle.response?.xml?.root == order)
+            #expect(response.headers["Content-Type"] == "application/xml; charset=utf-8")
+            #expect(response.xml?.root == order)
         }
     }
 
@@ -56,7 +56,7 @@ func withXMLSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async t
             let dtd = sandbox.url("/counter?key=dtd&fail=0")
             _ = try XMLTree(string: #"<!DOCTYPE r SYSTEM "\#(dtd)"><r/>"#)
             let probe = try await HTTPCycle.get(dtd, session: session)
-            #expect(probe.response?.text == "attempt 1 succeeds")
+            #expect(probe.text == "attempt 1 succeeds")
         }
     }
 }

@@ -40,8 +40,8 @@ struct LineCountingProcessor: HTTPResponseProcessor {
 
     @Test func responsesAreParsedAutomaticallyWithTheDefaultSessionSetup() async throws {
         try await withSandbox(registry: .standard()) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/json"), session: session)
-            #expect(cycle.response?.json?["items"][1]["title"] == "Wörld")
+            let response = try await HTTPCycle.get(sandbox.url("/json"), session: session)
+            #expect(response.json?["items"][1]["title"] == "Wörld")
         }
     }
 
@@ -49,8 +49,8 @@ struct LineCountingProcessor: HTTPResponseProcessor {
         let registry = ProcessorRegistry()
         try registry.register(LineCountingProcessor(), for: "text/csv")
         try await withSandbox(registry: registry) { sandbox, session in
-            let cycle = try await HTTPCycle.get(sandbox.url("/csv"), session: session)
-            #expect(cycle.response?.object as? Int == 3)
+            let response = try await HTTPCycle.get(sandbox.url("/csv"), session: session)
+            #expect(response.object as? Int == 3)
         }
     }
 
@@ -59,11 +59,11 @@ struct LineCountingProcessor: HTTPResponseProcessor {
     @Test func withTheStandardProcessorsAnObjectWithoutAProcessorGoesAsJSON() async throws {
         try await withSandbox(registry: .standard()) { sandbox, session in
             let encodable = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: Greeting(text: "hi"), session: session)
-            let inspection = try Inspection(encodable.response)
+            let inspection = try Inspection(encodable)
             #expect(inspection.body == #"{"text":"hi"}"#)
             #expect(inspection.values("Content-Type") == ["application/json"])
             let dictionary = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: ["n": 1], session: session)
-            #expect(try Inspection(dictionary.response).body == #"{"n":1}"#)
+            #expect(try Inspection(dictionary).body == #"{"n":1}"#)
         }
     }
 }

@@ -26,9 +26,9 @@ extension TourStep {
                 let digest = try await HTTPCycle.get(url("/digest-auth/auth/test/12345/MD5"), session: session)
                 let ntlm = try await HTTPCycle.get(url("/ntlm-auth/test/12345"), session: session)
                 try await session.shutdown()
-                let status = { (cycle: HTTPCycle) in cycle.response?.statusCode ?? 0 }
+                let status = { (response: HTTPResponse) in response.statusCode }
                 return Outcome(
-                    "\(status(basic)) \"\(basic.response?.text ?? "")\", digest \(status(digest)), ntlm \(status(ntlm))",
+                    "\(status(basic)) \"\(basic.text ?? "")\", digest \(status(digest)), ntlm \(status(ntlm))",
                     expected: "200 \"Hello World\", digest 200, ntlm 200")
             },
             TourStep(
@@ -48,8 +48,8 @@ extension TourStep {
                 let home = try await HTTPCycle.get("/inspect", session: session)
                 let away = try await HTTPCycle.get(url("/inspect").replacingOccurrences(of: "127.0.0.1", with: "localhost"), session: session)
                 try await session.shutdown()
-                func sent(_ cycle: HTTPCycle) -> String {
-                    cycle.response?.json?["headers"].array?.first { $0[0].string?.lowercased() == "authorization" }?[1].string ?? "none"
+                func sent(_ response: HTTPResponse) -> String {
+                    response.json?["headers"].array?.first { $0[0].string?.lowercased() == "authorization" }?[1].string ?? "none"
                 }
                 return Outcome("home: \(sent(home)); another origin: \(sent(away))", expected: "home: Bearer t0ken; another origin: none")
             },
@@ -58,20 +58,20 @@ extension TourStep {
                 code: """
                     let session = HTTPSession()
                     try session.update { $0.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")] }
-                    let cycle = try await HTTPCycle.get(url("/digest-auth/auth/Mufasa/Circle%20of%20Life/SHA-256"), session: session)
+                    let response = try await HTTPCycle.get(url("/digest-auth/auth/Mufasa/Circle%20of%20Life/SHA-256"), session: session)
                     """
             ) {
                 let session = HTTPSession()
                 try session.update { $0.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")] }
-                let cycle = try await HTTPCycle.get(url("/digest-auth/auth/Mufasa/Circle%20of%20Life/SHA-256"), session: session)
+                let response = try await HTTPCycle.get(url("/digest-auth/auth/Mufasa/Circle%20of%20Life/SHA-256"), session: session)
                 try await session.shutdown()
-                return Outcome("status \(cycle.response?.statusCode ?? 0)", expected: "status 200")
+                return Outcome("status \(response.statusCode )", expected: "status 200")
             },
             TourStep(
                 title: "A token that refreshes: many requests refused at once cause one refresh",
                 code: """
                     let tokens = TokenAuthenticator(credential: .init(token: "expired")) {
-                        let issued = try await HTTPCycle.get(url("/token/issue")).response?.json?["token"].string
+                        let issued = try await HTTPCycle.get(url("/token/issue")).json?["token"].string
                         return .init(token: issued ?? "")
                     }
                     try session.update { $0.authentications = [tokens] }
@@ -81,14 +81,14 @@ extension TourStep {
                 let refreshes = Atomic(0)
                 let tokens = TokenAuthenticator(credential: .init(token: "expired")) {
                     refreshes.add(1, ordering: .relaxed)
-                    let issued = try await HTTPCycle.get(url("/token/issue")).response?.json?["token"].string
+                    let issued = try await HTTPCycle.get(url("/token/issue")).json?["token"].string
                     return .init(token: issued ?? "")
                 }
                 let session = HTTPSession()
                 try session.update { $0.authentications = [tokens] }
                 let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
                     for _ in 0..<10 {
-                        group.addTask { try await HTTPCycle.get(url("/token/protected"), session: session).response?.statusCode == 200 }
+                        group.addTask { try await HTTPCycle.get(url("/token/protected"), session: session).statusCode == 200 }
                     }
                     return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
                 }

@@ -32,7 +32,7 @@ extension TourStep {
                 revalidate.request.caching.policy = .revalidate
                 let confirmed = try await revalidate.start()
                 try await session.shutdown()
-                let sources = [first.response?.source, again.response?.source, confirmed.source].map { "\($0.map { "\($0)" } ?? "none")" }
+                let sources = [first.source, again.source, confirmed.source].map { "\($0)" }
                 return Outcome(
                     "\(sources.joined(separator: ", ")); the server saw \(sandbox.router.cacheHits(forKey: "tour"))",
                     expected: "network, cache, revalidated; the server saw 2")
@@ -42,7 +42,7 @@ extension TourStep {
                 code: """
                     try await HTTPCycle.get(url("/cached/span?cc=max-age=60&size=100"), session: session)
                     let part = try await HTTPCycle.get(url("/cached/span?cc=max-age=60&size=100"), headers: ["Range": "bytes=90-"], session: session)
-                    part.response?.statusCode                 // 206, Content-Range: bytes 90-99/100, from the cache
+                    part.statusCode                 // 206, Content-Range: bytes 90-99/100, from the cache
                     // Vary: Accept-Language — "en-US, fr;q=0.5" and "fr;q=0.5,EN-us" select the same stored variant
                     """
             ) {
@@ -56,10 +56,9 @@ extension TourStep {
                 try await HTTPCycle.get(varying, headers: ["Accept-Language": "en-US, fr;q=0.5"], session: session)
                 let same = try await HTTPCycle.get(varying, headers: ["Accept-Language": "fr;q=0.5,EN-us"], session: session)
                 try await session.shutdown()
-                let response = part.response
                 return Outcome(
-                    "\(response?.statusCode ?? 0) \(response?.headers["Content-Range"] ?? "-") \((response?.source).map { "\($0)" } ?? "none"); "
-                        + "variant \((same.response?.source).map { "\($0)" } ?? "none"); the server saw \(sandbox.router.cacheHits(forKey: "span"))",
+                    "\(part.statusCode) \(part.headers["Content-Range"] ?? "-") \(part.source); "
+                        + "variant \(same.source); the server saw \(sandbox.router.cacheHits(forKey: "span"))",
                     expected: "206 bytes 90-99/100 cache; variant cache; the server saw 1")
             },
             TourStep(
@@ -81,7 +80,7 @@ extension TourStep {
                 try await HTTPCycle.get(url("/cached/outage/up"))
                 try await session.shutdown()
                 return Outcome(
-                    "\((during.response?.source).map { "\($0)" } ?? "none"): \(during.response?.text ?? "")",
+                    "\(during.source): \(during.text ?? "")",
                     expected: "stale: outage #1")
             },
             TourStep(

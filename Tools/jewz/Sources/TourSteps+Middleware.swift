@@ -43,7 +43,7 @@ extension TourStep {
                             return HTTPResponse(statusCode: 200, data: Data("from the middleware".utf8))   // no network
                         },
                     ]
-                    let cycle = try await HTTPCycle.get(url("/canned"), session: HTTPSession(configuration: configuration))
+                    let response = try await HTTPCycle.get(url("/canned"), session: HTTPSession(configuration: configuration))
                     """
             ) {
                 var configuration = HTTPSession.Configuration()
@@ -58,9 +58,9 @@ extension TourStep {
                 let canned = try await HTTPCycle.get(url("/canned"), session: session)
                 let inspected = try await HTTPCycle.get(url("/inspect"), session: session)
                 try await session.shutdown()
-                let sent = inspected.response?.text?.contains(#"["X-Client","tour"]"#) == true
+                let sent = inspected.text?.contains(#"["X-Client","tour"]"#) == true
                 return Outcome(
-                    "\"\(canned.response?.text ?? "")\", X-Client \(sent ? "sent" : "missing")",
+                    "\"\(canned.text ?? "")\", X-Client \(sent ? "sent" : "missing")",
                     expected: "\"from the middleware\", X-Client sent")
             },
             TourStep(

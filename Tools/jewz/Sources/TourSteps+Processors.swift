@@ -11,26 +11,26 @@ extension TourStep {
             TourStep(
                 title: "XML responses become a tree by Content-Type; XPath reads it, namespaces included",
                 code: """
-                    let cycle = try await HTTPCycle.get(url("/xml"))
-                    let items = try cycle.response?.xml?.nodes(forXPath: "//j:item", namespaces: ["j": "urn:jewzruxin"])
+                    let response = try await HTTPCycle.get(url("/xml"))
+                    let items = try response.xml?.nodes(forXPath: "//j:item", namespaces: ["j": "urn:jewzruxin"])
                     items?.map(\\.text)
                     """
             ) {
-                let cycle = try await HTTPCycle.get(url("/xml"))
-                let items = try cycle.response?.xml?.nodes(forXPath: "//j:item", namespaces: ["j": "urn:jewzruxin"]) ?? []
+                let response = try await HTTPCycle.get(url("/xml"))
+                let items = try response.xml?.nodes(forXPath: "//j:item", namespaces: ["j": "urn:jewzruxin"]) ?? []
                 return Outcome(items.map { "\"\($0.text)\"" }.joined(separator: ", "), expected: "\"Hello\", \"World & more\"")
             },
             TourStep(
                 title: "gzip bodies are decoded as they arrive: the Content-Encoding is read, the text is whole",
                 code: """
-                    let cycle = try await HTTPCycle.get(url("/encoded"), parameters: ["coding": "gzip", "content": "Hello ", "repeat": 1000])
-                    (cycle.response?.headers["Content-Encoding"], cycle.response?.text?.count)
+                    let response = try await HTTPCycle.get(url("/encoded"), parameters: ["coding": "gzip", "content": "Hello ", "repeat": 1000])
+                    (response.headers["Content-Encoding"], response.text?.count)
                     """
             ) {
-                let cycle = try await HTTPCycle.get(url("/encoded"), parameters: ["coding": "gzip", "content": "Hello ", "repeat": 1000])
-                let encoding = cycle.response?.headers["Content-Encoding"] ?? "none"
+                let response = try await HTTPCycle.get(url("/encoded"), parameters: ["coding": "gzip", "content": "Hello ", "repeat": 1000])
+                let encoding = response.headers["Content-Encoding"] ?? "none"
                 return Outcome(
-                    "Content-Encoding \(encoding), \(cycle.response?.text?.count ?? 0) characters",
+                    "Content-Encoding \(encoding), \(response.text?.count ?? 0) characters",
                     expected: "Content-Encoding gzip, 6000 characters")
             },
         ]

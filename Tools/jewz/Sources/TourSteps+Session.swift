@@ -13,15 +13,15 @@ extension TourStep {
                     var configuration = HTTPSession.Configuration()
                     configuration.baseURL = URL(string: url(""))
                     let api = HTTPSession(configuration: configuration)
-                    let cycle = try await HTTPCycle.get("/hello/", session: api)
+                    let response = try await HTTPCycle.get("/hello/", session: api)
                     """
             ) {
                 var configuration = HTTPSession.Configuration()
                 configuration.baseURL = URL(string: url(""))
                 let api = HTTPSession(configuration: configuration)
-                let cycle = try await HTTPCycle.get("/hello/", session: api)
+                let response = try await HTTPCycle.get("/hello/", session: api)
                 try await api.shutdown()
-                return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"Hello World\"")
+                return Outcome("\"\(response.text ?? "")\"", expected: "\"Hello World\"")
             },
             TourStep(
                 title: "A cookie jar keeps what servers set (RFC 6265) and sends it back where it belongs",
@@ -30,16 +30,16 @@ extension TourStep {
                     configuration.cookieJar = try HTTPCookieJar()          // or HTTPCookieJar(persistingTo: file)
                     let session = HTTPSession(configuration: configuration)
                     try await HTTPCycle.get(url("/echo"), parameters: ["header": "Set-Cookie:flavour=oat"], session: session)
-                    let cycle = try await HTTPCycle.get(url("/inspect"), session: session)   // sends Cookie: flavour=oat
+                    let response = try await HTTPCycle.get(url("/inspect"), session: session)   // sends Cookie: flavour=oat
                     """
             ) {
                 var configuration = HTTPSession.Configuration()
                 configuration.cookieJar = try HTTPCookieJar()
                 let session = HTTPSession(configuration: configuration)
                 try await HTTPCycle.get(url("/echo"), parameters: ["header": "Set-Cookie:flavour=oat"], session: session)
-                let cycle = try await HTTPCycle.get(url("/inspect"), session: session)
+                let response = try await HTTPCycle.get(url("/inspect"), session: session)
                 try await session.shutdown()
-                let sent = cycle.response?.text?.contains(#"["Cookie","flavour=oat"]"#) == true
+                let sent = response.text?.contains(#"["Cookie","flavour=oat"]"#) == true
                 return Outcome(sent ? "Cookie: flavour=oat" : "no cookie sent", expected: "Cookie: flavour=oat")
             },
             TourStep(

@@ -76,7 +76,7 @@ extension TourStep {
             ) {
                 let br = try await HTTPCycle.get(url("/encoded?coding=br&content=brotli%20"))
                 let zstd = try await HTTPCycle.get(url("/encoded?coding=zstd&content=zstd"))
-                return Outcome((br.response?.text ?? "") + (zstd.response?.text ?? ""), expected: "brotli zstd")
+                return Outcome((br.text ?? "") + (zstd.text ?? ""), expected: "brotli zstd")
             },
             TourStep(
                 title: "Record exchanges as HAR 1.2, then replay them with the server gone",
@@ -96,7 +96,7 @@ extension TourStep {
                 let offline = HTTPSession(transport: HARReplayTransport(archive: try recorder.archive()))
                 let again = try await HTTPCycle.get(url("/json"), session: offline)
                 try await offline.shutdown()
-                let same = again.response?.data == live.response?.data && again.response?.statusCode == 200
+                let same = again.data == live.data && again.statusCode == 200
                 return Outcome(
                     "\(try recorder.archive().log.entries.count) entry recorded, replayed \(same ? "the same" : "something else")",
                     expected: "1 entry recorded, replayed the same")
@@ -117,10 +117,10 @@ extension TourStep {
                 var configuration = HTTPSession.Configuration()
                 configuration.transport.unixSocketPath = socketPath
                 let session = HTTPSession(configuration: configuration)
-                let cycle = try await HTTPCycle.get("http://app.local/hello/", session: session)
+                let response = try await HTTPCycle.get("http://app.local/hello/", session: session)
                 try await session.shutdown()
                 try await local.shutdown()
-                return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"Hello World\"")
+                return Outcome("\"\(response.text ?? "")\"", expected: "\"Hello World\"")
             },
         ]
     }

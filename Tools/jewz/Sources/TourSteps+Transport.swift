@@ -28,8 +28,8 @@ extension TourStep {
                     var configuration = HTTPSession.Configuration()
                     configuration.transport.tls.additionalTrustRoots = [try .init(pem: certificates.authorityPEM)]
                     let session = HTTPSession(configuration: configuration)   // .http1Only would keep to HTTP/1.1
-                    let cycle = try await HTTPCycle.get(secure.url("/inspect"), session: session)
-                    cycle.response?.json?["version"].string   // the protocol the server saw
+                    let response = try await HTTPCycle.get(secure.url("/inspect"), session: session)
+                    response.json?["version"].string   // the protocol the server saw
                     """
             ) {
                 let certificates = try SandboxCertificates.generate()
@@ -37,10 +37,10 @@ extension TourStep {
                 var configuration = HTTPSession.Configuration()
                 configuration.transport.tls.additionalTrustRoots = [try .init(pem: certificates.authorityPEM)]
                 let session = HTTPSession(configuration: configuration)
-                let cycle = try await HTTPCycle.get(secure.url("/inspect"), session: session)
+                let response = try await HTTPCycle.get(secure.url("/inspect"), session: session)
                 try await session.shutdown()
                 try await secure.shutdown()
-                let version = cycle.response?.json?["version"].string ?? "nothing"
+                let version = response.json?["version"].string ?? "nothing"
                 return Outcome(version, expected: "HTTP/2.0")
             },
             TourStep(

@@ -25,14 +25,14 @@ extension TourStep {
                 return Outcome("\"\(response.text ?? "")\"", expected: "\"Hello\"")
             },
             TourStep(
-                title: "Make a request: the async form returns the finished cycle",
+                title: "One call from a URL string: the async form returns the processed response",
                 code: """
-                    let cycle = try await HTTPCycle.get(url("/hello/"))
-                    cycle.response?.text
+                    let response = try await HTTPCycle.get(url("/hello/"))
+                    response.text
                     """
             ) {
-                let cycle = try await HTTPCycle.get(url("/hello/"))
-                return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"Hello World\"")
+                let response = try await HTTPCycle.get(url("/hello/"))
+                return Outcome("\"\(response.text ?? "")\"", expected: "\"Hello World\"")
             },
             TourStep(
                 title: "The completion-handler form returns the cycle at once",
@@ -69,12 +69,12 @@ extension TourStep {
             TourStep(
                 title: "Query parameters merge into the URL's query (arrays repeat the name)",
                 code: """
-                    let cycle = try await HTTPCycle.get(url("/inspect?page=2"), parameters: ["tag": ["a", "b"], "q": "swift nio"])
+                    let response = try await HTTPCycle.get(url("/inspect?page=2"), parameters: ["tag": ["a", "b"], "q": "swift nio"])
                     // the server saw this request target:
                     """
             ) {
-                let cycle = try await HTTPCycle.get(url("/inspect?page=2"), parameters: ["tag": ["a", "b"], "q": "swift nio"])
-                let target = (try? JSONSerialization.jsonObject(with: cycle.response?.data ?? Data()) as? [String: Any])?["uri"] as? String
+                let response = try await HTTPCycle.get(url("/inspect?page=2"), parameters: ["tag": ["a", "b"], "q": "swift nio"])
+                let target = (try? JSONSerialization.jsonObject(with: response.data ) as? [String: Any])?["uri"] as? String
                 return Outcome(target ?? "?", expected: "/inspect?page=2&tag=a&tag=b&q=swift%20nio")
             },
             TourStep(
@@ -95,24 +95,24 @@ extension TourStep {
             TourStep(
                 title: "POST raw data: a processor turns the request object into the body",
                 code: """
-                    let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: "Hello World",
+                    let response = try await HTTPCycle.post(url("/dumpupload/"), requestObject: "Hello World",
                                                          options: .init(requestProcessors: [HTTPDataProcessor()]))
-                    cycle.response?.text
+                    response.text
                     """
             ) {
-                let cycle = try await HTTPCycle.post(
+                let response = try await HTTPCycle.post(
                     url("/dumpupload/"), requestObject: "Hello World", options: .init(requestProcessors: [HTTPDataProcessor()]))
-                return Outcome("\"\(cycle.response?.text ?? "")\"", expected: "\"Hello World\"")
+                return Outcome("\"\(response.text ?? "")\"", expected: "\"Hello World\"")
             },
             TourStep(
                 title: "Text decoding follows the Content-Type charset (here ISO-8859-1)",
                 code: """
-                    let cycle = try await HTTPCycle.get(url("/echo/"), parameters: ["content": "café", "encoding": "iso-8859-1"])
-                    (cycle.response?.data.count, cycle.response?.text)
+                    let response = try await HTTPCycle.get(url("/echo/"), parameters: ["content": "café", "encoding": "iso-8859-1"])
+                    (response.data.count, response.text)
                     """
             ) {
-                let cycle = try await HTTPCycle.get(url("/echo/"), parameters: ["content": "café", "encoding": "iso-8859-1"])
-                return Outcome("\(cycle.response?.data.count ?? 0) bytes, \"\(cycle.response?.text ?? "")\"", expected: "4 bytes, \"café\"")
+                let response = try await HTTPCycle.get(url("/echo/"), parameters: ["content": "café", "encoding": "iso-8859-1"])
+                return Outcome("\(response.data.count ) bytes, \"\(response.text ?? "")\"", expected: "4 bytes, \"café\"")
             },
             TourStep(
                 title: "A status >= 400 is an error that carries the response",
@@ -134,14 +134,14 @@ extension TourStep {
                 code: """
                     let session = HTTPSession()
                     try session.update { $0.shouldTreatStatusCodeAsFailure = { _ in false } }
-                    let cycle = try await HTTPCycle.get(url("/status/503"), session: session)
+                    let response = try await HTTPCycle.get(url("/status/503"), session: session)
                     """
             ) {
                 let session = HTTPSession()
                 try session.update { $0.shouldTreatStatusCodeAsFailure = { _ in false } }
-                let cycle = try await HTTPCycle.get(url("/status/503"), session: session)
+                let response = try await HTTPCycle.get(url("/status/503"), session: session)
                 try await session.shutdown()
-                return Outcome("status \(cycle.response?.statusCode ?? 0), no error", expected: "status 503, no error")
+                return Outcome("status \(response.statusCode ), no error", expected: "status 503, no error")
             },
         ] + sessionSteps(sandbox) + middlewareSteps(sandbox) + transportSteps(sandbox) + authSteps(sandbox) + cacheSteps(sandbox) + imageSteps(sandbox)
             + serviceSteps(sandbox) + ecosystemSteps(sandbox) + processorSteps(sandbox) + streamingSteps(sandbox) + lifecycleSteps(sandbox) + [
@@ -154,50 +154,50 @@ extension TourStep {
                         }
                     }
                     try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
-                    let rows = try await HTTPCycle.get(url("/csv")).response?.object as? [[String]]
+                    let rows = try await HTTPCycle.get(url("/csv")).object as? [[String]]
                     """
             ) {
                 try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
-                let rows = try await HTTPCycle.get(url("/csv")).response?.object as? [[String]]
+                let rows = try await HTTPCycle.get(url("/csv")).object as? [[String]]
                 return Outcome("\(rows?.count ?? 0) rows, first \(rows?.first ?? [])", expected: "3 rows, first [\"name\", \"language\"]")
             },
             TourStep(
                 title: "JSON responses are parsed by Content-Type, with no casts to read them",
                 code: """
                     StandardProcessors.install()   // once, at launch (jewz did): JSON, forms, XML… by Content-Type
-                    let cycle = try await HTTPCycle.get(url("/json"))
-                    cycle.response?.json?["items"][1]["title"].string
+                    let response = try await HTTPCycle.get(url("/json"))
+                    response.json?["items"][1]["title"].string
                     """
             ) {
-                let cycle = try await HTTPCycle.get(url("/json"))
-                return Outcome("\"\(cycle.response?.json?["items"][1]["title"].string ?? "")\"", expected: "\"Wörld\"")
+                let response = try await HTTPCycle.get(url("/json"))
+                return Outcome("\"\(response.json?["items"][1]["title"].string ?? "")\"", expected: "\"Wörld\"")
             },
             TourStep(
                 title: "Send JSON: a processor turns a JSONValue or any Encodable into the body",
                 code: """
                     struct Person: Codable { var name: String; var languages: [String] }
-                    let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: Person(name: "Ada", languages: ["en", "fr"]),
+                    let response = try await HTTPCycle.post(url("/dumpupload/"), requestObject: Person(name: "Ada", languages: ["en", "fr"]),
                                                          options: .init(requestProcessors: [HTTPJSONProcessor()]))
-                    try cycle.response?.decode(Person.self).languages
+                    try response.decode(Person.self).languages
                     """
             ) {
-                let cycle = try await HTTPCycle.post(
+                let response = try await HTTPCycle.post(
                     url("/dumpupload/"), requestObject: TourPerson(name: "Ada", languages: ["en", "fr"]),
                     options: .init(requestProcessors: [HTTPJSONProcessor()]))
-                let languages = try cycle.response?.decode(TourPerson.self).languages ?? []
+                let languages = try response.decode(TourPerson.self).languages 
                 return Outcome("\(languages)", expected: "[\"en\", \"fr\"]")
             },
             TourStep(
                 title: "Send a form: ordered fields, repeated names, WHATWG encoding",
                 code: """
                     let form: FormFields = ["q": "swift nio", "tag": ["a", "b"]]
-                    let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: form, options: .init(requestProcessors: [HTTPFormProcessor()]))
-                    (cycle.response?.text, cycle.response?.form?.values(for: "tag"))
+                    let response = try await HTTPCycle.post(url("/dumpupload/"), requestObject: form, options: .init(requestProcessors: [HTTPFormProcessor()]))
+                    (response.text, response.form?.values(for: "tag"))
                     """
             ) {
                 let form: FormFields = ["q": "swift nio", "tag": ["a", "b"]]
-                let cycle = try await HTTPCycle.post(url("/dumpupload/"), requestObject: form, options: .init(requestProcessors: [HTTPFormProcessor()]))
-                return Outcome("\(cycle.response?.text ?? "") → tags \(cycle.response?.form?.values(for: "tag") ?? [])",
+                let response = try await HTTPCycle.post(url("/dumpupload/"), requestObject: form, options: .init(requestProcessors: [HTTPFormProcessor()]))
+                return Outcome("\(response.text ?? "") → tags \(response.form?.values(for: "tag") ?? [])",
                                expected: "q=swift+nio&tag=a&tag=b → tags [\"a\", \"b\"]")
             },
             TourStep(
@@ -220,14 +220,14 @@ extension TourStep {
                 title: "Cycles run concurrently on one session",
                 code: """
                     try await withThrowingTaskGroup(of: String?.self) { group in
-                        for n in 1...20 { group.addTask { try await HTTPCycle.get(url("/echo/"), parameters: ["content": "\\(n)"]).response?.text } }
+                        for n in 1...20 { group.addTask { try await HTTPCycle.get(url("/echo/"), parameters: ["content": "\\(n)"]).text } }
                         …
                     }
                     """
             ) {
                 let sum = try await withThrowingTaskGroup(of: String?.self) { group in
                     for n in 1...20 {
-                        group.addTask { try await HTTPCycle.get(url("/echo/"), parameters: ["content": "\(n)"]).response?.text }
+                        group.addTask { try await HTTPCycle.get(url("/echo/"), parameters: ["content": "\(n)"]).text }
                     }
                     var sum = 0
                     for try await text in group { sum += Int(text ?? "") ?? 0 }
@@ -238,12 +238,14 @@ extension TourStep {
             TourStep(
                 title: "Failed attempts are retried with backoff: here two 503s, then success",
                 code: """
-                    let cycle = try await HTTPCycle.get(url("/counter"), parameters: ["key": "tour", "fail": 2])
-                    (cycle.retryCount, cycle.response?.text)
+                    let cycle = try HTTPCycle(url("/counter"), method: .get, parameters: ["key": "tour", "fail": 2])
+                    let response = try await cycle.start()
+                    (cycle.retryCount, response.text)
                     """
             ) {
-                let cycle = try await HTTPCycle.get(url("/counter"), parameters: ["key": "tour", "fail": 2])
-                return Outcome("\(cycle.retryCount) retries, \"\(cycle.response?.text ?? "")\"", expected: "2 retries, \"attempt 3 succeeds\"")
+                let cycle = try HTTPCycle(url("/counter"), method: .get, parameters: ["key": "tour", "fail": 2])
+                let response = try await cycle.start()
+                return Outcome("\(cycle.retryCount) retries, \"\(response.text ?? "")\"", expected: "2 retries, \"attempt 3 succeeds\"")
             },
             TourStep(
                 title: "A request's timeout bounds the whole run, retries included: HTTPError.timedOut, not a hang",
@@ -272,14 +274,14 @@ extension TourStep {
                 code: """
                     let mock = MockTransport()
                     try mock.fakeGET("/users/42", json: ["name": "Ada"])
-                    let cycle = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(transport: mock))
-                    cycle.response?.json?["name"].string
+                    let response = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(transport: mock))
+                    response.json?["name"].string
                     """
             ) {
                 let mock = MockTransport()
                 try mock.fakeGET("/users/42", json: ["name": "Ada"])
-                let cycle = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(transport: mock))
-                return Outcome("\"\(cycle.response?.json?["name"].string ?? "")\"", expected: "\"Ada\"")
+                let response = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(transport: mock))
+                return Outcome("\"\(response.json?["name"].string ?? "")\"", expected: "\"Ada\"")
             },
             TourStep(
                 title: "Upload with progress: the body streams, and the totals end at its length",

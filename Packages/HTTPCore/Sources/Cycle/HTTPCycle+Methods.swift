@@ -2,13 +2,13 @@ import Foundation
 
 // The one-call forms, all from one place: `HTTPCycle.get(…)`, `HTTPCycle.post(…)` and
 // the others are `Sender` values, called like functions, each in an `async` form that returns
-// the finished cycle and a completion-handler form that returns the cycle at once.
+// the processed response and a completion-handler form that returns the cycle at once.
 extension HTTPCycle {
     /// Sends requests of one method: ``HTTPCycle/get``, ``HTTPCycle/post`` and the others.
     ///
     /// ```swift
-    /// let cycle = try await HTTPCycle.get("https://api.example.com/search", parameters: ["q": "swift"],
-    ///                                     headers: ["Accept": "application/json"], timeout: .seconds(5))
+    /// let response = try await HTTPCycle.get("https://api.example.com/search", parameters: ["q": "swift"],
+    ///                                        headers: ["Accept": "application/json"], timeout: .seconds(5))
     /// try HTTPCycle.delete("https://api.example.com/items/7") { cycle, error in /* … */ }
     /// ```
     public struct Sender: Sendable {
@@ -19,8 +19,10 @@ extension HTTPCycle {
             self.method = method
         }
 
-        /// Sends a request and returns the finished cycle. The request runs in the calling task
-        /// (no task of its own is created): cancelling that task cancels it.
+        /// Sends a request and returns the processed response. The request runs in the calling
+        /// task (no task of its own is created): cancelling that task cancels it. Keep a cycle
+        /// (``HTTPCycle/init(_:method:parameters:headers:requestObject:timeout:options:session:)``)
+        /// when you want to restart it or read its retry count.
         ///
         /// - Parameters:
         ///   - urlString: an absolute http(s) URL, or with the session's `baseURL`, a path under it.
@@ -36,10 +38,8 @@ extension HTTPCycle {
         public func callAsFunction(
             _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
             requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default
-        ) async throws -> HTTPCycle {
-            let cycle = try make(urlString, parameters, headers, requestObject, timeout, options, session)
-            try await cycle.startUnshared()
-            return cycle
+        ) async throws -> HTTPResponse {
+            try await make(urlString, parameters, headers, requestObject, timeout, options, session).startUnshared()
         }
 
         /// Sends a request, returns the cycle at once and calls `completion` on the session's

@@ -25,11 +25,12 @@ extension HTTPCycle {
     /// session's event monitors and queue, ``HTTPSession/pendingCycles``, the cycle's progress
     /// handlers): then it starts nothing and returns `nil`. One lock for both, as every
     /// one-call request asks.
-    func beginUnreachableRun() -> (generation: Int, previous: Task<HTTPResponse, any Error>?)? {
+    func beginUnreachableRun() -> (generation: Int, previous: Task<HTTPResponse, any Error>?, downloads: Bool)? {
         if session.hasEventMonitors.load(ordering: .acquiring) || session.queue.mayHoldRequests { return nil }
         return state.withLock { state in
             if state.settings.didSendBodyData != nil || state.settings.download?.didWriteData != nil { return nil }
-            return beginRun(&state, completion: nil)
+            let (generation, previous) = beginRun(&state, completion: nil)
+            return (generation, previous, state.settings.$download != nil)
         }
     }
 

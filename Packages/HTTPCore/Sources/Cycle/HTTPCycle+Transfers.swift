@@ -1,10 +1,10 @@
 import Foundation
 
-// The upload and download forms, each in an `async` form that returns the finished
-// cycle (it runs in the calling task, which cancels it) and a completion-handler form that
-// returns the cycle at once.
+// The upload and download forms, each in an `async` form that returns the processed response
+// (it runs in the calling task, which cancels it) and a completion-handler form that returns
+// the cycle at once.
 extension HTTPCycle {
-    /// Uploads `source` and returns the finished cycle.
+    /// Uploads `source` and returns the processed response.
     ///
     /// - Parameters:
     ///   - method: POST unless given.
@@ -17,11 +17,10 @@ extension HTTPCycle {
         _ urlString: String, method: HTTPMethod = .post, parameters: QueryParameters = [:], source: HTTPRequestBody,
         contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
         session: HTTPSession = .default
-    ) async throws -> HTTPCycle {
+    ) async throws -> HTTPResponse {
         let cycle = try HTTPCycle(urlString, method: method, parameters: parameters, options: options, session: session)
         cycle.prepareUpload(source, contentType: contentType, didSendBodyData: didSendBodyData)
-        try await cycle.startUnshared()
-        return cycle
+        return try await cycle.startUnshared()
     }
 
     /// Uploads `source`, returns the cycle at once and calls `completion` when done.
@@ -40,7 +39,8 @@ extension HTTPCycle {
     }
 
     /// Downloads to a temporary file, hands it to `downloadFile` once complete and valid, and
-    /// returns the finished cycle. The file is removed when `downloadFile` returns.
+    /// returns the response (its body went to the file). The file is removed when
+    /// `downloadFile` returns.
     ///
     /// - Parameters:
     ///   - resumable: keep a partial file on failure when the server supports ranges; see
@@ -53,11 +53,10 @@ extension HTTPCycle {
         _ urlString: String, parameters: QueryParameters = [:], resumable: Bool = false,
         resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: DidWriteBodyDataHandler? = nil,
         options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler
-    ) async throws -> HTTPCycle {
+    ) async throws -> HTTPResponse {
         let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, options: options, session: session)
         cycle.download = HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
-        try await cycle.startUnshared()
-        return cycle
+        return try await cycle.startUnshared()
     }
 
     /// Downloads to a temporary file, returns the cycle at once, hands the file to

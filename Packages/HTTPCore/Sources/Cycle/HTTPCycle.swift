@@ -230,18 +230,20 @@ public final class HTTPCycle: Sendable {
     /// hand the cycle to others, whose ``cancel(explicitly:)`` must stop the exchange at once,
     /// which only a task of its own allows: then it runs as ``start()``.
     ///
-    /// The processed response is on the cycle (``response``) when it returns: the caller asked
-    /// for the cycle, and gets no second copy of the response.
+    /// The processed response is returned; it is kept on the cycle (``response``) only when
+    /// someone may read it there: a download's handler, which is given the cycle, or a caller
+    /// that shares the cycle afterwards (`keepsResponse`).
     ///
     /// - Throws: ``HTTPError``, as ``start()``.
     // Inlined into the one-call forms, whose frame it would otherwise add to every request's.
-    @inline(__always)
-    nonisolated(nonsending) package func startUnshared() async throws {
-        guard let (generation, previous) = beginUnreachableRun() else {
-            _ = try await start()
-            return
-        }
+    @discardableResult @inline(__always)
+    nonisolated(nonsending) package func startUnshared(keepsResponse: Bool = false) async throws -> HTTPResponse {
+        guard let (generation, previous, downloads) = beginUnreachableRun() else { return try await start() }
         previous?.cancel()
-        try await run(generation, completion: nil, channel: nil) { response in record(consume response, of: generation) }
+        let keeps = keepsResponse || downloads
+        return try await run(generation, completion: nil, channel: nil) { response in
+            if keeps { record(copy response, of: generation) }
+            return response
+        }
     }
 }

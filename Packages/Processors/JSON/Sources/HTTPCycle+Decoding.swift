@@ -56,10 +56,7 @@ extension HTTPCycle.Sender {
     ) async throws -> T {
         let cycle = try make(urlString, parameters, headers, requestObject, timeout, options, session)
         cycle.request.appliesContentTypeProcessing = false
-        // Nobody else holds this cycle: it may run in the calling task (see `startUnshared`),
-        // which leaves the response on the cycle.
-        try await cycle.startUnshared()
-        guard let response = cycle.response else { throw HTTPError.cancelled(explicitly: false) }
-        return try HTTPCycle.decode(response, as: type, using: decoder)
+        // Nobody else holds this cycle: it may run in the calling task (see `startUnshared`).
+        return try HTTPCycle.decode(try await cycle.startUnshared(), as: type, using: decoder)
     }
 }

@@ -126,7 +126,7 @@ extension HTTPService {
     /// Runs a cycle only its caller holds: in the calling task, as `HTTPCycle.get` does, unless
     /// the hook may have handed it to others, whose `cancel` needs a task of its own to stop.
     func run(_ cycle: HTTPCycle) async throws {
-        if state.withLock({ $0.hook == nil }) { try await cycle.startUnshared() } else { try await cycle.start() }
+        if state.withLock({ $0.hook == nil }) { try await cycle.startUnshared(keepsResponse: true) } else { try await cycle.start() }
     }
 
     /// A new cycle for resource `name`, the hook called on it.

@@ -78,8 +78,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("GET 2 KB JSON → [Item]: Jewzruxin HTTPCycle.get, then response.decode", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
-            let cycle = try await HTTPCycle.get(items, session: session)
-            blackHole(try cycle.response?.decode([Item].self))
+            blackHole(try await HTTPCycle.get(items, session: session).decode([Item].self))
         }
     }
     Benchmark("GET 2 KB JSON → [Item]: raw AsyncHTTPClient + JSONDecoder (baseline)", configuration: configuration) { benchmark in

@@ -23,11 +23,11 @@ func cacheCases(cached url: String) async throws -> (cases: [Case], sessions: [H
         [(name + " c=1", 1, 5_000 * blockScale, ours, networkGET), (name + " c=64", 64, 32_000 * blockScale, ours, networkGET)]
     }
     let cases = cases("fresh memory hit vs network", Contender(name: "HTTPCycle.get, memory cache") {
-        let cycle = try await HTTPCycle.get(url, session: memory)
-        guard cycle.response?.source == .cache else { throw BenchFailure("not a hit: \(url)") }
+        let response = try await HTTPCycle.get(url, session: memory)
+        guard response.source == .cache else { throw BenchFailure("not a hit: \(url)") }
     }) + cases("fresh disk hit vs network", Contender(name: "HTTPCycle.get, disk cache") {
-        let cycle = try await HTTPCycle.get(url, session: disk)
-        guard cycle.response?.source == .cache else { throw BenchFailure("not a hit: \(url)") }
+        let response = try await HTTPCycle.get(url, session: disk)
+        guard response.source == .cache else { throw BenchFailure("not a hit: \(url)") }
     })
     return (cases, [memory, disk, network], directory)
 }
