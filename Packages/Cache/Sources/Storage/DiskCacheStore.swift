@@ -28,8 +28,8 @@ public final class DiskCacheStore: CacheStore {
     public let directory: URL
     /// The most bytes the entries may take together.
     public let sizeLimit: Int
-    /// The largest body ``responseLeavingBody(forKey:)`` reads with its entry.
-    static let inlineBodyLimit = 64 << 10
+    /// The largest entry ``responseLeavingBody(forKey:)`` reads whole, body included.
+    static let inlineEntryLimit = 64 << 10
     private let entries: URL
     private let temporary: URL
     private let journalPath: String
@@ -108,9 +108,9 @@ public final class DiskCacheStore: CacheStore {
         }
     }
 
-    /// Reads the entry's footer and metadata, and its body when it is at most 64 KiB (one read
-    /// costs less than a stream); a larger body stays in the entry's file, which is replaced by
-    /// rename, never rewritten, so a reader that opened it keeps what it read.
+    /// Reads an entry of at most 64 KiB whole, in one read (less than a stream costs); of a
+    /// larger one, the footer and metadata only: the body stays in the entry's file, which is
+    /// replaced by rename, never rewritten, so a reader that opened it keeps what it read.
     public func responseLeavingBody(forKey key: String) -> CachedResponse? {
         let name = Self.fileName(forKey: key)
         let path = entries.appendingPathComponent(name).path
@@ -121,30 +121,28 @@ public final class DiskCacheStore: CacheStore {
         guard fstat(descriptor, &status) == 0 else { return nil }
         let size = Int(status.st_size)
         let entry: CachedResponse
-        let inlined: Bool
         do {
-            guard size >= EntryCoding.footerSize,
-                let footer = Self.readBytes(descriptor, count: EntryCoding.footerSize, at: size - EntryCoding.footerSize)
-            else { throw CacheError.corruptEntry("shorter than its footer") }
-            let lengths = try footer.withUnsafeBytes { try EntryCoding.footer($0, fileSize: size) }
-            guard let metadata = Self.readBytes(descriptor, count: lengths.metadata, at: lengths.body) else {
-                throw CacheError.corruptEntry("metadata cut short")
+            if size <= Self.inlineEntryLimit {
+                guard let file = Self.readBytes(descriptor, count: size, at: 0) else { throw CacheError.corruptEntry("cut short") }
+                entry = try EntryCoding.decode(file)
+            } else {
+                guard size >= EntryCoding.footerSize,
+                    let footer = Self.readBytes(descriptor, count: EntryCoding.footerSize, at: size - EntryCoding.footerSize)
+                else { throw CacheError.corruptEntry("shorter than its footer") }
+                let lengths = try footer.withUnsafeBytes { try EntryCoding.footer($0, fileSize: size) }
+                guard let metadata = Self.readBytes(descriptor, count: lengths.metadata, at: lengths.body) else {
+                    throw CacheError.corruptEntry("metadata cut short")
+                }
+                entry = try metadata.withUnsafeBytes { try EntryCoding.metadata($0, body: Data(), bodyLength: lengths.body) }
+                    .withBody(inFile: URL(fileURLWithPath: path), length: lengths.body)
             }
-            let inline = lengths.body <= Self.inlineBodyLimit
-            var body = Data()
-            if inline {
-                guard let read = Self.readBytes(descriptor, count: lengths.body, at: 0) else { throw CacheError.corruptEntry("body cut short") }
-                body = read
-            }
-            entry = try metadata.withUnsafeBytes { try EntryCoding.metadata($0, body: body, bodyLength: lengths.body) }
-            inlined = inline
         } catch {
             discard(name)
             return nil
         }
         guard entry.key == key else { return nil }
         noteUse(name, size: size)
-        return inlined ? entry : entry.withBody(inFile: URL(fileURLWithPath: path), length: entry.bodyLength)
+        return entry
     }
 
     public func store(_ response: CachedResponse) throws {
