@@ -16,10 +16,12 @@ import Testing
         let sandbox = try await Sandbox.start()
         let session = HTTPSession(configuration: configuration, logger: quietLogger)
         let url = sandbox.url("/cached/offline?cc=max-age=10,stale-if-error=600")
-        try await fetch(url, session: session)
+        // Stored under a key of its own, so that a URL on a port that refuses finds it below.
+        let keyed = HTTPRequest.Caching(key: "offline")
+        try await fetch(url, session: session, caching: keyed)
         clock.advance(by: 60)
         try await fetch(sandbox.url("/cached/offline/down"), session: session)
-        let during = try await fetch(url, session: session)
+        let during = try await fetch(url, session: session, caching: keyed)
         #expect(during.source == .stale)
         #expect(during.body == "offline #1")
         // A key without the directive gives the 503 as it is.
@@ -30,8 +32,7 @@ import Testing
         let failure = await #expect(throws: HTTPError.self) { try await fetch(plain, session: session) }
         #expect(failure?.response?.statusCode == 503)
         try await sandbox.shutdown()
-        // The port is held at once, so no server the suite starts next is given it.
-        let refused = try await withRefusingPort(sandbox.port) { _ in try await fetch(url, session: session) }
+        let refused = try await withRefusedURL("/cached/offline") { url in try await fetch(url, session: session, caching: keyed) }
         #expect(refused.source == .stale)
         #expect(refused.body == "offline #1")
         try await session.shutdown()
