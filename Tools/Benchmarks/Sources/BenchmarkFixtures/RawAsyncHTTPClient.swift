@@ -6,6 +6,9 @@ public enum BenchPath {
     public static let hello = "/hello/"
     /// `Hello World` with `Cache-Control: max-age=3600` (the Sandbox's `/cached/KEY` does the same).
     public static let cached = "/cached/bench?cc=max-age=3600"
+    /// 1 MiB of the download pattern with `Cache-Control: max-age=3600` (the Sandbox's
+    /// `/cached/KEY?size=N` sends N bytes the same way).
+    public static let cachedLarge = "/cached/bench-large?cc=max-age=3600&size=1048576"
     /// The Sandbox's `plain.png` (37×23) with `Cache-Control: max-age=3600`, from nginx as
     /// from the Sandbox's `/cached/KEY?image=NAME`.
     public static let image = "/cached/bench-image?image=plain.png&cc=max-age=3600"

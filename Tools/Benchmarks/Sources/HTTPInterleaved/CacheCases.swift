@@ -3,15 +3,18 @@ import Jewzruxin
 
 /// `CACHE=1`: a fresh hit of the memory cache and of the disk cache, each through the cycle
 /// (`HTTPCycle.get` on a session whose configuration has the cache), against the network GET
-/// of the same URL on a session without one. The URL answers `Cache-Control: max-age=3600`,
-/// and each cached session asks once before measuring, so every measured request is a hit.
-func cacheCases(cached url: String) async throws -> (cases: [Case], sessions: [HTTPSession], directory: URL) {
+/// of the same URL on a session without one; and a disk hit of a 1 MiB body, which the store
+/// hands up as a stream read from its file and the run gathers into memory. The URLs answer
+/// `Cache-Control: max-age=3600`, and each cached session asks once before measuring, so every
+/// measured request is a hit.
+func cacheCases(cached url: String, large: String) async throws -> (cases: [Case], sessions: [HTTPSession], directory: URL) {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-bench-cache-\(getpid())")
     func session(_ cache: HTTPCache?) async throws -> HTTPSession {
         var configuration = HTTPSession.Configuration()
         configuration.cache = cache
         let session = HTTPSession(configuration: configuration)
         try await HTTPCycle.get(url, session: session)
+        try await HTTPCycle.get(large, session: session)
         return session
     }
     let memory = try await session(HTTPCache(store: MemoryCacheStore()))
@@ -29,5 +32,14 @@ func cacheCases(cached url: String) async throws -> (cases: [Case], sessions: [H
         let response = try await HTTPCycle.get(url, session: disk)
         guard response.source == .cache else { throw BenchFailure("not a hit: \(url)") }
     })
-    return (cases, [memory, disk, network], directory)
+    let largeHit = Contender(name: "HTTPCycle.get, disk cache, 1 MiB") {
+        let response = try await HTTPCycle.get(large, session: disk)
+        guard response.source == .cache, response.data.count == 1 << 20 else { throw BenchFailure("not a 1 MiB hit: \(large)") }
+    }
+    let largeGET = Contender(name: "HTTPCycle.get, network, 1 MiB") { try await HTTPCycle.get(large, session: network) }
+    let largeCases: [Case] = [
+        ("fresh 1 MiB disk hit vs network c=1", 1, 500 * blockScale, largeHit, largeGET),
+        ("fresh 1 MiB disk hit vs network c=64", 64, 2_000 * blockScale, largeHit, largeGET),
+    ]
+    return (cases + largeCases, [memory, disk, network], directory)
 }

@@ -248,7 +248,7 @@ if getenv("AUTH") != nil {
     for authSession in authSessions { shutdowns.append { try await authSession.shutdown() } }
 }
 if getenv("CACHE") != nil {
-    let (cacheCases, cacheSessions, cacheDirectory) = try await cacheCases(cached: base + BenchPath.cached)
+    let (cacheCases, cacheSessions, cacheDirectory) = try await cacheCases(cached: base + BenchPath.cached, large: base + BenchPath.cachedLarge)
     allCases = cacheCases
     for cacheSession in cacheSessions { shutdowns.append { try await cacheSession.shutdown() } }
     shutdowns.append { try? FileManager.default.removeItem(at: cacheDirectory) }
