@@ -46,7 +46,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
             trailers = nil
         }
 
-        init(_ chunks: StoredBodyChunks) {
+        init(_ chunks: consuming StoredBodyChunks) {
             source = .stored
             stored = Mutex(chunks)
             onFinish = nil
@@ -119,6 +119,20 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
                 }
                 if chunk == nil { finish(nil) }
                 return chunk
+            } catch {
+                finish(error)
+                throw error
+            }
+        }
+
+        /// The whole of an unwrapped stored body, read at once, when it is at most `limit`
+        /// bytes; `nil` for any other body (it is read chunk by chunk).
+        func storedRest(upTo limit: Int) throws -> Data? {
+            guard case .stored = source else { return nil }
+            do {
+                guard let whole = try stored?.withLock({ try $0.rest(upTo: limit) }) else { return nil }
+                finish(nil)
+                return whole
             } catch {
                 finish(error)
                 throw error
@@ -217,6 +231,8 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     ///
     /// - Throws: ``HTTPError/Code/responseTooLarge``, or what ended the transfer.
     public func collect(upTo limit: Int) async throws -> Data {
+        // A cache's stored body, unwrapped: one read rather than a chunk at a time.
+        if let whole = try reader.storedRest(upTo: limit) { return whole }
         var data = Data()
         for try await chunk in self {
             guard data.count + chunk.count <= limit else { throw HTTPError.responseTooLarge(limit: limit) }

@@ -1,10 +1,20 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A body already whole, in chunks of at most 64 KiB: from a file (a cache's) or from memory,
-/// so that a large stored body never sits in memory whole on its way to a file or a reader.
-struct StoredBodyChunks {
+/// so that a large stored body never sits in memory whole on its way to a file or a reader;
+/// or all at once (``rest(upTo:)``) for a run that keeps it in memory anyway.
+///
+/// Not `Sendable` for its descriptor: the reader holds it under a lock.
+struct StoredBodyChunks: ~Copyable {
     private static let chunkSize = 1 << 16
-    private let file: FileHandle?
+    /// The open file; -1 for a body in memory, or once the file is read or closed.
+    private var descriptor: Int32
     private let path: String
     private let data: Data
     private var left: Int
@@ -13,7 +23,7 @@ struct StoredBodyChunks {
     init(_ data: Data) {
         self.data = data
         path = ""
-        file = nil
+        descriptor = -1
         left = data.count
     }
 
@@ -21,11 +31,13 @@ struct StoredBodyChunks {
     init(file url: URL, length: Int) throws {
         data = Data()
         path = url.path
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
-            throw HTTPError.downloadFile(path: path, reason: "the cached body is gone")
-        }
-        file = handle
+        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw HTTPError.downloadFile(path: url.path, reason: "the cached body is gone") }
         left = length
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// The next chunk, `nil` after the last.
@@ -33,14 +45,27 @@ struct StoredBodyChunks {
     /// - Throws: ``HTTPError/Code/downloadFile`` when the file ends before its length.
     mutating func next() throws -> Data? {
         guard left > 0 else {
-            try? file?.close()
+            closeFile()
             return nil
         }
-        let count = min(left, Self.chunkSize)
+        return try take(min(left, Self.chunkSize))
+    }
+
+    /// All that is left, in one read, when it is at most `limit` bytes; `nil` when it is more.
+    ///
+    /// - Throws: ``HTTPError/Code/downloadFile`` when the file ends before its length.
+    mutating func rest(upTo limit: Int) throws -> Data? {
+        guard left <= limit else { return nil }
+        defer { closeFile() }
+        return left == 0 ? Data() : try take(left)
+    }
+
+    /// The next `count` bytes, `count` at most what is left.
+    private mutating func take(_ count: Int) throws -> Data {
         let chunk: Data
-        if let file {
-            guard let read = try file.read(upToCount: count), !read.isEmpty else {
-                try? file.close()
+        if descriptor >= 0 {
+            guard let read = Self.read(count, from: descriptor) else {
+                closeFile()
                 throw HTTPError.downloadFile(path: path, reason: "the cached body ended early")
             }
             chunk = read
@@ -48,7 +73,29 @@ struct StoredBodyChunks {
             chunk = data[data.startIndex + offset..<data.startIndex + offset + count]
             offset += count
         }
-        left -= chunk.count
+        left -= count
         return chunk
+    }
+
+    private mutating func closeFile() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+    }
+
+    /// `count` bytes read from the file's current position, or `nil` when fewer are there.
+    private static func read(_ count: Int, from descriptor: Int32) -> Data? {
+        var chunk = Data(count: count)
+        let complete = chunk.withUnsafeMutableBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            var done = 0
+            while done < count {
+                let got = Glibc.read(descriptor, base + done, count - done)
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { return false }
+                done += got
+            }
+            return true
+        }
+        return complete ? chunk : nil
     }
 }
