@@ -84,7 +84,7 @@ import Testing
     @Test func rangesOfALargeBodyInADiskStoreAreReadFromItsFile() async throws {
         let scratch = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let body = Data((0..<300_000).map { UInt8($0 % 251) })
+        let body = Data((0..<1_500_000).map { UInt8($0 % 251) })
         var configuration = HTTPSession.Configuration()
         configuration.cache = try HTTPCache(directory: scratch)
         try await withScriptedServer(configuration: configuration, { _ in
@@ -92,16 +92,16 @@ import Testing
         }) { server, session in
             let url = server.url("/large")
             #expect(try await fetch(url, session: session).data == body)
-            let one = try await fetch(url, session: session, headers: ["Range": "bytes=200000-200009"])
+            let one = try await fetch(url, session: session, headers: ["Range": "bytes=1200000-1200009"])
             #expect(one.statusCode == 206)
             #expect(one.source == .cache)
-            #expect(one.data == body.subdata(in: 200_000..<200_010))
-            #expect(one.headers["Content-Range"] == "bytes 200000-200009/300000")
-            let several = try await fetch(url, session: session, headers: ["Range": "bytes=5-9, 299995-"])
+            #expect(one.data == body.subdata(in: 1_200_000..<1_200_010))
+            #expect(one.headers["Content-Range"] == "bytes 1200000-1200009/1500000")
+            let several = try await fetch(url, session: session, headers: ["Range": "bytes=5-9, 1499995-"])
             #expect(several.statusCode == 206)
             let text = String(decoding: several.data, as: UTF8.self)
-            #expect(text.contains("Content-Range: bytes 299995-299999/300000"))
-            #expect(several.data.range(of: body.subdata(in: 299_995..<300_000)) != nil)
+            #expect(text.contains("Content-Range: bytes 1499995-1499999/1500000"))
+            #expect(several.data.range(of: body.subdata(in: 1_499_995..<1_500_000)) != nil)
             #expect(server.requestCount == 1, "every range came from the store")
         }
     }

@@ -101,7 +101,8 @@ import Testing
 
     /// A body a disk store keeps in a file goes up the path as a stream, whatever the run wants:
     /// a middleware above the cache reads it as it passes, and a caller that keeps bodies in
-    /// memory gets it whole in `data`. A small one comes up in `data` already, read with its entry.
+    /// memory gets it whole in `data`. One of at most 1 MiB comes up in `data` already, read with
+    /// its entry.
     @Test func aLargeStoredBodyGoesUpAsAStreamAndLandsInMemory() async throws {
         let scratch = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -125,11 +126,11 @@ import Testing
         configuration.cache = try HTTPCache(directory: scratch)
         configuration.middleware = [counter]
         try await withSandbox(configuration: configuration) { sandbox, session in
-            let large = sandbox.url("/cached/large?cc=max-age=600&size=200000")
+            let large = sandbox.url("/cached/large?cc=max-age=600&size=2000000")
             _ = try await fetch(large, session: session)
             let hit = try await fetch(large, session: session)
             #expect(hit.source == .cache)
-            #expect(hit.data == Data(repeating: UInt8(ascii: "c"), count: 200_000))
+            #expect(hit.data == Data(repeating: UInt8(ascii: "c"), count: 2_000_000))
             let small = sandbox.url("/cached/small?cc=max-age=600&size=1000")
             _ = try await fetch(small, session: session)
             let smallHit = try await fetch(small, session: session)
@@ -138,6 +139,6 @@ import Testing
         }
         let views = seen.withLock { $0 }
         #expect(views.map(\.streamed) == [false, true, false, false], "the network's bodies and the small hit in memory, the large hit a stream")
-        #expect(views.map(\.counted) == [200_000, 200_000, 1_000, 1_000])
+        #expect(views.map(\.counted) == [2_000_000, 2_000_000, 1_000, 1_000])
     }
 }

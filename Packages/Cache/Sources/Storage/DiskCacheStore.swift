@@ -28,8 +28,9 @@ public final class DiskCacheStore: CacheStore {
     public let directory: URL
     /// The most bytes the entries may take together.
     public let sizeLimit: Int
-    /// The largest entry ``responseLeavingBody(forKey:)`` reads whole, body included.
-    static let inlineEntryLimit = 64 << 10
+    /// The largest entry ``responseLeavingBody(forKey:)`` reads whole, body included: as much
+    /// as a streamed response may hold in memory while its reader catches up.
+    static let inlineEntryLimit = 1 << 20
     private let entries: URL
     private let temporary: URL
     private let journalPath: String
@@ -108,7 +109,7 @@ public final class DiskCacheStore: CacheStore {
         }
     }
 
-    /// Reads an entry of at most 64 KiB whole, in one read (less than a stream costs); of a
+    /// Reads an entry of at most 1 MiB whole, in one read (less than a stream costs); of a
     /// larger one, the footer and metadata only: the body stays in the entry's file, which is
     /// replaced by rename, never rewritten, so a reader that opened it keeps what it read.
     public func responseLeavingBody(forKey key: String) -> CachedResponse? {
