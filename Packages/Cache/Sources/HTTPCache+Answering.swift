@@ -96,7 +96,7 @@ extension HTTPCache {
                 store.removeResponse(forKey: Self.partialKey(Self.key(method: method, url: url)))
             }
         }
-        if request.method == .post, describesItself, !response.isBodyDelivered, configuration.storedMethods.contains(.get) {
+        if request.method == .post, describesItself, configuration.storedMethods.contains(.get) {
             storeAsGET(response, answering: request, sent: sent)
         }
         return answer

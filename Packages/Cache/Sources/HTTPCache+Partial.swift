@@ -22,7 +22,7 @@ extension HTTPCache {
     /// validator (pieces that touch join into one; at most ``StoredPieces/maximumCount``);
     /// otherwise in their place.
     func keepPartial(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) {
-        guard response.statusCode == 206, !response.isBodyDelivered, !response.headers.contains("Vary"),
+        guard response.statusCode == 206, !response.headers.contains("Vary"),
             let validator = Self.rangeValidator(response.headers),
             let piece = StoredPieces(answer: response.headers, length: response.data.count),
             let entry = storable(

@@ -35,11 +35,9 @@ struct CacheAnswer: Sendable {
             guard offset + count <= data.count else { return nil }
             return data.subdata(in: (data.startIndex + offset)..<(data.startIndex + offset + count))
         }
-        guard let handle = try? FileHandle(forReadingFrom: bodyFile) else { return nil }
-        defer { try? handle.close() }
-        guard (try? handle.seek(toOffset: UInt64(offset))) != nil, let read = try? handle.read(upToCount: count), read.count == count else {
-            return nil
-        }
-        return read
+        let descriptor = open(bodyFile.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return FileBytes.read(count, from: descriptor, at: offset)
     }
 }

@@ -124,14 +124,14 @@ public final class DiskCacheStore: CacheStore {
         let entry: CachedResponse
         do {
             if size <= Self.inlineEntryLimit {
-                guard let file = Self.readBytes(descriptor, count: size, at: 0) else { throw CacheError.corruptEntry("cut short") }
+                guard let file = FileBytes.read(size, from: descriptor, at: 0) else { throw CacheError.corruptEntry("cut short") }
                 entry = try EntryCoding.decode(file)
             } else {
                 guard size >= EntryCoding.footerSize,
-                    let footer = Self.readBytes(descriptor, count: EntryCoding.footerSize, at: size - EntryCoding.footerSize)
+                    let footer = FileBytes.read(EntryCoding.footerSize, from: descriptor, at: size - EntryCoding.footerSize)
                 else { throw CacheError.corruptEntry("shorter than its footer") }
                 let lengths = try footer.withUnsafeBytes { try EntryCoding.footer($0, fileSize: size) }
-                guard let metadata = Self.readBytes(descriptor, count: lengths.metadata, at: lengths.body) else {
+                guard let metadata = FileBytes.read(lengths.metadata, from: descriptor, at: lengths.body) else {
                     throw CacheError.corruptEntry("metadata cut short")
                 }
                 entry = try metadata.withUnsafeBytes { try EntryCoding.metadata($0, body: Data(), bodyLength: lengths.body) }
@@ -295,43 +295,14 @@ public final class DiskCacheStore: CacheStore {
         }
     }
 
-    /// `count` bytes at `offset` of an open file, or `nil` when fewer are there.
-    private static func readBytes(_ descriptor: Int32, count: Int, at offset: Int) -> Data? {
-        var data = Data(count: count)
-        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            var done = 0
-            while done < count {
-                let got = pread(descriptor, base + done, count - done, off_t(offset + done))
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { return false }
-                done += got
-            }
-            return true
-        }
-        return complete ? data : nil
-    }
-
-    /// A whole file read with one `read` per chunk into a buffer of its size.
+    /// A whole file, in one read into a buffer of its size.
     private static func contents(ofFile path: String) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return nil }
-        var data = Data(count: Int(status.st_size))
-        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let count = read(descriptor, base + offset, buffer.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        return complete ? data : nil
+        return FileBytes.read(Int(status.st_size), from: descriptor, at: 0)
     }
 
     /// Temporary files a dead writer left: any older than an hour (a live one is younger).

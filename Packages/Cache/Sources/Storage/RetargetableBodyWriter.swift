@@ -3,7 +3,7 @@ import struct Synchronization.Atomic
 
 /// A store's body writer that can keep what it wrote as another entry than the one it was
 /// made for: how the start of a body whose transfer broke becomes a piece
-/// (`HTTPCache`'s keeper for a streamed body). The stores of this module make such writers.
+/// (`HTTPCache.storing`, for a streamed body). The stores of this module make such writers.
 protocol RetargetableBodyWriter: CacheBodyWriter {
     /// Stores the bytes written as the body of `entry` (its key, status and headers).
     func finish(as entry: CachedResponse)

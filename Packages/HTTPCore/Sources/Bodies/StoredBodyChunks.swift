@@ -18,6 +18,7 @@ struct StoredBodyChunks: ~Copyable {
     private let path: String
     private let data: Data
     private var left: Int
+    /// Where the next chunk starts, in the file or in `data`.
     private var offset = 0
 
     init(_ data: Data) {
@@ -64,15 +65,15 @@ struct StoredBodyChunks: ~Copyable {
     private mutating func take(_ count: Int) throws -> Data {
         let chunk: Data
         if descriptor >= 0 {
-            guard let read = Self.read(count, from: descriptor) else {
+            guard let read = FileBytes.read(count, from: descriptor, at: offset) else {
                 closeFile()
                 throw HTTPError.downloadFile(path: path, reason: "the cached body ended early")
             }
             chunk = read
         } else {
             chunk = data[data.startIndex + offset..<data.startIndex + offset + count]
-            offset += count
         }
+        offset += count
         left -= count
         return chunk
     }
@@ -80,22 +81,5 @@ struct StoredBodyChunks: ~Copyable {
     private mutating func closeFile() {
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
-    }
-
-    /// `count` bytes read from the file's current position, or `nil` when fewer are there.
-    private static func read(_ count: Int, from descriptor: Int32) -> Data? {
-        var chunk = Data(count: count)
-        let complete = chunk.withUnsafeMutableBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            var done = 0
-            while done < count {
-                let got = Glibc.read(descriptor, base + done, count - done)
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { return false }
-                done += got
-            }
-            return true
-        }
-        return complete ? chunk : nil
     }
 }

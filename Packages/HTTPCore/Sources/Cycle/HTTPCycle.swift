@@ -220,7 +220,7 @@ public final class HTTPCycle: Sendable {
         if state.withLock({ $0.lifecycle.attach(exchange) }) { exchange.cancel() }
     }
 
-    /// Runs the cycle for a one-call form (`get`, `send`, `upload`, `download`…), whose caller
+    /// Runs the cycle for an async one-call form (`get`, `post`, `upload`, `download`…), whose caller
     /// never holds the cycle while it runs.
     ///
     /// When nothing else can reach the cycle while it is on the wire, it runs in the calling
