@@ -174,4 +174,20 @@ import Testing
             #expect(try await fetch(server.url("/item"), session: session).source == .network)
         }
     }
+
+    /// The same for a POST read as a stream: its body goes into the store as it is read, and
+    /// the later GET gets that body, not an empty one.
+    @Test func aStreamedPOSTsFreshAnswerIsStoredAsItIsRead() async throws {
+        try await withScriptedCache({ _ in
+            ["HTTP/1.1 200 OK", "Cache-Control: max-age=60", "Content-Location: /item"]
+        }) { server, session in
+            let cycle = HTTPCycle(requestURL: try #require(URL(string: server.url("/item"))), requestMethod: .post, session: session)
+            let (_, body) = try await cycle.startStreaming()
+            let posted = try await body.collect(upTo: 1 << 10)
+            #expect(!posted.isEmpty)
+            let got = try await fetch(server.url("/item"), session: session)
+            #expect(got.source == .cache)
+            #expect(got.data == posted)
+        }
+    }
 }

@@ -75,7 +75,7 @@ extension HTTPCache {
         counters.networkRequests.add(1, ordering: .relaxed)
         let sent = now()
         let response = try await network(request)
-        let answer = CacheAnswer(response: response)
+        var answer = CacheAnswer(response: response)
         let safe: Set<HTTPMethod> = [.get, .head, .options, .trace]
         guard !safe.contains(request.method), (200..<400).contains(response.statusCode) else { return answer }
         var targets = [request.url]
@@ -97,23 +97,23 @@ extension HTTPCache {
             }
         }
         if request.method == .post, describesItself, configuration.storedMethods.contains(.get) {
-            storeAsGET(response, answering: request, sent: sent)
+            answer.response = storingAsGET(response, answering: request, sent: sent)
         }
         return answer
     }
 
-    /// Stores a POST's `response` as the answer to a GET of its URL, when it says how long it
-    /// stays fresh and may be stored by the usual rules.
-    private func storeAsGET(_ response: HTTPResponse, answering post: HTTPRequest, sent: Date) {
+    /// `response`, a POST's, stored as the answer to a GET of its URL when it says how long it
+    /// stays fresh and may be stored by the usual rules — a streamed body as it is read.
+    private func storingAsGET(_ response: HTTPResponse, answering post: HTTPRequest, sent: Date) -> HTTPResponse {
         let control = CacheControl(response.headers)
         let explicit = control.maxAge != nil || response.headers.contains("Expires") || (configuration.isShared && control.sharedMaxAge != nil)
-        guard explicit, post.caching.key == nil else { return }
+        guard explicit, post.caching.key == nil else { return response }
         var get = HTTPRequest(url: post.url, method: .get, headers: post.headers)
         get.caching = post.caching
         let key = Self.key(method: .get, url: post.url)
-        if let entry = storable(response, for: get, key: key, control: CacheControl(post.headers), requestDate: sent, responseDate: now()) {
-            save(entry, for: get)
-        }
+        let postControl = CacheControl(post.headers)
+        guard let entry = storable(response, for: get, key: key, control: postControl, requestDate: sent, responseDate: now()) else { return response }
+        return storing(response, as: entry, for: get, control: postControl, sent: sent)
     }
 
     /// Sends `request` (made conditional when `stored` has validators and the request sets
