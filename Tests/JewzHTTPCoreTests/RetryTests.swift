@@ -166,7 +166,7 @@ import Testing
     @Test func theHookDecidesPerAttempt() async throws {
         try await withSandbox { sandbox, session in
             var policy = quickPolicy()
-            policy.shouldRetry = { attempt in attempt.error.code == .timedOut ? nil : attempt.response?.statusCode == 500 }
+            policy.shouldRetry = { attempt in attempt.error.code == .timedOut ? nil : attempt.error.response?.statusCode == 500 }
             try session.update { $0.retryPolicy = policy }
             let retried = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "h", "fail": 1, "status": 500], session: session)
             try await retried.start()

@@ -23,7 +23,7 @@ import Tracing
         let tracer = InMemoryTracer()
         try await withSandbox(configuration: traced(tracer)) { sandbox, session in
             // A redirect, then a 503 retried once: three exchanges in one run.
-            try session.update { $0.retryPolicy.shouldRetry = { $0.response?.statusCode == 503 && $0.retryCount == 0 } }
+            try session.update { $0.retryPolicy.shouldRetry = { $0.error.statusCode == 503 && $0.retryCount == 0 } }
             let target = sandbox.url("/counter?key=traced&fail=1")
             try await HTTPCycle.get(sandbox.url("/redirect/0"), session: session)
             try await HTTPCycle.get(target, session: session)

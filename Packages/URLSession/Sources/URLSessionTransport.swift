@@ -149,7 +149,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Writes a body to a temporary file, chunk by chunk.
-    private static func spool(_ chunks: HTTPBodyChunks) async throws -> URL {
+    private static func spool(_ chunks: some AsyncSequence<Data, any Error>) async throws -> URL {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-upload-\(UUID().uuidString)")
         let writer = try DownloadFile(url: file, keepingFirst: 0)
         do {

@@ -22,7 +22,7 @@ struct ResilienceOptions: ParsableArguments {
         }
         if solicited {
             guard timeout != nil else { throw ValidationError("--solicited retries until data arrives: give --timeout SECONDS to bound it.") }
-            cycle.solicited = true
+            cycle.options.solicited = true
         }
     }
 }

@@ -66,12 +66,12 @@ extension TourStep {
                 title: "A solicited request (a person asked) retries past the policy's count until data arrives",
                 code: """
                     let cycle = try HTTPCycle(url("/counter"), method: .get, parameters: ["key": "tour-asked", "fail": 5])
-                    cycle.solicited = true            // the default policy alone would give up after 3 retries
+                    cycle.options.solicited = true            // the default policy alone would give up after 3 retries
                     try await cycle.start()
                     """
             ) {
                 let cycle = try HTTPCycle(url("/counter"), method: .get, parameters: ["key": "tour-asked", "fail": 5, "retry-after": 0])
-                cycle.solicited = true
+                cycle.options.solicited = true
                 try await cycle.start()
                 return Outcome(
                     "\(cycle.retryCount) retries, \"\(cycle.response?.text ?? "")\"", expected: "5 retries, \"attempt 6 succeeds\"")

@@ -3,16 +3,16 @@ import Foundation
 /// A request body as the chunks a transport sends, whatever its source, counting each chunk
 /// as sent when the transport asks for the next one (or for the end).
 ///
-/// Transports get it from ``HTTPRequestBody/chunks(reporting:)``; a chunk is at most
-/// ``HTTPBodyChunks/chunkSize`` bytes, so progress moves in steps a person can see.
-public struct HTTPBodyChunks: AsyncSequence, Sendable {
-    public typealias Element = Data
+/// Transports outside this module see it as ``HTTPRequestBody/chunks(reporting:)``'s sequence;
+/// a chunk is at most ``chunkSize`` bytes, so progress moves in steps a person can see.
+package struct HTTPBodyChunks: AsyncSequence, Sendable {
+    package typealias Element = Data
 
     /// The largest chunk handed out.
-    public static let chunkSize = 64 << 10
+    package static let chunkSize = 64 << 10
 
     /// The length in bytes, when known before sending.
-    public let length: Int?
+    package let length: Int?
 
     enum Source: Sendable {
         case data(Data)
@@ -24,7 +24,7 @@ public struct HTTPBodyChunks: AsyncSequence, Sendable {
     let source: Source
     let onSent: (@Sendable (Int) -> Void)?
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         enum Reader {
             case data(Data, offset: Int)
             case file(FileChunks.AsyncIterator)
@@ -38,7 +38,7 @@ public struct HTTPBodyChunks: AsyncSequence, Sendable {
         /// The size of the chunk handed out last: asking for the next one means it went out.
         var unreported = 0
 
-        public mutating func next() async throws -> Data? {
+        package mutating func next() async throws -> Data? {
             if unreported > 0 {
                 onSent?(unreported)
                 unreported = 0
@@ -79,7 +79,7 @@ public struct HTTPBodyChunks: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         switch source {
         case .data(let data):
             return AsyncIterator(reader: .data(data, offset: data.startIndex), onSent: onSent)
@@ -95,22 +95,20 @@ public struct HTTPBodyChunks: AsyncSequence, Sendable {
     }
 }
 
-extension HTTPRequestBody {
-    /// The body as chunks for a transport to send.
+extension HTTPBodyChunks {
+    /// The chunks of `body`, each reported to `onSent` once the next one (or the end) is asked for.
     ///
-    /// - Parameter onSent: called with each chunk's size once the next chunk (or the end) is
-    ///   asked for, that is once the transport has written it.
     /// - Throws: ``HTTPError/unreadableBody(_:)`` for a file that cannot be read,
     ///   ``HTTPError/bodyNotReplayable`` for a stream that was already sent.
-    public func chunks(reporting onSent: (@Sendable (Int) -> Void)? = nil) throws(HTTPError) -> HTTPBodyChunks {
-        switch self {
+    package init(_ body: HTTPRequestBody, reporting onSent: (@Sendable (Int) -> Void)?) throws(HTTPError) {
+        switch body {
         case .data(let data):
-            return HTTPBodyChunks(length: data.count, source: .data(data), onSent: onSent)
+            self.init(length: data.count, source: .data(data), onSent: onSent)
         case .file(let url):
-            let file = FileChunks(url: url, chunkSize: HTTPBodyChunks.chunkSize)
-            return HTTPBodyChunks(length: try file.size(), source: .file(file), onSent: onSent)
+            let file = FileChunks(url: url, chunkSize: Self.chunkSize)
+            self.init(length: try file.size(), source: .file(file), onSent: onSent)
         case .stream(let stream):
-            return HTTPBodyChunks(length: stream.length, source: .stream(try stream.take()), onSent: onSent)
+            self.init(length: stream.length, source: .stream(try stream.take()), onSent: onSent)
         case .segments(let segments):
             var length = 0
             for segment in segments {
@@ -119,8 +117,23 @@ extension HTTPRequestBody {
                 case .file(let url): length += try FileChunks(url: url).size()
                 }
             }
-            return HTTPBodyChunks(length: length, source: .segments(segments), onSent: onSent)
+            self.init(length: length, source: .segments(segments), onSent: onSent)
         }
+    }
+}
+
+extension HTTPRequestBody {
+    /// The body as chunks for a transport to send, whatever its source, at most 64 KiB each so
+    /// that progress moves in steps a person can see.
+    ///
+    /// - Parameter onSent: called with each chunk's size once the next chunk (or the end) is
+    ///   asked for, that is once the transport has written it.
+    /// - Throws: ``HTTPError/Code/unreadableBody`` for a file that cannot be read,
+    ///   ``HTTPError/Code/bodyNotReplayable`` for a stream that was already sent.
+    public func chunks(reporting onSent: (@Sendable (Int) -> Void)? = nil) throws(HTTPError)
+        -> some AsyncSequence<Data, any Error> & Sendable
+    {
+        try HTTPBodyChunks(self, reporting: onSent)
     }
 
     /// The length in bytes when known without sending: data, files, streams that declare it.
@@ -129,7 +142,7 @@ extension HTTPRequestBody {
         case .data(let data): data.count
         case .file(let url): try? FileChunks(url: url).size()
         case .stream(let stream): stream.length
-        case .segments: try? chunks().length
+        case .segments: try? HTTPBodyChunks(self, reporting: nil).length
         }
     }
 }

@@ -10,7 +10,7 @@ import JewzLocking
 /// ```
 public final class HTTPBodyStream: Sendable {
     /// The length in bytes, if known up front (sent as Content-Length; else chunked).
-    public let length: Int?
+    package let length: Int?
     private let chunks: Mutex<AsyncThrowingStream<Data, any Error>?>
 
     public init(length: Int? = nil, _ chunks: AsyncThrowingStream<Data, any Error>) {
@@ -21,7 +21,7 @@ public final class HTTPBodyStream: Sendable {
     /// The chunks, the first time they are asked for.
     ///
     /// - Throws: ``HTTPError/bodyNotReplayable`` every later time.
-    public func take() throws(HTTPError) -> AsyncThrowingStream<Data, any Error> {
+    package func take() throws(HTTPError) -> AsyncThrowingStream<Data, any Error> {
         let taken = chunks.withLock { chunks in
             defer { chunks = nil }
             return chunks

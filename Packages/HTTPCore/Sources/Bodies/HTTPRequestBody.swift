@@ -17,7 +17,7 @@ public enum HTTPRequestBody: Sendable {
     case segments([HTTPBodySegment])
 
     /// Whether the body can be sent more than once.
-    public var isReplayable: Bool {
+    package var isReplayable: Bool {
         if case .stream = self { false } else { true }
     }
 }

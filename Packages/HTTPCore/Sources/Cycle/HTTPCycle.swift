@@ -97,13 +97,6 @@ public final class HTTPCycle: Sendable {
         }
     }
 
-    /// Whether a person asked for this request (a tap on "reload"), so it should be retried
-    /// until data arrives: ``HTTPRequestOptions/solicited`` of ``options``.
-    public var solicited: Bool {
-        get { state.withLock { $0.settings.options.solicited } }
-        set { state.withLock { $0.settings.options.solicited = newValue } }
-    }
-
     /// Where the cycle stands in its session's queue.
     var priority: RequestPriority {
         state.withLock { $0.settings.options.priority }

@@ -11,7 +11,7 @@ public struct DownloadResumeData: Sendable, Codable, Equatable {
     /// How many bytes of the file are valid.
     public var bytesWritten: Int64
     /// The strong ETag, or else the Last-Modified date, sent back as `If-Range`.
-    public var validator: String
+    package var validator: String
     /// The full size, when the server said.
     public var expectedLength: Int64?
 

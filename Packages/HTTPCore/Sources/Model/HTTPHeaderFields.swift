@@ -16,7 +16,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
         public var name: String
         public var value: String
 
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             (self.name, self.value) = (name, value)
         }
     }

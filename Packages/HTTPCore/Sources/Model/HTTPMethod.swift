@@ -29,7 +29,7 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStr
     public static let connect: HTTPMethod = "CONNECT"
 
     /// Whether sending the request twice has the same effect as sending it once (RFC 9110 §9.2.2).
-    public var isIdempotent: Bool {
+    package var isIdempotent: Bool {
         switch self {
         case .get, .head, .put, .delete, .options, .trace: true
         default: false

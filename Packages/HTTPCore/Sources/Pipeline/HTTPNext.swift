@@ -22,7 +22,7 @@ public struct HTTPNext: Sendable {
 
     /// The cycle this request belongs to; for a GET shared by coalesced cycles, the one that
     /// started the exchange; `nil` for ``HTTPSession/send(_:options:)``.
-    public var cycle: HTTPCycle? { run.cycle }
+    package var cycle: HTTPCycle? { run.cycle }
 
     /// Sends `request` through the rest of the path.
     ///

@@ -2,7 +2,7 @@ import Foundation
 
 /// When a failed attempt is sent again, and after how long.
 ///
-/// By default a timeout, a 408 and a 503 are retried up to ``defaultMaximumRetryCount`` times,
+/// By default a timeout, a 408 and a 503 are retried up to ``maximumRetryCount`` times (3),
 /// with exponential backoff and jitter; a 429 or 503 with `Retry-After` waits what the server
 /// asks (up to ``maximumRetryAfter``). A request that is not idempotent (POST, PATCH…) is only
 /// retried when the failure proves the server never received it (``HTTPError/connectionFailed(reason:)``):
@@ -17,7 +17,7 @@ import Foundation
 /// ```
 public struct RetryPolicy: Sendable {
     /// The default ``maximumRetryCount``.
-    public static let defaultMaximumRetryCount = 3
+    package static let defaultMaximumRetryCount = 3
 
     /// Retries after the first attempt, for cycles that are not solicited.
     public var maximumRetryCount = RetryPolicy.defaultMaximumRetryCount
@@ -50,12 +50,12 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The delay before sending `attempt`'s request again, or `nil` to stop.
-    public func delay(for attempt: RetryAttempt) -> Duration? {
+    package func delay(for attempt: RetryAttempt) -> Duration? {
         if attempt.error.code == .cancelled { return nil }
         let serverNeverSawIt = attempt.error.code == .connectionFailed
         guard attempt.method.isIdempotent || serverNeverSawIt else { return nil }
 
-        let retryAfter = attempt.response.flatMap { response in
+        let retryAfter = attempt.error.response.flatMap { response in
             [429, 503].contains(response.statusCode) ? Self.retryAfter(response.headers["Retry-After"]) : nil
         }
         if let retryAfter, retryAfter > maximumRetryAfter { return nil }
@@ -109,15 +109,11 @@ public struct RetryAttempt: Sendable {
     public var retryCount: Int
     public var solicited: Bool
 
-    /// An attempt to decide on, for instance to test a ``RetryPolicy/shouldRetry`` hook.
-    public init(method: HTTPMethod, url: URL, error: HTTPError, retryCount: Int, solicited: Bool = false) {
+    package init(method: HTTPMethod, url: URL, error: HTTPError, retryCount: Int, solicited: Bool = false) {
         self.method = method
         self.url = url
         self.error = error
         self.retryCount = retryCount
         self.solicited = solicited
     }
-
-    /// The response that failed, for status failures.
-    public var response: HTTPResponse? { error.response }
 }

@@ -96,12 +96,12 @@ public final class ProcessorRegistry: Sendable {
     }
 
     /// The registered patterns, sorted.
-    public var patterns: [String] {
+    package var patterns: [String] {
         entries.withLock { $0.processors.keys.sorted() }
     }
 
     /// The processor for a `Content-Type` value, by the most specific matching pattern.
-    public func processor(forContentType contentType: String) -> (any HTTPResponseProcessor)? {
+    package func processor(forContentType contentType: String) -> (any HTTPResponseProcessor)? {
         let (cached, generation) = entries.withLock { entries -> (Answer?, Int) in
             if let last = entries.lastAnswer, last.contentType == contentType { return (last, entries.generation) }
             let cached = entries.byContentType[contentType]

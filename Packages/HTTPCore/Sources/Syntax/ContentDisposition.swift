@@ -11,12 +11,13 @@ import Foundation
 public struct ContentDisposition: Sendable, Hashable {
     /// The disposition type, lowercased: `attachment`, `inline`, `form-data`…
     public let type: String
-    /// The parameters in order, names lowercased, quotes and escapes undone.
-    public let parameters: [Parameter]
+    /// The parameters in order, names lowercased, quotes and escapes undone: read them by
+    /// name with the subscript.
+    package let parameters: [Parameter]
 
-    public struct Parameter: Sendable, Hashable {
-        public let name: String
-        public let value: String
+    package struct Parameter: Sendable, Hashable {
+        package let name: String
+        package let value: String
     }
 
     /// Parses `field`; `nil` when it has no type.
@@ -54,7 +55,7 @@ public struct ContentDisposition: Sendable, Hashable {
     }
 
     /// `name` made safe as ``safeFilename`` describes: for names taken from a URL's path too.
-    public static func safeFilename(from name: String) -> String? {
+    package static func safeFilename(from name: String) -> String? {
         let last = name.split { $0 == "/" || $0 == "\\" }.last.map(String.init) ?? ""
         var cleaned = String(String.UnicodeScalarView(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
         cleaned = cleaned.trimmingCharacters(in: .whitespaces)

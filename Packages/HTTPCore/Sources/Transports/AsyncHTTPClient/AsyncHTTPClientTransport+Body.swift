@@ -34,7 +34,7 @@ extension AsyncHTTPClientTransport {
             // The chunks are taken now (a stream's only chance); should AsyncHTTPClient ask
             // again (it follows no redirects here, the cycle does), only a replayable body can
             // give them.
-            let chunks = try body.chunks()
+            let chunks = try HTTPBodyChunks(body, reporting: nil)
             let first = Mutex<HTTPBodyChunks?>(chunks)
             return .stream(contentLength: chunks.length.map(Int64.init)) { writer in
                 let promise = eventLoop.makePromise(of: Void.self)
@@ -42,7 +42,7 @@ extension AsyncHTTPClientTransport {
                     let chunks = try first.withLock { chunks in
                         defer { chunks = nil }
                         return chunks
-                    } ?? body.chunks()
+                    } ?? HTTPBodyChunks(body, reporting: nil)
                     let buffers = chunks.map { ByteBuffer(data: $0) }
                     try await Self.write(buffers, to: writer, window: Self.bytesInFlight / HTTPBodyChunks.chunkSize)
                 }

@@ -59,7 +59,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// counts as none. Why: AsyncHTTPClient starts and fills a span with it for every request,
     /// though it records nothing, and its cast, task-local lookup and attribute dictionary are
     /// a measured share of a small GET's CPU.
-    public init(configuration: Configuration, tracer: (any Tracer)?) {
+    package init(configuration: Configuration, tracer: (any Tracer)?) {
         let tracer = Self.spanTracer(tracer)
         lanes = Self.makeLanes(configuration, proxy: nil, tracer: tracer)
         let inUse = Set([configuration.proxies?.http, configuration.proxies?.https].compactMap { $0 })
