@@ -14,6 +14,8 @@ public enum BenchPath {
     public static let image = "/cached/bench-image?image=plain.png&cc=max-age=3600"
     public static let items = "/items/27"
     public static let download = "/download/104857600"
+    /// 1 MiB of the download pattern, without cache headers: a body read into memory.
+    public static let large = "/download/1048576"
     /// Takes a PUT of any body. nginx's WebDAV module reads the whole body before it answers,
     /// where a `return` answers at once and lets the client stop sending.
     public static let sink = "/sink/upload"

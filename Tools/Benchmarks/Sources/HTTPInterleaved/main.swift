@@ -66,6 +66,7 @@ let hello = base + BenchPath.hello
 let items = base + BenchPath.items
 let sink = base + BenchPath.sink
 let download = base + BenchPath.download
+let large = base + BenchPath.large
 
 /// A 64 MiB file to upload, read from the page cache by both sides; written when the upload
 /// case first runs, removed at exit.
@@ -117,6 +118,14 @@ let cases: [Case] = atBothConcurrencies("GET /hello", cycleGET, rawGET(raw)) + [
         "download 100 MiB to a file c=1", 1, 2,
         Contender(name: "HTTPCycle.download") { try await HTTPCycle.download(download, session: session) { _, _ in } },
         Contender(name: "raw AsyncHTTPClient + write(2)") { try await rawDownload(download, client: raw) }
+    ),
+    (
+        "GET 1 MiB into memory c=1", 1, 200,
+        Contender(name: "HTTPCycle.get") { try await HTTPCycle.get(large, session: session) },
+        Contender(name: "raw AsyncHTTPClient, collected") {
+            let response = try await raw.execute(HTTPClientRequest(url: large), timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 2 << 20)
+        }
     ),
     (
         "GET 2 KB JSON → [Item] c=1", 1, 1_000,
