@@ -68,20 +68,6 @@ let sink = base + BenchPath.sink
 let download = base + BenchPath.download
 let large = base + BenchPath.large
 
-/// A 64 MiB file to upload, read from the page cache by both sides; written when the upload
-/// case first runs, removed at exit.
-enum UploadFixture {
-    static let size = 64 << 20
-    static let file: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-bench-upload-\(getpid())")
-        guard FileManager.default.createFile(atPath: url.path, contents: Data(count: size)) else {
-            print("cannot write \(url.path)")
-            exit(1)
-        }
-        atexit { try? FileManager.default.removeItem(at: UploadFixture.file) }
-        return url
-    }()
-}
 /// One comparison: `count` requests at `concurrency`, ours against the baseline.
 typealias Case = (name: String, concurrency: Int, count: Int, ours: Contender, baseline: Contender)
 
@@ -115,6 +101,24 @@ let cases: [Case] = atBothConcurrencies("GET /hello", cycleGET, rawGET(raw)) + [
         }
     ),
     (
+        "upload 64 MiB file as multipart c=1", 1, 4,
+        Contender(name: "HTTPCycle.upload, MultipartFormData") {
+            var request = HTTPRequest(url: UploadFixture.sinkURL, method: .put)
+            request.setBody(UploadFixture.form)
+            try await HTTPCycle(request: request, session: session).start()
+        },
+        Contender(name: "raw AsyncHTTPClient, part head, file in 64 KiB chunks, close") {
+            var request = HTTPClientRequest(url: sink)
+            request.method = .PUT
+            request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(UploadFixture.boundary)")
+            let (head, tail) = UploadFixture.multipartFraming
+            let parts = FramedFileBuffers(head: ByteBuffer(string: head), file: UploadFixture.file, tail: ByteBuffer(string: tail))
+            request.body = .stream(parts, length: .known(Int64(head.utf8.count + UploadFixture.size + tail.utf8.count)))
+            let response = try await raw.execute(request, timeout: .seconds(60))
+            _ = try await response.body.collect(upTo: 1 << 20)
+        }
+    ),
+    (
         "download 100 MiB to a file c=1", 1, 2,
         Contender(name: "HTTPCycle.download") { try await HTTPCycle.download(download, session: session) { _, _ in } },
         Contender(name: "raw AsyncHTTPClient + write(2)") { try await rawDownload(download, client: raw) }
@@ -140,22 +144,6 @@ let cases: [Case] = atBothConcurrencies("GET /hello", cycleGET, rawGET(raw)) + [
     ),
 ]
 
-/// A file read in 64 KiB buffers, the baseline's upload body.
-struct FileBuffers: AsyncSequence, Sendable {
-    let url: URL
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let handle: FileHandle?
-
-        mutating func next() async throws -> ByteBuffer? {
-            guard let data = try handle?.read(upToCount: 64 << 10), !data.isEmpty else { return nil }
-            return ByteBuffer(data: data)
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(handle: try? FileHandle(forReadingFrom: url)) }
-}
-
 /// Keeps the head and the body on the event loop, for the delegate API. Unchecked: AsyncHTTPClient
 /// calls a delegate on one event loop only, one call at a time.
 final class LeanDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
@@ -175,7 +163,6 @@ final class LeanDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
     }
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response { Response(head: head, body: body) }
 }
-
 
 // BISECT=1 checks the harness and splits the gap: each side against a second copy of itself
 // (A/A, the noise); raw AHC with a read timeout like our session default's against raw AHC
