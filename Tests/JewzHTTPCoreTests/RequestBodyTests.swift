@@ -33,6 +33,44 @@ func oneShot(_ text: String, knownLength: Bool = false) -> HTTPRequestBody {
         }
     }
 
+    @Test(arguments: TransportKind.allCases, [false, true])
+    func segmentedBodiesAreSentWholeWithTheirLength(transport: TransportKind, watched: Bool) async throws {
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let large = directory.appendingPathComponent("large.bin")
+        let small = directory.appendingPathComponent("small.bin")
+        // Pieces larger than the transport's buffers and not a whole number of them, an empty one between.
+        let largeBytes = Data((0..<(1 << 20) + 4_321).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let inMemory = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try largeBytes.write(to: large)
+        try Data("tail".utf8).write(to: small)
+        let segments: [HTTPBodySegment] = [.data(Data("head".utf8)), .file(large), .data(Data()), .data(inMemory), .file(small)]
+        let expected = Data("head".utf8) + largeBytes + inMemory + Data("tail".utf8)
+        let progress = ProgressLog()
+        try await withSandbox(transport: transport) { sandbox, session in
+            let echoed = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
+            echoed.request.body = .segments(segments)
+            if watched { echoed.didSendBodyData = { _, bytes, total, length in progress.record(bytes, total, length) } }
+            #expect(try await echoed.start().data == expected)
+            let inspected = try HTTPCycle(sandbox.url("/inspect"), method: .put, session: session)
+            inspected.request.body = .segments(segments)
+            try await inspected.start()
+            #expect(try Inspection(inspected.response).values("Content-Length") == ["\(expected.count)"])
+        }
+        #expect(progress.isConsistent())
+        #expect(progress.all.last?.total == (watched ? Int64(expected.count) : nil))
+    }
+
+    @Test func aMissingFileAmongSegmentsIsAClearError() async throws {
+        try await withSandbox { sandbox, session in
+            let cycle = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
+            cycle.request.body = .segments([.data(Data("head".utf8)), .file(URL(fileURLWithPath: "/nonexistent/jewz-part"))])
+            let error = await httpError { try await cycle.start() }
+            #expect(error?.code == .unreadableBody)
+            #expect(error?.description.contains("/nonexistent/jewz-part") == true)
+        }
+    }
+
     @Test func aMissingFileIsAClearError() async throws {
         try await withSandbox { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)

@@ -11,43 +11,53 @@ extension AsyncHTTPClientTransport {
     static let bytesInFlight = 2 << 20
 
     /// The request body as AsyncHTTPClient sends it: bytes in one piece when nobody watches
-    /// the progress; a file read straight into the buffers it is sent from; else chunks,
-    /// written as the connection takes them.
+    /// the progress; bytes and files read straight into the buffers they are sent from; a
+    /// stream's chunks, written as the connection takes them.
     func body(of request: HTTPRequest, reportingProgress: Bool, eventLoop: any EventLoop) throws -> HTTPClient.Body? {
         guard let body = request.body else { return nil }
+        let segments: [HTTPBodySegment]
         switch body {
         case .data(let data) where !reportingProgress:
             return .bytes(data)
+        case .data(let data):
+            segments = [.data(data)]
         case .file(let url):
-            // Read again for each attempt AsyncHTTPClient makes: a file can be.
-            let length = try FileChunks(url: url).size()
-            let buffers = FileByteBuffers(
-                url: url, bufferSize: reportingProgress ? HTTPBodyChunks.chunkSize : FileByteBuffers.unwatchedBufferSize)
-            return .stream(contentLength: Int64(length)) { writer in
-                let promise = eventLoop.makePromise(of: Void.self)
-                promise.completeWithTask {
-                    try await Self.write(buffers, to: writer, window: Self.bytesInFlight / buffers.bufferSize)
-                }
-                return promise.futureResult
+            segments = [.file(url)]
+        case .segments(let parts):
+            segments = parts
+        case .stream:
+            return try streamed(body, eventLoop: eventLoop)
+        }
+        // Read again for each attempt AsyncHTTPClient makes: bytes and files can be.
+        let buffers = BodyByteBuffers(
+            segments: segments, bufferSize: reportingProgress ? HTTPBodyChunks.chunkSize : BodyByteBuffers.unwatchedBufferSize)
+        return .stream(contentLength: Int64(try buffers.length())) { writer in
+            let promise = eventLoop.makePromise(of: Void.self)
+            promise.completeWithTask {
+                try await Self.write(buffers, to: writer, window: Self.bytesInFlight / buffers.bufferSize)
             }
-        default:
-            // The chunks are taken now (a stream's only chance); should AsyncHTTPClient ask
-            // again (it follows no redirects here, the cycle does), only a replayable body can
-            // give them.
-            let chunks = try HTTPBodyChunks(body, reporting: nil)
-            let first = Mutex<HTTPBodyChunks?>(chunks)
-            return .stream(contentLength: chunks.length.map(Int64.init)) { writer in
-                let promise = eventLoop.makePromise(of: Void.self)
-                promise.completeWithTask {
-                    let chunks = try first.withLock { chunks in
-                        defer { chunks = nil }
-                        return chunks
-                    } ?? HTTPBodyChunks(body, reporting: nil)
-                    let buffers = chunks.map { ByteBuffer(data: $0) }
-                    try await Self.write(buffers, to: writer, window: Self.bytesInFlight / HTTPBodyChunks.chunkSize)
-                }
-                return promise.futureResult
+            return promise.futureResult
+        }
+    }
+
+    /// A one-shot stream as AsyncHTTPClient sends it, its chunks written as the connection takes them.
+    private func streamed(_ body: HTTPRequestBody, eventLoop: any EventLoop) throws -> HTTPClient.Body {
+        // The chunks are taken now (a stream's only chance); should AsyncHTTPClient ask
+        // again (it follows no redirects here, the cycle does), only a replayable body can
+        // give them.
+        let chunks = try HTTPBodyChunks(body, reporting: nil)
+        let first = Mutex<HTTPBodyChunks?>(chunks)
+        return .stream(contentLength: chunks.length.map(Int64.init)) { writer in
+            let promise = eventLoop.makePromise(of: Void.self)
+            promise.completeWithTask {
+                let chunks = try first.withLock { chunks in
+                    defer { chunks = nil }
+                    return chunks
+                } ?? HTTPBodyChunks(body, reporting: nil)
+                let buffers = chunks.map { ByteBuffer(data: $0) }
+                try await Self.write(buffers, to: writer, window: Self.bytesInFlight / HTTPBodyChunks.chunkSize)
             }
+            return promise.futureResult
         }
     }
 
