@@ -20,7 +20,7 @@ public final class HTTPBodyStream: Sendable {
 
     /// The chunks, the first time they are asked for.
     ///
-    /// - Throws: ``HTTPError/bodyNotReplayable`` every later time.
+    /// - Throws: ``HTTPError/Code/bodyNotReplayable`` every later time.
     package func take() throws(HTTPError) -> AsyncThrowingStream<Data, any Error> {
         let taken = chunks.withLock { chunks in
             defer { chunks = nil }

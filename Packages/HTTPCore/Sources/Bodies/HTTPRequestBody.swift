@@ -6,7 +6,7 @@ import Foundation
 /// Data and file bodies can be sent again (retries, restarts, challenges, redirects); a stream
 /// is produced once as it is sent, so the cycle never resends it: a retry or a challenge is
 /// not attempted, and a restart or a 307/308 redirect fails with
-/// ``HTTPError/bodyNotReplayable``, never sending it truncated or empty.
+/// ``HTTPError/Code/bodyNotReplayable``, never sending it truncated or empty.
 public enum HTTPRequestBody: Sendable {
     case data(Data)
     /// A file, read in chunks as it is sent (never whole into memory).

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The requirement has no default, so a processor whose method is misspelt does not compile.
 /// Processors run on the cycle's task, never on the caller's thread; a thrown error fails the
-/// cycle with ``HTTPError/processor(name:underlying:response:)``.
+/// cycle with ``HTTPError/Code/processor``.
 ///
 /// ```swift
 /// struct CSVWriter: HTTPRequestProcessor {
@@ -18,7 +18,7 @@ import Foundation
 public protocol HTTPRequestProcessor: Sendable {
     /// Turns `request.object` into `request.data` and sets the headers that go with it.
     ///
-    /// - Throws: ``HTTPError/unsupportedRequestObject(type:processor:)`` for an object it
+    /// - Throws: ``HTTPError/Code/unsupportedRequestObject`` for an object it
     ///   cannot write, or its own error, which fails the cycle.
     func prepare(_ request: inout HTTPRequest) throws
 }
@@ -56,7 +56,7 @@ public typealias HTTPProcessor = HTTPRequestProcessor & HTTPResponseProcessor
 public struct HTTPDataProcessor: HTTPProcessor {
     public init() {}
 
-    /// - Throws: ``HTTPError/unsupportedRequestObject(type:processor:)`` for other object types.
+    /// - Throws: ``HTTPError/Code/unsupportedRequestObject`` for other object types.
     public func prepare(_ request: inout HTTPRequest) throws {
         switch request.object {
         case nil: return

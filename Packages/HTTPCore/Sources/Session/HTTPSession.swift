@@ -195,7 +195,7 @@ public final class HTTPSession: Sendable {
     /// the session's middleware among the built-in ones that its configuration puts in.
     public var stageNames: [String] { settings().sessionPipeline.names }
 
-    /// Shuts the transport down; later requests fail with ``HTTPError/sessionShutDown``. A
+    /// Shuts the transport down; later requests fail with ``HTTPError/Code/sessionShutDown``. A
     /// transport an earlier ``update(_:)`` replaced shuts down when its last request ends.
     public func shutdown() async throws {
         let transport = current.withLock { current in

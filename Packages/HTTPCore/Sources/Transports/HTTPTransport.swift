@@ -6,7 +6,7 @@ import Foundation
 ///
 /// A transport reports failures as ``HTTPError`` values: ``HTTPError/connectionFailed(reason:)``
 /// only when the server cannot have seen the request, ``HTTPError/timedOut`` for timeouts, and
-/// ``HTTPError/cancelled(explicitly:)`` when the calling task was cancelled. An error thrown by
+/// ``HTTPError/Code/cancelled`` when the calling task was cancelled. An error thrown by
 /// the receiver ends the exchange and is rethrown unchanged.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and delivers the response to `receiver`, where its caller runs
@@ -25,7 +25,7 @@ public protocol HTTPTransport: Sendable {
     ) async throws
 
     /// Releases connections and threads. Requests sent afterwards fail with
-    /// ``HTTPError/sessionShutDown``.
+    /// ``HTTPError/Code/sessionShutDown``.
     func shutdown() async throws
 }
 

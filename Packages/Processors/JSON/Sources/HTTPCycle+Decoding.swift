@@ -20,7 +20,7 @@ extension HTTPCycle {
     ///
     /// - Returns: the decoded body.
     /// - Throws: ``HTTPError`` as ``HTTPCycle/start()`` does, and
-    ///   ``HTTPError/processor(name:underlying:response:)`` with the decoder's `DecodingError`
+    ///   ``HTTPError/Code/processor`` with the decoder's `DecodingError`
     ///   and the response when the body is not a `type`.
     public func start<T: Decodable>(decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder()) async throws -> T {
         request.appliesContentTypeProcessing = false
