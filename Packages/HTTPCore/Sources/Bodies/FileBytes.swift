@@ -6,24 +6,32 @@ import Glibc
 import Darwin
 #endif
 
-/// Reading exactly so many bytes of an open file, with `pread(2)`: a stored body's chunks and a
-/// cache entry's parts, without `FileHandle`'s cost on a path a cache hit takes.
+/// Reading an open file's bytes at an offset, with `pread(2)`: a stored body's chunks, a cache
+/// entry's parts and a request body's files, without `FileHandle`'s cost.
 package enum FileBytes {
     /// `count` bytes at `offset` of the file open as `descriptor`, or `nil` when fewer are there
     /// or the read fails.
     package static func read(_ count: Int, from descriptor: Int32, at offset: Int) -> Data? {
         var data = Data(count: count)
-        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            var done = 0
-            while done < count {
-                let got = pread(descriptor, base + done, count - done, off_t(offset + done))
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { return false }
+        let filled = data.withUnsafeMutableBytes { fill($0, from: descriptor, at: offset) }
+        return filled == count ? data : nil
+    }
+
+    /// Fills `buffer` from `offset` of the file open as `descriptor`, as far as the file goes:
+    /// the bytes read (fewer than the buffer holds only at the file's end), `nil` when a read fails.
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer, from descriptor: Int32, at offset: Int) -> Int? {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let got = pread(descriptor, base + done, buffer.count - done, off_t(offset + done))
+            if got > 0 {
                 done += got
+            } else if got == 0 {
+                break
+            } else if errno != EINTR {
+                return nil
             }
-            return true
         }
-        return complete ? data : nil
+        return done
     }
 }

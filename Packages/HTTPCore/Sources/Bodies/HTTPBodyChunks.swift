@@ -110,14 +110,7 @@ extension HTTPBodyChunks {
         case .stream(let stream):
             self.init(length: stream.length, source: .stream(try stream.take()), onSent: onSent)
         case .segments(let segments):
-            var length = 0
-            for segment in segments {
-                switch segment {
-                case .data(let data): length += data.count
-                case .file(let url): length += try FileChunks(url: url).size()
-                }
-            }
-            self.init(length: length, source: .segments(segments), onSent: onSent)
+            self.init(length: try segments.length(), source: .segments(segments), onSent: onSent)
         }
     }
 }
@@ -142,7 +135,7 @@ extension HTTPRequestBody {
         case .data(let data): data.count
         case .file(let url): try? FileChunks(url: url).size()
         case .stream(let stream): stream.length
-        case .segments: try? HTTPBodyChunks(self, reporting: nil).length
+        case .segments(let segments): try? segments.length()
         }
     }
 }

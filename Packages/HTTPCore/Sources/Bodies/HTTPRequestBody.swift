@@ -28,3 +28,19 @@ public enum HTTPBodySegment: Sendable {
     /// A file, read in chunks when sent.
     case file(URL)
 }
+
+extension Array where Element == HTTPBodySegment {
+    /// The length of the pieces sent one after the other: the bytes in memory and the files' sizes.
+    ///
+    /// - Throws: ``HTTPError/unreadableBody(_:)`` for a file that cannot be read.
+    package func length() throws(HTTPError) -> Int {
+        var length = 0
+        for segment in self {
+            switch segment {
+            case .data(let data): length += data.count
+            case .file(let url): length += try FileChunks(url: url).size()
+            }
+        }
+        return length
+    }
+}

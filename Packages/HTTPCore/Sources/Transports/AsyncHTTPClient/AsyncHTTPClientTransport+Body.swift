@@ -31,7 +31,7 @@ extension AsyncHTTPClientTransport {
         // Read again for each attempt AsyncHTTPClient makes: bytes and files can be.
         let buffers = BodyByteBuffers(
             segments: segments, bufferSize: reportingProgress ? HTTPBodyChunks.chunkSize : BodyByteBuffers.unwatchedBufferSize)
-        return .stream(contentLength: Int64(try buffers.length())) { writer in
+        return .stream(contentLength: Int64(try segments.length())) { writer in
             let promise = eventLoop.makePromise(of: Void.self)
             promise.completeWithTask {
                 try await Self.write(buffers, to: writer, window: Self.bytesInFlight / buffers.bufferSize)

@@ -19,24 +19,10 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
     let segments: [HTTPBodySegment]
     let bufferSize: Int
 
-    /// The body's length: the bytes in memory and the files' sizes.
-    ///
-    /// - Throws: ``HTTPError/Code/unreadableBody`` when a file cannot be read.
-    func length() throws(HTTPError) -> Int {
-        var length = 0
-        for segment in segments {
-            switch segment {
-            case .data(let data): length += data.count
-            case .file(let url): length += try FileChunks(url: url).size()
-            }
-        }
-        return length
-    }
-
     struct AsyncIterator: AsyncIteratorProtocol {
         private enum Reader {
             case data(Data, offset: Int)
-            case file(FileHandle, path: String)
+            case file(FileHandle, path: String, offset: Int)
         }
 
         private var remaining: ArraySlice<HTTPBodySegment>
@@ -58,7 +44,7 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
                     reader = try Self.reader(for: segment)
                 }
                 if let buffer = try nextFromReader() { return buffer }
-                if case .file(let handle, _) = reader { try? handle.close() }
+                if case .file(let handle, _, _) = reader { try? handle.close() }
                 reader = nil
             }
         }
@@ -69,7 +55,7 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
                 return .data(data, offset: data.startIndex)
             case .file(let url):
                 guard let handle = try? FileHandle(forReadingFrom: url) else { throw .unreadableBody(url.path) }
-                return .file(handle, path: url.path)
+                return .file(handle, path: url.path, offset: 0)
             }
         }
 
@@ -81,38 +67,23 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
                 let end = Swift.min(offset + bufferSize, data.endIndex)
                 reader = .data(data, offset: end)
                 return ByteBuffer(data: data[offset..<end])
-            case .file(let handle, let path)?:
+            case .file(let handle, let path, let offset)?:
                 var buffer = ByteBufferAllocator().buffer(capacity: bufferSize)
                 var failed = false
                 let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bufferSize) { bytes in
                     let target = UnsafeMutableRawBufferPointer(rebasing: bytes.prefix(bufferSize))
-                    guard let filled = Self.read(handle.fileDescriptor, into: target) else {
+                    guard let filled = FileBytes.fill(target, from: handle.fileDescriptor, at: offset) else {
                         failed = true
                         return 0
                     }
                     return filled
                 }
                 if failed { throw .unreadableBody(path) }
+                reader = .file(handle, path: path, offset: offset + count)
                 return count > 0 ? buffer : nil
             case nil:
                 return nil
             }
-        }
-
-        /// Fills `bytes` from `descriptor` as far as the file goes: the bytes read, `nil` on an error.
-        private static func read(_ descriptor: Int32, into bytes: UnsafeMutableRawBufferPointer) -> Int? {
-            var filled = 0
-            while filled < bytes.count {
-                let count = Foundation.read(descriptor, bytes.baseAddress.map { $0 + filled }, bytes.count - filled)
-                if count > 0 {
-                    filled += count
-                } else if count == 0 {
-                    break
-                } else if errno != EINTR {
-                    return nil
-                }
-            }
-            return filled
         }
     }
 
