@@ -61,7 +61,7 @@ struct InvertingMiddleware: HTTPMiddleware {
         configuration.networkMiddleware = [BodyDigestMiddleware()]
         try await withSandbox(configuration: configuration) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/1000000"), method: .get, session: session)
-            cycle.download = keepingDownload(in: directory, kept: kept)
+            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept))
             let response = try await cycle.start()
             let expected = SandboxStreams.pattern(0..<1_000_000)
             #expect(response.headers["X-Body-SHA256"] == BodyDigestMiddleware.hex(SHA256.hash(data: expected)))
@@ -78,7 +78,7 @@ struct InvertingMiddleware: HTTPMiddleware {
         configuration.networkMiddleware = [InvertingMiddleware(), BodyDigestMiddleware()]
         try await withSandbox(configuration: configuration) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/300000"), method: .get, session: session)
-            cycle.download = keepingDownload(in: directory, kept: kept)
+            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept))
             let response = try await cycle.start()
             let rewritten = InvertingMiddleware.inverted(SandboxStreams.pattern(0..<300_000))
             #expect(try Data(contentsOf: kept) == rewritten)
@@ -143,7 +143,7 @@ struct InvertingMiddleware: HTTPMiddleware {
             try resetPeakResidentSize()
             let before = peakResidentSize() ?? 0
             let cycle = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
-            cycle.download = keepingDownload(in: directory, kept: kept)
+            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept))
             _ = try await cycle.start()
             let peak = try #require(peakResidentSize())
             #expect(peak - before < 100 << 20, "peak grew by \(peak - before) bytes")

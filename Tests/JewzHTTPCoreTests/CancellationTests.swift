@@ -112,16 +112,16 @@ import Testing
     }
 
     @Test func aMonitorsCancelStopsAOneCallFormOnTheWire() async throws {
-        // A monitor is handed the cycle of a one-call form: its cancel, once the server holds
+        // A monitor is handed the call of a one-call form: its cancel, once the server holds
         // the request, must stop the exchange at once, not when the response arrives.
         final class Canceller: HTTPEventMonitor {
             let sandbox: Sandbox
             init(_ sandbox: Sandbox) { self.sandbox = sandbox }
-            func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
+            func call(_ call: HTTPCall, didEmit event: HTTPEvent) {
                 guard case .requestSent = event else { return }
                 Task { [sandbox] in
                     try await waitUntil { sandbox.router.requestCount(forKey: "held") > 0 }
-                    cycle.cancel(explicitly: true)
+                    call.cancel(explicitly: true)
                 }
             }
         }
@@ -145,9 +145,9 @@ import Testing
             let error = await httpError {
                 _ = try await HTTPCycle.download(
                     sandbox.url("/download/\(1 << 30)"),
-                    didWriteData: { cycle, _, total, _ in
+                    didWriteData: { _, total, _ in
                         written.store(total, ordering: .relaxed)
-                        if total > 1 << 20 { cycle.cancel(explicitly: false) }
+                        if total > 1 << 20 { session.cancelAllCalls() }
                     },
                     session: session, downloadFile: { _, _ in Issue.record("a cancelled download has no file") })
             }

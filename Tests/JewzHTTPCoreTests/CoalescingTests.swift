@@ -69,7 +69,7 @@ private final class JoinCounter: HTTPEventMonitor {
 
     var count: Int { joins.withLock { $0 } }
 
-    func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
+    func call(_ call: HTTPCall, didEmit event: HTTPEvent) {
         if case .requestCoalesced = event { joins.withLock { $0 += 1 } }
     }
 }

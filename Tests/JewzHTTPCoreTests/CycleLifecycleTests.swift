@@ -1,17 +1,28 @@
+import Foundation
 @testable import JewzHTTPCore
 import Testing
 
-/// The cycle's lifecycle as a value: every transition without a server.
+/// The cycle's lifecycle as a value: every transition without a server. Its calls are made and
+/// never run.
 @Suite struct CycleLifecycleTests {
+    private let session = HTTPSession(transport: NoTransport())
+
+    private func call() -> HTTPCall {
+        HTTPCall(session: session, settings: RunSettings(request: HTTPRequest(url: URL(filePath: "/")), options: .init()), vettedURL: nil)
+    }
+
     @Test func aRunBeginsAndEndsAndItsCompletionIsDeliveredOnce() {
         var lifecycle = CycleLifecycle()
         #expect(!lifecycle.isBusy)
-        let (generation, previous) = lifecycle.begin(completion: { _, _ in })
+        let started = call()
+        let (generation, replaced) = lifecycle.begin(started, completion: { _, _ in })
         #expect(generation == 1)
-        #expect(previous == nil)
+        #expect(replaced == nil)
         #expect(lifecycle.isBusy)
+        #expect(lifecycle.call === started)
         let ended = lifecycle.end(generation)
         #expect(ended)
+        #expect(lifecycle.call == nil)
         #expect(lifecycle.isBusy, "busy until the completion handler has run")
         let delivered = lifecycle.deliverCompletion(of: generation, failure: nil)
         #expect(delivered == .call(nil), "called, without an error")
@@ -20,12 +31,11 @@ import Testing
 
     @Test func aRestartDropsTheRunItReplaces() {
         var lifecycle = CycleLifecycle()
-        let first = lifecycle.begin(completion: nil).generation
-        let cancelledEarly = lifecycle.adopt(Task { throw CancellationError() }, of: first)
-        #expect(!cancelledEarly)
-        let (second, previous) = lifecycle.begin(completion: nil)
+        let firstCall = call()
+        let first = lifecycle.begin(firstCall, completion: nil).generation
+        let (second, replaced) = lifecycle.begin(call(), completion: nil)
         #expect(second == first + 1)
-        #expect(previous != nil, "the caller cancels the replaced run's task")
+        #expect(replaced === firstCall, "the caller cancels the replaced call")
         let replacedEnd = lifecycle.end(first)
         #expect(!replacedEnd, "the replaced run's end changes nothing")
         #expect(lifecycle.isBusy)
@@ -36,19 +46,23 @@ import Testing
 
     @Test func anExplicitCancelSilencesTheCompletionAndAnImplicitOneReportsIt() {
         var lifecycle = CycleLifecycle()
-        let explicit = lifecycle.begin(completion: { _, _ in }).generation
+        let running = call()
+        let explicit = lifecycle.begin(running, completion: { _, _ in }).generation
         let stopping = lifecycle.cancel(explicitly: true)
-        #expect(stopping != nil)
-        #expect(lifecycle.cancellation(of: explicit)?.isExplicitCancellation == true)
+        #expect(stopping === running, "the caller stops the running call")
         _ = lifecycle.end(explicit)
         let silenced = lifecycle.deliverCompletion(of: explicit, failure: .timedOut)
         #expect(silenced == .skip, "not called")
 
-        let implicit = lifecycle.begin(completion: { _, _ in }).generation
-        #expect(lifecycle.cancellation(of: implicit) == nil, "a new run starts uncancelled")
-        _ = lifecycle.cancel(explicitly: false)
+        let implicit = lifecycle.begin(call(), completion: { _, _ in }).generation
         _ = lifecycle.end(implicit)
-        let reported = lifecycle.deliverCompletion(of: implicit, failure: nil)
+        let uncancelled = lifecycle.deliverCompletion(of: implicit, failure: nil)
+        #expect(uncancelled == .call(nil), "a new run starts uncancelled")
+
+        let cancelled = lifecycle.begin(call(), completion: { _, _ in }).generation
+        _ = lifecycle.cancel(explicitly: false)
+        _ = lifecycle.end(cancelled)
+        let reported = lifecycle.deliverCompletion(of: cancelled, failure: nil)
         #expect(reported == .call(.cancelled(explicitly: false)))
         #expect(!lifecycle.isBusy)
     }
@@ -57,38 +71,32 @@ import Testing
         var lifecycle = CycleLifecycle()
         let idle = lifecycle.cancel(explicitly: true)
         #expect(idle == nil)
-        let generation = lifecycle.begin(completion: nil).generation
+        let generation = lifecycle.begin(call(), completion: nil).generation
         _ = lifecycle.end(generation)
         let finished = lifecycle.cancel(explicitly: true)
         #expect(finished == nil)
     }
 
-    @Test func aCancelBeforeTheTaskOrTheExchangeIsKnownIsPassedOn() {
-        var lifecycle = CycleLifecycle()
-        let generation = lifecycle.begin(completion: nil).generation
-        _ = lifecycle.cancel(explicitly: false)
-        let cancelsTask = lifecycle.adopt(Task { throw CancellationError() }, of: generation)
-        #expect(cancelsTask, "the caller cancels the task it made")
-        let stopsExchange = lifecycle.attach(NoExchange())
-        #expect(stopsExchange, "the caller stops the exchange at once")
-    }
-}
-
-/// An exchange that nothing needs to stop.
-final class NoExchange: HTTPExchangeCancelling {
-    func cancel() {}
-}
-
-extension CycleLifecycleTests {
     @Test func aRestartedRunsCompletionIsNotDeliveredAndACancelWhilePendingWins() {
         var lifecycle = CycleLifecycle()
-        let first = lifecycle.begin(completion: { _, _ in }).generation
+        let first = lifecycle.begin(call(), completion: { _, _ in }).generation
         _ = lifecycle.end(first)
-        let second = lifecycle.begin(completion: { _, _ in }).generation
+        let second = lifecycle.begin(call(), completion: { _, _ in }).generation
         #expect(lifecycle.deliverCompletion(of: first, failure: nil) == .skip, "the restart's run owns the completion now")
         _ = lifecycle.end(second)
-        #expect(lifecycle.cancel(explicitly: false) != nil, "a completion still pending can be cancelled")
+        #expect(lifecycle.cancel(explicitly: false) == nil, "nothing left to stop, but the cancel is recorded")
         #expect(lifecycle.deliverCompletion(of: second, failure: nil) == .call(.cancelled(explicitly: false)))
         #expect(lifecycle.deliverCompletion(of: second, failure: nil) == .skip, "delivered once")
     }
+}
+
+/// A transport for calls that never run.
+struct NoTransport: HTTPTransport {
+    nonisolated(nonsending) func send(
+        _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?, to receiver: inout some HTTPResponseReceiver
+    ) async throws {
+        throw HTTPError.connectionFailed(reason: "no transport")
+    }
+
+    func shutdown() async throws {}
 }

@@ -5,11 +5,11 @@ import JewzSandbox
 import JewzTestSupport
 import Testing
 
-/// Records event names per cycle.
+/// Records event names per request URL (each test's cycles have URLs of their own).
 final class RecordingMonitor: HTTPEventMonitor {
-    private let events = Mutex<[ObjectIdentifier: [String]]>([:])
+    private let events = Mutex<[String: [String]]>([:])
 
-    func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
+    func call(_ call: HTTPCall, didEmit event: HTTPEvent) {
         var name = event.name
         switch event {
         case .requestSent(_, let attempt, _), .responseReceived(_, let attempt, _): name += "#\(attempt)"
@@ -17,14 +17,14 @@ final class RecordingMonitor: HTTPEventMonitor {
         case .stageEntered(let stage, _): name = "→\(stage)"
         default: break
         }
-        events.withLock { $0[ObjectIdentifier(cycle), default: []].append(name) }
+        events.withLock { $0[call.request.url.absoluteString, default: []].append(name) }
     }
 
     func names(of cycle: HTTPCycle) -> [String] {
-        events.withLock { $0[ObjectIdentifier(cycle)] ?? [] }
+        events.withLock { $0[cycle.request.url.absoluteString] ?? [] }
     }
 
-    /// Each cycle's names, in no particular order of cycles.
+    /// Each URL's names, in no particular order of URLs.
     var allNames: [[String]] {
         events.withLock { Array($0.values) }
     }
@@ -38,7 +38,7 @@ final class RecordingMonitor: HTTPEventMonitor {
             let cycle = try HTTPCycle(sandbox.url("/hello/"), method: .get, session: session)
             try await cycle.start()
             #expect(monitor.names(of: cycle) == [
-                "created", "requestPrepared", "→retry", "requestSent#1", "→redirects", "→transport", "responseReceived#1",
+                "requestPrepared", "→retry", "requestSent#1", "→redirects", "→transport", "responseReceived#1",
                 "processed", "finished",
             ])
         }
@@ -52,7 +52,7 @@ final class RecordingMonitor: HTTPEventMonitor {
             let retriedCycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "events", "fail": 1], session: session)
             try await retriedCycle.start()
             let attempt = { (number: Int) in ["requestSent#\(number)", "→redirects", "→transport", "responseReceived#\(number)"] }
-            #expect(monitor.names(of: retriedCycle) == ["created", "requestPrepared", "→retry"] + attempt(1)
+            #expect(monitor.names(of: retriedCycle) == ["requestPrepared", "→retry"] + attempt(1)
                 + ["retrying(\(HTTPError.statusCode(HTTPResponse(statusCode: 503))))"] + attempt(2) + ["processed", "finished"])
             let failing = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)
             _ = await httpError { try await failing.start() }

@@ -157,7 +157,7 @@ final class Counter: Sendable {
                 _ = try await HTTPCycle.post(sandbox.url("/inspect"), requestObject: 42, session: session)
             }
             #expect(error?.code == .unsupportedRequestObject)
-            #expect(error?.description.hasPrefix("Without a request processor, the cycle cannot turn a request object of type Int") == true)
+            #expect(error?.description.hasPrefix("No request processor turns a request object of type Int into a body: depend on the umbrella module Jewzruxin") == true)
         }
     }
 

@@ -27,7 +27,7 @@ final class Trail: Sendable {
 final class StageMonitor: HTTPEventMonitor {
     private let stages = Mutex<[String]>([])
 
-    func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
+    func call(_ call: HTTPCall, didEmit event: HTTPEvent) {
         if case .stageEntered(let name, _) = event { stages.withLock { $0.append(name) } }
     }
 
@@ -132,10 +132,10 @@ final class StageMonitor: HTTPEventMonitor {
         try await withSandbox(configuration: .init { $0.middleware = [canned] }) { sandbox, session in
             let written = Mutex<Data?>(nil)
             let download = try HTTPCycle(sandbox.url("/download/5"), method: .get, session: session)
-            download.download = HTTPDownload { _, file in
+            download.options.responseBody = .download(HTTPDownload { _, file in
                 let contents = try Data(contentsOf: file)
                 written.withLock { $0 = contents }
-            }
+            })
             try await download.start()
             #expect(written.withLock { $0 } == body)
             #expect(download.response?.data.isEmpty == true)

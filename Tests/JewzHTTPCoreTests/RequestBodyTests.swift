@@ -50,7 +50,7 @@ func oneShot(_ text: String, knownLength: Bool = false) -> HTTPRequestBody {
         try await withSandbox(transport: transport) { sandbox, session in
             let echoed = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
             echoed.request.body = .segments(segments)
-            if watched { echoed.didSendBodyData = { _, bytes, total, length in progress.record(bytes, total, length) } }
+            if watched { echoed.options.didSendBodyData = { bytes, total, length in progress.record(bytes, total, length) } }
             #expect(try await echoed.start().data == expected)
             let inspected = try HTTPCycle(sandbox.url("/inspect"), method: .put, session: session)
             inspected.request.body = .segments(segments)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct RequestQueueTests {
     /// Waits until the session holds `count` cycles back.
     private func waitForPending(_ session: HTTPSession, _ count: Int) async throws {
-        try await waitUntil { session.pendingCycles.count == count }
+        try await waitUntil { session.pendingCalls.count == count }
     }
 
     @Test func atMostTheMaximumIsOnTheWire() async throws {
@@ -26,7 +26,7 @@ import Testing
                 let clock = ContinuousClock()
                 let resumed = clock.now
                 session.resume()
-                #expect(session.pendingCycles.count == 4)  // two admitted, the rest wait
+                #expect(session.pendingCalls.count == 4)  // two admitted, the rest wait
                 try await group.waitForAll()
                 #expect(clock.now - resumed >= .milliseconds(580))  // three rounds of two
             }
@@ -40,12 +40,12 @@ import Testing
             let request = Task { try await HTTPCycle.get(sandbox.url("/counter"), parameters: parameters, session: session) }
             try await waitForPending(session, 1)
             // The cycle runs in `request`, which is not cancelled: the cancel alone must stop it.
-            session.pendingCycles.first?.cancel(explicitly: true)
+            session.pendingCalls.first?.cancel(explicitly: true)
             guard let error = await httpError({ _ = try await request.value }), error.code == .cancelled, error.isExplicitCancellation else {
                 Issue.record("expected an explicit cancellation")
                 return
             }
-            #expect(session.pendingCycles.isEmpty)
+            #expect(session.pendingCalls.isEmpty)
             session.resume()
             let probe = try await HTTPCycle.get(sandbox.url("/counter"), parameters: parameters, session: session)
             #expect(probe.text == "attempt 1 succeeds")  // the cancelled one never arrived
@@ -72,7 +72,7 @@ import Testing
             #expect(probe.text == "attempt 1 succeeds")
             session.resume()
             for await _ in done.stream {}
-            #expect(session.pendingCycles.isEmpty)
+            #expect(session.pendingCalls.isEmpty)
         }
     }
 
@@ -89,7 +89,7 @@ import Testing
             session.resume()
             async let second = httpError { try await waiting.start() }
             try await waitForPending(session, 1)
-            #expect(session.pendingCycles.first === waiting)
+            #expect(session.pendingCalls.first?.request.url == waiting.request.url)
             waiting.cancel(explicitly: true)
             guard let error = await second, error.code == .cancelled, error.isExplicitCancellation else {
                 Issue.record("expected an explicit cancellation")

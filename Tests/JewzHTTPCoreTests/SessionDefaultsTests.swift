@@ -75,7 +75,8 @@ private struct MarkingProcessor: HTTPResponseProcessor {
         let session = HTTPSession(
             configuration: .init { $0.processorRegistry = ProcessorRegistry() }, transport: mock, completionQueue: queue, logger: quietLogger)
         let calls = Mutex<[(onQueue: Bool, status: Int?, error: HTTPError?)]>([])
-        let returned = HTTPCycle.send(HTTPRequest(url: try #require(URL(string: "https://api.example/items")), method: .post), session: session) { cycle, error in
+        let returned = HTTPCycle(request: HTTPRequest(url: try #require(URL(string: "https://api.example/items")), method: .post), session: session)
+        returned.start { cycle, error in
             let onQueue = DispatchQueue.getSpecific(key: key) == "completion"
             calls.withLock { $0.append((onQueue, cycle.response?.statusCode, error)) }
         }

@@ -94,7 +94,7 @@ struct EndMonitor: HTTPEventMonitor {
         self.continuation = continuation
     }
 
-    func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
+    func call(_ call: HTTPCall, didEmit event: HTTPEvent) {
         switch event {
         case .failed(let error, _): continuation.yield("failed: \(error)")
         case .cancelled: continuation.yield("cancelled")

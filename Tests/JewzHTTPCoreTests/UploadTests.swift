@@ -12,7 +12,7 @@ import Testing
         try await withSandbox(transport: transport) { sandbox, session in
             let response = try await HTTPCycle.upload(
                 sandbox.url("/sink"), source: .data(content), contentType: "application/x-test",
-                didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
+                didSendBodyData: { bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
             let report = try JSONDecoder().decode(SinkReport.self, from: response.data)
             #expect(report.length == Int64(content.count))
             #expect(report.crc32 == SandboxStreams.crc32(of: content))
@@ -33,7 +33,7 @@ import Testing
         try await withSandbox(transport: transport) { sandbox, session in
             let response = try await HTTPCycle.upload(
                 sandbox.url("/sink/upload"), method: .put, source: .file(file),  // any path under /sink/
-                didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
+                didSendBodyData: { bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
             let report = try JSONDecoder().decode(SinkReport.self, from: response.data)
             #expect(report.length == Int64(content.count))
             #expect(report.crc32 == SandboxStreams.crc32(of: content))
@@ -63,7 +63,7 @@ import Testing
         try await withSandbox(transport: transport) { sandbox, session in
             let response = try await HTTPCycle.upload(
                 sandbox.url("/sink"), source: oneShot("streamed body of unknown length"),
-                didSendBodyData: { _, bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
+                didSendBodyData: { bytes, total, expected in progress.record(bytes, total, expected) }, session: session)
             let report = try JSONDecoder().decode(SinkReport.self, from: response.data)
             #expect(report.length == 31)
         }

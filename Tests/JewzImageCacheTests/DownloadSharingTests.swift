@@ -23,7 +23,8 @@ import Testing
 
     @Test func aWaiterThatLeavesLeavesTheOthersTheirImage() async throws {
         try await withImages { sandbox, images in
-            let url = sandbox.image("progressive-exif.jpg", key: "shared", "cc=max-age=600&delay=1000")
+            // Held long enough that a busy machine sees the download start well before it ends.
+            let url = sandbox.image("progressive-exif.jpg", key: "shared", "cc=max-age=600&delay=3000")
             let leaving = Task { try await images.image(for: url) }
             let staying = (0..<3).map { _ in Task { try await images.image(for: url) } }
             try await waitUntil { sandbox.router.cacheHits(forKey: "shared") == 1 }
@@ -41,12 +42,12 @@ import Testing
         try await withImages { sandbox, images in
             let url = sandbox.image("plain.png", key: "abandoned", "cc=max-age=600&delay=10000")
             let waiters = (0..<2).map { _ in Task { try await images.image(for: url) } }
-            try await waitUntil { sandbox.router.cacheHits(forKey: "abandoned") == 1 && images.session.runningCycles.count == 1 }
+            try await waitUntil { sandbox.router.cacheHits(forKey: "abandoned") == 1 && images.session.runningCalls.count == 1 }
             for waiter in waiters { waiter.cancel() }
             for waiter in waiters { await #expect(throws: CancellationError.self) { try await waiter.value } }
             #expect(images.downloadsInFlight == 0)
             // The download itself stops, well before the server's ten seconds.
-            try await waitUntil { images.session.runningCycles.isEmpty }
+            try await waitUntil { images.session.runningCalls.isEmpty }
             images.cancelDownload(for: url)
         }
     }
@@ -58,7 +59,7 @@ import Testing
             try await waitUntil { sandbox.router.cacheHits(forKey: "stopped") == 1 }
             images.cancelDownload(for: url)
             for waiter in waiters { await #expect(throws: CancellationError.self) { try await waiter.value } }
-            try await waitUntil { images.session.runningCycles.isEmpty }
+            try await waitUntil { images.session.runningCalls.isEmpty }
         }
     }
 
@@ -70,13 +71,13 @@ import Testing
             let low = sandbox.image("plain.png", key: "raised")
             let normal = sandbox.image("plain.gif", key: "plain")
             let background = Task { try await images.image(for: low, priority: .low) }
-            try await waitUntil { images.session.pendingCycles.count == 1 }
+            try await waitUntil { images.session.pendingCalls.count == 1 }
             let ordinary = Task { try await images.image(for: normal, priority: .normal) }
-            try await waitUntil { images.session.pendingCycles.count == 2 }
-            #expect(images.session.pendingCycles.first?.request.url == normal)
+            try await waitUntil { images.session.pendingCalls.count == 2 }
+            #expect(images.session.pendingCalls.first?.request.url == normal)
             let urgent = Task { try await images.image(for: low, priority: .high) }
-            try await waitUntil { images.session.pendingCycles.first?.request.url == low }
-            #expect(images.session.pendingCycles.count == 2)
+            try await waitUntil { images.session.pendingCalls.first?.request.url == low }
+            #expect(images.session.pendingCalls.count == 2)
             images.session.resume()
             for task in [background, ordinary, urgent] { _ = try await task.value }
             #expect(sandbox.router.cacheHits(forKey: "raised") == 1)
@@ -92,11 +93,11 @@ import Testing
             #expect(urls.allSatisfy { images.cachedImage(for: $0) != nil })
             let slow = (0..<6).map { sandbox.image("plain.png", key: "slow\($0)", "cc=max-age=600&delay=10000") }
             let stopped = images.prefetch(slow, maximumConcurrent: 2)
-            try await waitUntil { images.session.runningCycles.count == 2 }
+            try await waitUntil { images.session.runningCalls.count == 2 }
             stopped.cancel()
             let partial = await stopped.outcome
             #expect(partial.fetched == 0)
-            try await waitUntil { images.session.runningCycles.isEmpty }
+            try await waitUntil { images.session.runningCalls.isEmpty }
             #expect(slow.allSatisfy { sandbox.router.cacheHits(forKey: $0.path.split(separator: "/").last.map(String.init) ?? "") <= 1 })
         }
     }

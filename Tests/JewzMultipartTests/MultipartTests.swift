@@ -92,7 +92,7 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
         try await withSandbox { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/dumpupload/"), method: .post, session: session)
             cycle.request.setBody(form)
-            cycle.didSendBodyData = { _, bytes, total, expected in progress.record(bytes, total, expected) }
+            cycle.options.didSendBodyData = { bytes, total, expected in progress.record(bytes, total, expected) }
             let response = try await cycle.start()
             #expect(response.data == (try form.encoded()))
             let inspected = try HTTPCycle(sandbox.url("/inspect"), method: .post, session: session)

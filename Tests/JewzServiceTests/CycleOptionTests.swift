@@ -29,17 +29,19 @@ import Testing
     }
 
     /// Tapping "refresh" a hundred times with completion handlers: one exchange, and every
-    /// caller called back once, with the same cycle and its response.
+    /// caller called back exactly once, with the same cycle and its response.
     @Test func aHundredCompletionCallersReusingEachHearBackOnce() async throws {
         try await withService { sandbox, service in
-            let calls = Mutex<[ObjectIdentifier: Int]>([:])
+            let calls = Mutex<[Int: Int]>([:])
+            let cycles = Mutex<Set<ObjectIdentifier>>([])
             let failures = Mutex<[HTTPError]>([])
             var returned: [HTTPCycle] = []
-            for _ in 0..<100 {
+            for caller in 0..<100 {
                 returned.append(try service.request(
                     "repos", values: ["user": "tapping", "type": "json", "delay": delay], identifier: "repos", option: .reuse
                 ) { cycle, error in
-                    calls.withLock { $0[ObjectIdentifier(cycle), default: 0] += 1 }
+                    calls.withLock { $0[caller, default: 0] += 1 }
+                    cycles.withLock { _ = $0.insert(ObjectIdentifier(cycle)) }
                     if let error { failures.withLock { $0.append(error) } }
                 })
             }
@@ -47,7 +49,8 @@ import Testing
                 try await waitUntil { calls.withLock { $0.values.reduce(0, +) } >= 100 }
             }
             #expect(returned.allSatisfy { $0 === returned[0] })
-            #expect(calls.withLock { $0 } == [ObjectIdentifier(returned[0]): 100])
+            #expect(calls.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<100).map { ($0, 1) }), "each caller once")
+            #expect(cycles.withLock { $0 } == [ObjectIdentifier(returned[0])])
             #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(3))")
             #expect(sandbox.router.cacheHits(forKey: "tapping-repos") == 1)
             #expect((returned[0].response?.object as? JSONValue)?["key"].string == "tapping-repos")
@@ -125,6 +128,30 @@ import Testing
             // Finished, it is no longer reused.
             let next = try service.cycle(forResource: "user", values: ["user": "later", "type": "json"], identifier: "later", option: .reuse)
             #expect(next !== replaced)
+        }
+    }
+
+    /// A cycle made for an identifier and started by hand is the run a later `.reuse` joins:
+    /// one exchange, and both callers hear back once.
+    @Test func aReuseJoinsACycleStartedByHandInsteadOfRestartingIt() async throws {
+        try await withService { sandbox, service in
+            // Held long enough that a busy machine makes all three calls while it is in flight.
+            let values: [String: URITemplate.Value] = ["user": "byhand", "type": "json", "delay": "5000"]
+            let made = try service.cycle(forResource: "repos", values: values, identifier: "byhand", option: .reuse)
+            let heard = Mutex<[String: [HTTPError?]]>([:])
+            made.start { _, error in heard.withLock { $0["first", default: []].append(error) } }
+            try await waitUntil { sandbox.router.cacheHits(forKey: "byhand-repos") == 1 }
+            let joined = try service.request("repos", values: values, identifier: "byhand", option: .reuse) { _, error in
+                heard.withLock { $0["second", default: []].append(error) }
+            }
+            #expect(joined === made)
+            let awaited = try await service.request("repos", values: values, identifier: "byhand", option: .reuse)
+            #expect(awaited === made)
+            try await withTimeLimit(.seconds(60)) { try await waitUntil { heard.withLock { $0.values.map(\.count).reduce(0, +) } == 2 } }
+            #expect(heard.withLock { $0["first"]?.count } == 1)
+            #expect(heard.withLock { $0["second"]?.count } == 1)
+            #expect(heard.withLock { $0.values.flatMap { $0 }.allSatisfy { $0 == nil } })
+            #expect(sandbox.router.cacheHits(forKey: "byhand-repos") == 1, "one exchange for all three")
         }
     }
 

@@ -40,20 +40,22 @@ import Testing
     }
 
     @Test func failuresToOpenInARowEndWithTheLastOne() async throws {
-        let sandbox = try await Sandbox.start()
-        let url = try #require(URL(string: sandbox.url("/ws/echo")))
-        try await sandbox.shutdown()
-        var options = WebSocketOptions()
-        options.request.retryPolicy = .never
-        let session = HTTPSession(logger: quietLogger)
-        let started = ContinuousClock.now
-        let error = await httpError {
-            _ = try await session.withReconnectingWebSocket(HTTPRequest(url: url), options: options, reconnection: quick) { _, _ in true }
+        // A port held, and never listened on, for the whole test: one a shut-down server gave
+        // up could be taken by another test's server meanwhile.
+        try await withRefusingPort { port in
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)/ws/echo"))
+            var options = WebSocketOptions()
+            options.request.retryPolicy = .never
+            let session = HTTPSession(logger: quietLogger)
+            let started = ContinuousClock.now
+            let error = await httpError {
+                _ = try await session.withReconnectingWebSocket(HTTPRequest(url: url), options: options, reconnection: quick) { _, _ in true }
+            }
+            #expect(error?.code == .connectionFailed)
+            // Three attempts: two waits of 10 and 20 ms between them.
+            #expect(ContinuousClock.now - started >= .milliseconds(30))
+            try await session.shutdown()
         }
-        #expect(error?.code == .connectionFailed)
-        // Three attempts: two waits of 10 and 20 ms between them.
-        #expect(ContinuousClock.now - started >= .milliseconds(30))
-        try await session.shutdown()
     }
 }
 

@@ -18,7 +18,7 @@ extension HTTPSession {
             let task = Task {
                 if let stored = await storedResponse(for: request) { continuation.yield(stored) }
                 do {
-                    continuation.yield(try await cycle(for: request, policy: .revalidate).start())
+                    continuation.yield(try await send(request, policy: .revalidate))
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -48,14 +48,12 @@ extension HTTPSession {
     private func storedResponse(for request: HTTPRequest) async -> HTTPResponse? {
         guard configuration.cache != nil else { return nil }
         // Without a stored response, only-if-cached answers 504, which the status policy fails.
-        return try? await cycle(for: request, policy: .onlyIfCached).start()
+        return try? await send(request, policy: .onlyIfCached)
     }
 
-    private func cycle(for request: HTTPRequest, policy: HTTPRequest.Caching.Policy) -> HTTPCycle {
+    private func send(_ request: HTTPRequest, policy: HTTPRequest.Caching.Policy) async throws -> HTTPResponse {
         var request = request
         request.caching.policy = policy
-        let cycle = HTTPCycle(requestURL: request.url, requestMethod: request.method, session: self)
-        cycle.request = request
-        return cycle
+        return try await send(request)
     }
 }

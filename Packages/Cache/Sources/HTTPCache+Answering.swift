@@ -210,18 +210,17 @@ extension HTTPCache {
         [500, 502, 503, 504].contains(statusCode)
     }
 
-    /// Revalidates `key` in a cycle of its own, unless one is already doing it. The cycle
+    /// Revalidates `key` in a call of its own, unless one is already doing it. The call
     /// streams, so that a new body goes into the store as it arrives, never whole into memory.
     private func revalidateInBackground(_ request: HTTPRequest, key: String, session: HTTPSession) {
         revalidations.launch(key) {
             var background = request
             background.caching.policy = .revalidate
             background.appliesContentTypeProcessing = false
-            let cycle = HTTPCycle(requestURL: background.url, requestMethod: background.method, session: session)
-            cycle.request = background
-            return .init {
+            return .init { [background] in
                 do {
-                    for try await _ in try await cycle.startStreaming().body {}
+                    let response = try await session.send(background, options: HTTPRequestOptions(responseBody: .stream))
+                    for try await _ in response.stream ?? HTTPResponseBody(Data()) {}
                 } catch {
                     // A failed revalidation leaves the stored response as it was.
                 }

@@ -106,10 +106,8 @@ extension HTTPEventSource {
             request.headers["Cache-Control"] = "no-cache"
             request.headers["Last-Event-ID"] = parser.lastEventID.isEmpty ? nil : parser.lastEventID
             request.caching = HTTPRequest.Caching(policy: .reloadIgnoringCache, lifetime: .zero)
-            let cycle = HTTPCycle(requestURL: request.url, session: source.session)
-            cycle.request = request
-            let (response, body) = try await cycle.startStreaming()
-            guard response.statusCode != 204 else { return nil }
+            let response = try await source.session.send(request, options: HTTPRequestOptions(responseBody: .stream))
+            guard response.statusCode != 204, let body = response.stream else { return nil }
             let contentType = response.headers["Content-Type"] ?? ""
             guard MediaType(contentType)?.essence == "text/event-stream" else {
                 throw EventSourceError.notAnEventStream(contentType: contentType)

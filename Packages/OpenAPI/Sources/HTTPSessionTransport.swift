@@ -44,20 +44,20 @@ public struct HTTPSessionTransport: ClientTransport {
     public func send(
         _ request: HTTPTypes.HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
-        let cycle = HTTPCycle(
-            requestURL: try Self.url(baseURL, path: request.path ?? "/"), requestMethod: HTTPMethod(rawValue: request.method.rawValue),
-            session: session)
+        var sent = JewzHTTPCore.HTTPRequest(
+            url: try Self.url(baseURL, path: request.path ?? "/"), method: HTTPMethod(rawValue: request.method.rawValue))
         var headers = HTTPHeaderFields(request.headerFields)
         // The body says its own length; a second Content-Length would be a duplicate.
         headers.remove("Content-Length")
-        cycle.request.headers = headers
-        cycle.request.body = try await requestBody(body)
-        let response: JewzHTTPCore.HTTPResponse
+        sent.headers = headers
+        sent.body = try await requestBody(body)
+        var response: JewzHTTPCore.HTTPResponse
         let responseBody: HTTPBody?
         do {
-            let (head, streamed) = try await cycle.startStreaming()
-            response = head
-            responseBody = Self.hasBody(request.method) ? HTTPBody(streamed, length: Self.length(of: head), iterationBehavior: .single) : nil
+            response = try await session.send(sent, options: HTTPRequestOptions(responseBody: .stream))
+            let streamed = response.stream ?? HTTPResponseBody(Data())
+            response.stream = nil
+            responseBody = Self.hasBody(request.method) ? HTTPBody(streamed, length: Self.length(of: response), iterationBehavior: .single) : nil
         } catch let error as HTTPError where error.code == .statusCode {
             // A status the session counts as failing is still a response the client expects.
             guard let failed = error.response else { throw error }

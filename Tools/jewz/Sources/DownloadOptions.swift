@@ -38,9 +38,9 @@ struct DownloadOptions: ParsableArguments {
         let output = self.output
         // Resumable only under a name the next run can find again (--output).
         var download = HTTPDownload(resumable: output != nil, resumingFrom: resumeData, didWriteData: ProgressBar.forTerminal()?.handler) {
-            cycle, location in
-            let destination = try output.map { URL(fileURLWithPath: $0) } ?? Self.freeName(for: cycle.response)
-            try HTTPDownload.moving(to: destination).downloadFile(cycle, location)
+            response, location in
+            let destination = try output.map { URL(fileURLWithPath: $0) } ?? Self.freeName(for: response)
+            try HTTPDownload.moving(to: destination).downloadFile(response, location)
             saved.path.withLock { $0 = output ?? destination.lastPathComponent }
         }
         download.temporaryDirectory = output.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }

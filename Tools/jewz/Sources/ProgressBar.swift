@@ -21,8 +21,8 @@ final class ProgressBar: Sendable {
     }
 
     /// The handler a download calls after each write.
-    var handler: HTTPCycle.DidWriteBodyDataHandler {
-        { [self] _, written, total, expected in update(written: written, total: total, expected: expected) }
+    var handler: HTTPProgressHandler {
+        { [self] written, total, expected in update(written: written, total: total, expected: expected) }
     }
 
     private func update(written: Int64, total: Int64, expected: Int64?) {

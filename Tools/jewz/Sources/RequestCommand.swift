@@ -106,7 +106,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         body?.install(on: cycle, headers: &headers)
         let saved = DownloadOptions.Saved()
-        cycle.download = try downloading.makeDownload(saved: saved)
+        if let download = try downloading.makeDownload(saved: saved) { cycle.options.responseBody = .download(download) }
         let given = headers
         headers.addMissing(from: remembered.map { HTTPHeaderFields($0.headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }) } ?? [:])
         cycle.request.headers = headers
@@ -198,7 +198,7 @@ struct RequestCommand: AsyncParsableCommand {
         var method: HTTPMethod?
         var url = first
         if let second = rest.first, Self.isMethod(first, before: second) {
-            method = HTTPMethod(first.uppercased())
+            method = HTTPMethod(rawValue: first.uppercased())
             url = second
             rest = rest.dropFirst()
         }

@@ -54,7 +54,7 @@ final class RequestEcho: HTTPMiddleware {
 }
 
 /// What `--verbose` tells of a command's request: the stages it went through, hop by hop, as
-/// the cycle's ``HTTPEvent/stageEntered(_:request:)`` events name them, and each attempt's
+/// the call's ``HTTPEvent/stageEntered(_:request:)`` events name them, and each attempt's
 /// timings from the request, response and retry events.
 final class StageTrace: HTTPEventMonitor {
     private struct Attempt {
@@ -68,7 +68,7 @@ final class StageTrace: HTTPEventMonitor {
     private let names = Mutex<[String]>([])
     private let attempts = Mutex<[Attempt]>([])
 
-    func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
+    func call(_ call: HTTPCall, didEmit event: HTTPEvent) {
         switch event {
         case .stageEntered(let name, _):
             names.withLock { $0.append(name) }

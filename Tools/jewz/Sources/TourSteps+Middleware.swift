@@ -74,9 +74,9 @@ extension TourStep {
                             .withTrailers { ["X-Bytes-Seen": String(seen.load(ordering: .relaxed))] }  // at its end
                         return response
                     }
-                    let cycle = try HTTPCycle(url("/download/1000000"), method: .get, session: session)
-                    cycle.download = .moving(to: file)
-                    let response = try await cycle.start()           // response.headers["X-Bytes-Seen"]
+                    let response = try await HTTPCycle.get(url("/download/1000000"),
+                                                           options: .init(responseBody: .download(.moving(to: file))), session: session)
+                    response.headers["X-Bytes-Seen"]
                     """
             ) {
                 let counting = HTTPClosureMiddleware("count") { request, next in
@@ -93,9 +93,8 @@ extension TourStep {
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-tour-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: file) }
                 let session = HTTPSession(configuration: .init { $0.networkMiddleware = [counting] })
-                let cycle = try HTTPCycle(url("/download/1000000"), method: .get, session: session)
-                cycle.download = .moving(to: file)
-                let response = try await cycle.start()
+                let response = try await HTTPCycle.get(
+                    url("/download/1000000"), options: .init(responseBody: .download(.moving(to: file))), session: session)
                 try await session.shutdown()
                 let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
                 return Outcome(

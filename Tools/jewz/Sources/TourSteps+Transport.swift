@@ -97,17 +97,17 @@ extension TourStep {
                 return try await failing(with: .timedOut) { try await cycle.start() }
             },
             TourStep(
-                title: "A session cancels its cycles by method and path, or all of them",
+                title: "A session cancels its calls by method and path, or all of them (a sign-out)",
                 code: """
                     async let held = HTTPCycle.get(url("/counter"), parameters: ["key": "tour-cancel", "hold": 30])
                     // once the server holds it:
-                    HTTPSession.default.cancelCycles(method: .get, path: url("/counter"))   // or cancelAllCycles()
+                    HTTPSession.default.cancelCalls(method: .get, path: url("/counter"))   // or cancelAllCalls()
                     try await held   // throws .cancelled, at once
                     """
             ) {
                 let held = Task { try await HTTPCycle.get(url("/counter"), parameters: ["key": "tour-cancel", "hold": 30]) }
                 while sandbox.router.requestCount(forKey: "tour-cancel") == 0 { await Task.yield() }
-                let cancelled = HTTPSession.default.cancelCycles(method: .get, path: url("/counter"))
+                let cancelled = HTTPSession.default.cancelCalls(method: .get, path: url("/counter"))
                 let outcome = try await failing(with: .cancelled) { _ = try await held.value }
                 return Outcome("\(cancelled) cancelled: \(outcome.shown)", expected: "1 cancelled: \(outcome.expected)")
             },

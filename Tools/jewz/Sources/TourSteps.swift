@@ -287,12 +287,12 @@ extension TourStep {
                 title: "Upload with progress: the body streams, and the totals end at its length",
                 code: """
                     try await HTTPCycle.upload(url("/sink"), source: .data(Data(count: 1_000_000)),
-                                               didSendBodyData: { _, _, sent, total in /* 65536 of 1000000… */ })
+                                               didSendBodyData: { _, sent, total in /* 65536 of 1000000… */ })
                     """
             ) {
                 let last = TourProgress()
                 try await HTTPCycle.upload(
-                    url("/sink"), source: .data(Data(count: 1_000_000)), didSendBodyData: { _, _, sent, total in last.record(sent, total) })
+                    url("/sink"), source: .data(Data(count: 1_000_000)), didSendBodyData: { _, sent, total in last.record(sent, total) })
                 return Outcome("sent \(last.value)", expected: "sent 1000000 of 1000000")
             },
             TourStep(

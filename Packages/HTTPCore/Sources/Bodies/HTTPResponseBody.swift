@@ -13,12 +13,10 @@ import struct Synchronization.Atomic
 /// on: the bytes then reach the file or the reader through its transform.
 ///
 /// ```swift
-/// let (response, body) = try await cycle.startStreaming()
-/// for try await chunk in body { hasher.update(chunk) }
+/// let response = try await session.send(request, options: .init(responseBody: .stream))
+/// for try await chunk in response.stream ?? HTTPResponseBody(Data()) { hasher.update(chunk) }
 /// ```
 public struct HTTPResponseBody: AsyncSequence, Sendable {
-    public typealias Element = Data
-
     /// Where the chunks come from, and what runs once when they stop coming. Stops the
     /// transfer when the last copy of the body and its iterators are gone.
     final class Reader: Sendable {
@@ -156,9 +154,33 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         reader = Reader(channel)
     }
 
-    /// A body already whole in memory, read 64 KiB at a time.
-    package init(_ data: Data) {
+    /// A body already whole in memory, read 64 KiB at a time: how a middleware or a test makes
+    /// a response whose body streams.
+    public init(_ data: Data) {
         reader = Reader(StoredBodyChunks(data))
+    }
+
+    /// A body read from `chunks`, once, as the reader asks for it: how a middleware hands on a
+    /// body it produces itself (decrypted, decompressed, from another source). The sequence is
+    /// read in a task of its own, at most about a megabyte ahead of the reader; dropping the
+    /// body cancels that task, and an error the sequence throws ends the body with it.
+    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element == Data {
+        let pump = Mutex<Task<Void, Never>?>(nil)
+        let channel = ResponseBodyChannel { pump.withLock { $0 }?.cancel() }
+        pump.withLock { pump in
+            pump = Task {
+                do {
+                    for try await chunk in chunks {
+                        try await channel.waitForDemand()
+                        try channel.enqueue(chunk)
+                    }
+                    channel.finish(with: nil)
+                } catch {
+                    channel.finish(with: error)
+                }
+            }
+        }
+        reader = Reader(channel)
     }
 
     /// The first `length` bytes of `file` (a cache's stored body), read 64 KiB at a time. The

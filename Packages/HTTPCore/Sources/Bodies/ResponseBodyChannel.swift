@@ -1,10 +1,9 @@
 import Foundation
 import JewzLocking
 
-/// Hands a streamed response from the cycle's run (the producer) to the caller of
-/// ``HTTPCycle/startStreaming()`` (the consumer): the head once, then body chunks through a
-/// buffer of at most ``highWaterMark`` bytes; past it the producer waits, and so does the
-/// connection.
+/// Hands a streamed body from the task that receives it (an exchange's, or one reading a
+/// sequence a middleware made) to its reader: the head once, then body chunks through a buffer
+/// of at most ``highWaterMark`` bytes; past it the producer waits, and so does the connection.
 final class ResponseBodyChannel: Sendable {
     /// The most bytes held for a consumer that reads slower than the network delivers.
     static let highWaterMark = 1 << 20

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Collects a response for a cycle: undoes its content codings as the body arrives and puts
+/// Collects a response for a call: undoes its content codings as the body arrives and puts
 /// the decoded bytes into memory or into the channel the transport stage reads the stream from.
 ///
 /// A response whose status fails the cycle is always kept in memory, so that its body can be
@@ -36,17 +36,17 @@ struct ResponseCollector: HTTPResponseReceiver {
     private var decoders: ContentDecoderChain?
     private var receivedBody = false
     private var version: HTTPVersion?
-    /// The cycle that stops the exchange when it is cancelled; `nil` for a shared (coalesced)
+    /// The call that stops the exchange when it is cancelled; `nil` for a shared (coalesced)
     /// exchange, which one waiter's cancel must not stop.
-    private let owner: HTTPCycle?
+    private let owner: HTTPCall?
 
     /// A collector for one exchange of `run`: a shared (coalesced) exchange keeps its body in
-    /// memory and belongs to no one cycle; one with a `bridge` puts its body there, for the
+    /// memory and belongs to no one call; one with a `bridge` puts its body there, for the
     /// stages above to read.
-    init(for run: RequestRun, shared: Bool, bridge: ResponseBodyChannel?) {
-        let settings = run.settings
+    init(for call: HTTPCall, shared: Bool, bridge: ResponseBodyChannel?) {
+        let settings = call.settings
         followsRedirects = settings.configuration.followsRedirects
-        owner = shared ? nil : run.cycle
+        owner = shared ? nil : call
         codings = settings.configuration.contentCodings
         maximumBodySize = settings.configuration.maximumResponseBodySize
         self.bridge = shared ? nil : bridge
@@ -113,7 +113,7 @@ struct ResponseCollector: HTTPResponseReceiver {
     }
 
     /// Whether a body stays in memory whatever the destination: a failing status's, or a
-    /// redirect's the cycle follows.
+    /// redirect's the call follows.
     static func setsAside(statusFailed: Bool, followsRedirects: Bool, statusCode: Int, headers: HTTPHeaderFields) -> Bool {
         statusFailed || (followsRedirects && HTTPResponse.isRedirect(statusCode: statusCode, headers: headers))
     }

@@ -1,39 +1,37 @@
-import Foundation
-
-/// Where a run's response body goes once content-decoded.
-enum ResponseDestination {
+/// Where a call's response body goes, decided once when the call starts, from
+/// ``HTTPRequestOptions/responseBody``.
+enum ResponseDestination: Sendable {
     /// Into ``HTTPResponse/data``, up to the session's size limit.
     case memory
-    /// Into a file, for downloads.
+    /// To the caller, as ``HTTPResponse/stream``, read as it arrives.
+    case stream
+    /// Into a download's file.
     case file(DownloadTarget)
-    /// To a consumer reading ``HTTPResponseBody`` as it arrives.
-    case stream(ResponseBodyChannel)
 
-    /// Sends a body still arriving to the file or the reader, chunk by chunk as it is read,
-    /// after its head, and returns the fields its wrappers add at its end
-    /// (``HTTPResponseBody/withTrailers(_:)``).
-    ///
-    /// - Throws: what ended the body, the file's errors, or ``HTTPError/Code/streamAbandoned``
-    ///   when the reader went away.
-    func deliver(_ head: HTTPResponse, body: HTTPResponseBody) async throws -> HTTPHeaderFields {
-        var head = head
-        head.stream = nil
+    init(_ body: HTTPRequestOptions.BodyDestination) {
+        switch body {
+        case .memory: self = .memory
+        case .stream: self = .stream
+        case .download(let download): self = .file(DownloadTarget(download))
+        }
+    }
+
+    var isInMemory: Bool {
+        if case .memory = self { true } else { false }
+    }
+
+    /// The download's target, for a call whose body goes to a file.
+    var download: DownloadTarget? {
+        if case .file(let target) = self { target } else { nil }
+    }
+
+    /// Whether `response`, back at the top of the path, still has to be sent where its body
+    /// goes: one whose body is not in memory yet was not delivered by the resume stage.
+    func landsOutsideMemory(_ response: HTTPResponse) -> Bool {
         switch self {
-        case .memory: return [:]
-        case .file(let target):
-            try target.begin(statusCode: head.statusCode, headers: head.headers, url: head.url, isDecoded: head.headers.namesContentCoding)
-        case .stream(let channel): channel.deliverHead(head)
+        case .memory: false
+        case .stream: true
+        case .file: !response.isBodyDelivered
         }
-        for try await chunk in body {
-            switch self {
-            case .memory: return [:]
-            case .file(let target): try chunk.withUnsafeBytes { try target.write($0) }
-            case .stream(let channel):
-                try await channel.waitForDemand()
-                try channel.enqueue(chunk)
-            }
-        }
-        if case .file(let target) = self { try target.finishWriting() }
-        return body.reader.trailingFields()
     }
 }

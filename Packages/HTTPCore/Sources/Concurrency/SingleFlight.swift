@@ -57,30 +57,43 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// The outcome of the flight for `key`: the one running, which the caller joins (then
     /// `joined` is called, in the caller's task), or a new one run with what `starting` makes.
     ///
-    /// - Parameter replacing: start a new flight whatever runs, cancelling the one running
-    ///   (its waiters get `CancellationError`): the last caller wins.
+    /// - Parameters:
+    ///   - replacing: start a new flight whatever runs, cancelling the one running (its
+    ///     waiters get `CancellationError`): the last caller wins.
+    ///   - call: the call the caller waits for, whose cancel makes it leave as its task's does.
     /// - Throws: what the work threw (or `starting`, to every waiter of its flight), or
-    ///   `CancellationError` when the calling task is cancelled or the flight is
+    ///   `CancellationError` when the calling task or `call` is cancelled or the flight is
     ///   ``cancel(_:)``led or replaced.
     package func value(
-        for key: Key, priority: RequestPriority = .normal, replacing: Bool = false, joined: () -> Void = {},
-        starting: () throws -> Work
+        for key: Key, priority: RequestPriority = .normal, replacing: Bool = false, waitingFor call: HTTPCall? = nil,
+        joined: () -> Void = {}, starting: () throws -> Work
     ) async throws -> Value {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
-        return try await withTaskCancellationHandler {
+        guard let call else { return try await wait(for: key, id: id, priority: priority, replacing: replacing, call: nil, joined: joined, starting: starting) }
+        return try await call.whileWaiting(onCancel: { self.leave(key, waiter: id) }) {
+            try await wait(for: key, id: id, priority: priority, replacing: replacing, call: call, joined: joined, starting: starting)
+        }
+    }
+
+    /// Joins or starts the flight for `key` as waiter `id`, and waits for its outcome.
+    private func wait(
+        for key: Key, id: UInt64, priority: RequestPriority, replacing: Bool, call: HTTPCall?, joined: () -> Void,
+        starting: () throws -> Work
+    ) async throws -> Value {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let waiter = Waiter(resume: { continuation.resume(with: $0) }, priority: priority)
-                join(key, id: id, waiter: waiter, replacing: replacing, joined: joined, starting: starting)
+                join(key, id: id, waiter: waiter, replacing: replacing, call: call, joined: joined, starting: starting)
             }
         } onCancel: {
             leave(key, waiter: id)
         }
     }
 
-    /// As ``value(for:priority:replacing:joined:starting:)`` for a caller that is called back
+    /// As ``value(for:priority:replacing:waitingFor:joined:starting:)`` for a caller that is called back
     /// instead of awaiting: it has joined the flight (or started it) when this returns, and
     /// `completion` gets the flight's outcome, or `CancellationError` when the flight is
     /// ``cancel(_:)``led or replaced. Such a caller never leaves a flight on its own.
@@ -92,7 +105,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
             state.nextID += 1
             return state.nextID
         }
-        join(key, id: id, waiter: Waiter(resume: completion, priority: priority), replacing: replacing, joined: {}, starting: starting)
+        join(key, id: id, waiter: Waiter(resume: completion, priority: priority), replacing: replacing, call: nil, joined: {}, starting: starting)
     }
 
     /// Starts a flight for `key` with what `starting` makes, unless one is running. Nobody
@@ -126,10 +139,12 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
         case starts(replaced: Flight?)
     }
 
-    private func join(_ key: Key, id: UInt64, waiter: Waiter, replacing: Bool, joined: () -> Void, starting: () throws -> Work) {
+    private func join(
+        _ key: Key, id: UInt64, waiter: Waiter, replacing: Bool, call: HTTPCall?, joined: () -> Void, starting: () throws -> Work
+    ) {
         let entry = state.withLock { state -> Entry in
-            // A task cancelled before it got here: its cancellation handler found no waiter.
-            if Task.isCancelled { return .cancelled }
+            // A task or call cancelled before it got here: its cancellation handler found no waiter.
+            if Task.isCancelled || call?.isCancelled == true { return .cancelled }
             guard var flight = state.flights[key], !replacing else {
                 let replaced = state.flights.updateValue(Flight(id: id, waiters: [id: waiter]), forKey: key)
                 return .starts(replaced: replaced)

@@ -1,7 +1,7 @@
 import Foundation
 
-// Making a cycle from a URL string (an invalid one throws `HTTPError.invalidURL` before anything
-// is sent), and sending a request value with a completion handler.
+// Making a request from a URL string (an invalid one throws `HTTPError.invalidURL` before
+// anything is sent), for a cycle or a one-call form.
 extension HTTPCycle {
     /// Creates a cycle for a URL string with `parameters` merged into its query.
     ///
@@ -16,21 +16,22 @@ extension HTTPCycle {
         requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
         session: HTTPSession = .default
     ) throws {
-        let merged = session.resolvingAgainstBaseURL(urlString.mergingQueryParameters(parameters))
-        guard let url = session.parsedURLMemo.sendableURL(merged) else { throw HTTPError.invalidURL(urlString) }
-        self.init(
-            request: HTTPRequest(url: url, method: method, headers: headers, object: requestObject, timeout: timeout),
-            options: options, session: session, vettedURL: url)
+        let (request, url) = try Self.request(urlString, method, parameters, headers, requestObject, timeout, session)
+        self.init(request: request, options: options, session: session, vettedURL: url)
     }
 
-    /// Sends `request`, returns the cycle at once and calls `completion` on the session's
-    /// completion queue.
-    @discardableResult
-    public static func send(
-        _ request: HTTPRequest, options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default, completion: @escaping Completion
-    ) -> HTTPCycle {
-        let cycle = HTTPCycle(request: request, options: options, session: session)
-        cycle.start(completion: completion)
-        return cycle
+    /// The request a URL string names, with its URL checked. Not inlined: its temporaries would
+    /// otherwise widen the async caller's frame, which every request allocates and touches
+    /// again when its response comes.
+    ///
+    /// - Throws: ``HTTPError/Code/invalidURL``.
+    @inline(never)
+    package static func request(
+        _ urlString: String, _ method: HTTPMethod, _ parameters: QueryParameters, _ headers: HTTPHeaderFields,
+        _ requestObject: (any Sendable)?, _ timeout: Duration?, _ session: HTTPSession
+    ) throws -> (HTTPRequest, URL) {
+        let merged = session.resolvingAgainstBaseURL(urlString.mergingQueryParameters(parameters))
+        guard let url = session.parsedURLMemo.sendableURL(merged) else { throw HTTPError.invalidURL(urlString) }
+        return (HTTPRequest(url: url, method: method, headers: headers, object: requestObject, timeout: timeout), url)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 // The one-call forms, all from one place: `HTTPCycle.get(…)`, `HTTPCycle.post(…)` and
-// the others are `Sender` values, called like functions, each in an `async` form that returns
-// the processed response and a completion-handler form that returns the cycle at once.
+// the others are `Sender` values, called like functions, each in an `async` form that sends
+// once (``HTTPSession/send(_:options:)``) and returns the processed response, and a
+// completion-handler form that returns a started cycle at once.
 extension HTTPCycle {
     /// Sends requests of one method: ``HTTPCycle/get``, ``HTTPCycle/post`` and the others.
     ///
@@ -12,16 +13,16 @@ extension HTTPCycle {
     /// try HTTPCycle.delete("https://api.example.com/items/7") { cycle, error in /* … */ }
     /// ```
     public struct Sender: Sendable {
-        public let method: HTTPMethod
+        package let method: HTTPMethod
 
         /// A sender of `method` requests, for methods without a static one (`OPTIONS`, `QUERY`…).
         public init(_ method: HTTPMethod) {
             self.method = method
         }
 
-        /// Sends a request and returns the processed response. The request runs in the calling
-        /// task (no task of its own is created): cancelling that task cancels it. Keep a cycle
-        /// (``HTTPCycle/init(_:method:parameters:headers:requestObject:timeout:options:session:)``)
+        /// Sends a request and returns the processed response: one
+        /// ``HTTPSession/send(_:options:)``, in the calling task, whose cancellation cancels it.
+        /// Keep a cycle (``HTTPCycle/init(_:method:parameters:headers:requestObject:timeout:options:session:)``)
         /// when you want to restart it or read its retry count.
         ///
         /// - Parameters:
@@ -30,16 +31,17 @@ extension HTTPCycle {
         ///   - headers: set on the request before the session's own are added.
         ///   - requestObject: what the request processors turn into the body.
         ///   - timeout: the longest the whole request may take (``HTTPRequest/timeout``).
-        ///   - options: the cycle's own processors, authentications and retry policy.
+        ///   - options: the call's own processors, authentications, retry policy, body destination.
         /// - Throws: ``HTTPError``: ``HTTPError/Code/invalidURL`` before anything is sent; for a
         ///   failing status, ``HTTPError/Code/statusCode`` with the response (status, headers,
-        ///   body) in ``HTTPError/response``; the errors of ``HTTPCycle/start()`` otherwise.
+        ///   body) in ``HTTPError/response``; the errors of ``HTTPSession/send(_:options:)`` otherwise.
         @discardableResult
         public func callAsFunction(
             _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
             requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default
         ) async throws -> HTTPResponse {
-            try await make(urlString, parameters, headers, requestObject, timeout, options, session).startUnshared()
+            let (request, url) = try HTTPCycle.request(urlString, method, parameters, headers, requestObject, timeout, session)
+            return try await session.send(request, options: options, vettedURL: url)
         }
 
         /// Sends a request, returns the cycle at once and calls `completion` on the session's
@@ -53,21 +55,11 @@ extension HTTPCycle {
             requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default,
             completion: @escaping Completion
         ) throws -> HTTPCycle {
-            let cycle = try make(urlString, parameters, headers, requestObject, timeout, options, session)
-            cycle.start(completion: completion)
-            return cycle
-        }
-
-        /// The cycle a call sends. Not inlined: its temporaries would otherwise widen the async
-        /// caller's frame, which every request allocates and touches again when its response comes.
-        @inline(never)
-        package func make(
-            _ urlString: String, _ parameters: QueryParameters, _ headers: HTTPHeaderFields, _ requestObject: (any Sendable)?,
-            _ timeout: Duration?, _ options: HTTPRequestOptions, _ session: HTTPSession
-        ) throws -> HTTPCycle {
-            try HTTPCycle(
+            let cycle = try HTTPCycle(
                 urlString, method: method, parameters: parameters, headers: headers, requestObject: requestObject,
                 timeout: timeout, options: options, session: session)
+            cycle.start(completion: completion)
+            return cycle
         }
     }
 

@@ -1,78 +1,112 @@
-import Synchronization
+import Foundation
+import struct Synchronization.Atomic
 
-// A cycle's runs: each starts with a new generation (``CycleLifecycle``), runs its
-// ``RequestRun`` in a task of its own or the caller's, and ends with the completion; what a run
-// reports back to its cycle is recorded only while it is the current generation.
+// A cycle's runs: each is one call (``HTTPCall``) in a task of its own, begun as a new
+// generation of ``CycleLifecycle``, and ends with the completion; what it leaves on the cycle
+// is recorded only while it is the current generation.
 extension HTTPCycle {
-    /// Starts a new run in a task of its own and returns that task.
-    func runInOwnTask(completion: Completion?, streamingTo channel: ResponseBodyChannel? = nil) -> Task<HTTPResponse, any Error> {
-        let (generation, previous) = state.withLock { beginRun(&$0, completion: completion) }
-        previous?.cancel()
+    /// Starts a run in a task of its own. Its outcome goes to `deliver`, and to `completion` on
+    /// the session's queue unless a cancel or a restart says otherwise.
+    ///
+    /// - Parameter streaming: whether the run hands its body over as a stream, whatever the
+    ///   options say.
+    func runInOwnTask(
+        completion: Completion?, streaming: Bool = false, deliver: (@Sendable (Result<HTTPResponse, HTTPError>) -> Void)? = nil
+    ) {
+        var settings = state.withLock { $0.settings }
+        if streaming { settings.options.responseBody = .stream }
+        let call = HTTPCall(session: session, settings: settings, vettedURL: vettedURL)
+        let (generation, replaced) = state.withLock { state in
+            state.retryCount = 0
+            state.resumeData = nil
+            return state.lifecycle.begin(call, completion: completion)
+        }
+        replaced?.cancel(explicitly: false)
+        // The task holds no response: a streamed body is let go, and its transfer stopped, as
+        // soon as its reader drops it.
         let task = Task {
-            // The cycle keeps the response, and the task hands a copy to whoever awaits it.
-            try await self.run(generation, completion: completion, channel: channel) { response in
-                self.record(copy response, of: generation)
-                return response
+            let outcome = await self.run(call, generation, completion: completion)
+            deliver?(outcome)
+        }
+        // A cancel from the cycle, a restart or the session also stops what the task awaits.
+        call.whenCancelled { task.cancel() }
+    }
+
+    /// A run for an awaiting caller: its task's cancellation cancels the cycle.
+    func awaitRun(streaming: Bool) async throws -> HTTPResponse {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                runInOwnTask(completion: nil, streaming: streaming) { continuation.resume(with: $0) }
+            }
+        } onCancel: {
+            self.cancel(explicitly: false)
+        }
+    }
+
+    /// Joins the run in progress, or starts one when none is, and returns its outcome: how a
+    /// caller shares a cycle that may have been started by someone else (a service's `.reuse`),
+    /// without restarting it. A joiner whose task is cancelled leaves alone; a starter's
+    /// cancellation cancels the run, as ``start()``'s does.
+    ///
+    /// - Throws: ``HTTPError``, as ``start()``; `CancellationError` for a joiner that left.
+    @discardableResult
+    package func startOrJoin() async throws -> HTTPResponse {
+        let id = UUID()
+        let started = Atomic(false)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                let joins = state.withLock { state -> Bool in
+                    guard state.lifecycle.call != nil, !Task.isCancelled else { return false }
+                    state.joiners[id] = continuation
+                    return true
+                }
+                guard !joins else { return }
+                started.store(true, ordering: .releasing)
+                runInOwnTask(completion: nil) { continuation.resume(with: $0.mapError { $0 }) }
+            }
+        } onCancel: {
+            if let joiner = state.withLock({ $0.joiners.removeValue(forKey: id) }) {
+                joiner.resume(throwing: CancellationError())
+            } else if started.load(ordering: .acquiring) {
+                cancel(explicitly: false)
             }
         }
-        // The run may have ended already, or been cancelled before its task was known: record
-        // the task only for a run still going, and pass on a cancel that came first.
-        if state.withLock({ $0.lifecycle.adopt(task, of: generation) }) { task.cancel() }
-        return task
     }
 
-    /// As a run in its own task's start, unless others get hold of the cycle while it runs (the
-    /// session's event monitors and queue, ``HTTPSession/pendingCycles``, the cycle's progress
-    /// handlers): then it starts nothing and returns `nil`. One lock for both, as every
-    /// one-call request asks.
-    func beginUnreachableRun() -> (generation: Int, previous: Task<HTTPResponse, any Error>?, downloads: Bool)? {
-        if session.hasEventMonitors.load(ordering: .acquiring) || session.queue.mayHoldRequests { return nil }
-        return state.withLock { state in
-            if state.settings.didSendBodyData != nil || state.settings.download?.didWriteData != nil { return nil }
-            let (generation, previous) = beginRun(&state, completion: nil)
-            return (generation, previous, state.settings.$download != nil)
-        }
-    }
-
-    /// Marks a new run as started (its generation is the one that may go on) and returns its
-    /// generation and the task of the run it replaces, for the caller to cancel.
-    private func beginRun(_ state: inout State, completion: Completion?) -> (generation: Int, previous: Task<HTTPResponse, any Error>?) {
-        state.retryCount = 0
-        state.resumeData = nil
-        let begun = state.lifecycle.begin(completion: completion)
-        liveGeneration.store(begun.generation, ordering: .releasing)
-        return begun
-    }
-
-    /// One run from start to end: the ``RequestRun`` (what ``HTTPSession/send(_:options:)``
-    /// runs too), then the completion.
-    ///
-    /// - Parameter keep: records the run's final response on the cycle — a failing status's
-    ///   too, before the error is thrown, and before a download's handler or the completion,
-    ///   which read it there — and returns what the caller gets back, so that a caller who
-    ///   wants only the cycle pays for no copy of the response.
-    // Inlined into the two callers: a run is then one async frame (see ``RequestRun/perform(keep:)``).
-    @inline(__always)
-    nonisolated(nonsending) func run<Outcome>(
-        _ generation: Int, completion: Completion?, channel: ResponseBodyChannel?, keep: (consuming HTTPResponse) -> Outcome
-    ) async throws -> Outcome {
-        let run = RequestRun(
-            session: session, cycle: self, generation: generation, settings: state.withLock { $0.settings }, vettedURL: vettedURL,
-            channel: channel)
+    /// One run from start to end: the call, then the completion — when the body streams, once
+    /// it has been read.
+    private func run(_ call: HTTPCall, _ generation: Int, completion: Completion?) async -> Result<HTTPResponse, HTTPError> {
         do {
-            let outcome = try await run.execute(keep: keep)
-            endRun(generation, failure: nil, completion: completion)
-            return outcome
+            var response = try await call.execute()
+            guard let stream = response.stream else {
+                record(response, of: generation, call: call)
+                endRun(generation, with: .success(response), completion: completion)
+                return .success(response)
+            }
+            response.stream = nil
+            record(response, of: generation, call: call)
+            response.stream = stream.whenFinished { [self, response] error in
+                let failure = error.map { $0 as? HTTPError ?? HTTPError(transportError: $0) }
+                endRun(generation, with: failure.map { .failure($0) } ?? .success(response), completion: completion)
+            }
+            return .success(response)
         } catch {
-            endRun(generation, failure: error, completion: completion)
-            throw error
+            record(error.response, of: generation, call: call, resumeData: error.resumeData)
+            endRun(generation, with: .failure(error), completion: completion)
+            return .failure(error)
         }
     }
 
-    /// Records the end of a run and calls its completion handler, unless a cancel or a restart
-    /// came first.
-    private func endRun(_ generation: Int, failure: HTTPError?, completion: Completion?) {
-        _ = state.withLock { $0.lifecycle.end(generation) }
+    /// Records the end of a run, hands its outcome to the callers who joined it, and calls its
+    /// completion handler, unless a cancel or a restart came first.
+    private func endRun(_ generation: Int, with outcome: Result<HTTPResponse, HTTPError>, completion: Completion?) {
+        let joiners = state.withLock { state -> [CheckedContinuation<HTTPResponse, any Error>] in
+            guard state.lifecycle.end(generation) else { return [] }
+            defer { state.joiners = [:] }
+            return Array(state.joiners.values)
+        }
+        for joiner in joiners { joiner.resume(with: outcome.mapError { $0 }) }
+        let failure: HTTPError? = if case .failure(let error) = outcome { error } else { nil }
         guard let completion else { return }
         session.completionQueue.async {
             // A cancel issued before the completion runs always wins; a restarted run's
@@ -83,49 +117,15 @@ extension HTTPCycle {
         }
     }
 
-    // MARK: What a run tells its cycle
-
-    /// Throws when the run's task is cancelled, or the run was cancelled or replaced by a
-    /// restart (which a run in the calling task learns only here).
-    func checkCancellation(of generation: Int, includingTask: Bool = true) throws {
-        if liveGeneration.load(ordering: .acquiring) != generation || includingTask && Task.isCancelled {
-            throw CancellationError()
-        }
-    }
-
-    /// The cancellation a run of `generation` ends with, as ``cancel(explicitly:)`` recorded it.
-    func recordedCancellation(of generation: Int) -> HTTPError? {
-        state.withLock { $0.lifecycle.cancellation(of: generation) }
-    }
-
-    /// Keeps a run's final response, unless a newer run started.
-    func record(_ response: consuming HTTPResponse, of generation: Int) {
-        // Moved in under the lock; dropped after it when a newer run started.
-        var response = Optional(consume response)
+    /// Keeps what a run leaves on the cycle — its final response (a failing status's too), its
+    /// retry count, where its download can continue — unless a newer run started.
+    private func record(_ response: HTTPResponse?, of generation: Int, call: HTTPCall, resumeData: DownloadResumeData? = nil) {
+        let retryCount = call.retryCount
         state.withLock { state in
-            if state.lifecycle.generation == generation { state.response = response.take() }
-        }
-    }
-
-    func record(retryCount: Int, of generation: Int) {
-        state.withLock { state in
-            if state.lifecycle.generation == generation { state.retryCount = retryCount }
-        }
-    }
-
-    func record(_ resumeData: DownloadResumeData?, of generation: Int) {
-        state.withLock { state in
-            if state.lifecycle.generation == generation { state.resumeData = resumeData }
-        }
-    }
-
-    /// Tells the session's monitors; the event (a copy of the request or response, a clock
-    /// reading) is built only when someone listens.
-    func emit(_ event: @autoclosure () -> HTTPEvent, to monitors: [any HTTPEventMonitor]) {
-        guard !monitors.isEmpty else { return }
-        let event = event()
-        for monitor in monitors {
-            monitor.cycle(self, didEmit: event)
+            guard state.lifecycle.generation == generation else { return }
+            if let response { state.response = response }
+            state.retryCount = retryCount
+            state.resumeData = resumeData
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
-// The upload and download forms, each in an `async` form that returns the processed response
-// (it runs in the calling task, which cancels it) and a completion-handler form that returns
-// the cycle at once.
+// The upload and download forms, each in an `async` form that sends once and returns the
+// processed response (in the calling task, which cancels it) and a completion-handler form
+// that returns a started cycle at once. What they take beyond a request goes into the options:
+// the body's source, the progress handlers, the download.
 extension HTTPCycle {
     /// Uploads `source` and returns the processed response.
     ///
@@ -15,12 +16,13 @@ extension HTTPCycle {
     @discardableResult
     public static func upload(
         _ urlString: String, method: HTTPMethod = .post, parameters: QueryParameters = [:], source: HTTPRequestBody,
-        contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
+        contentType: String? = nil, didSendBodyData: HTTPProgressHandler? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
         session: HTTPSession = .default
     ) async throws -> HTTPResponse {
-        let cycle = try HTTPCycle(urlString, method: method, parameters: parameters, options: options, session: session)
-        cycle.prepareUpload(source, contentType: contentType, didSendBodyData: didSendBodyData)
-        return try await cycle.startUnshared()
+        var (request, url) = try request(urlString, method, parameters, [:], nil, nil, session)
+        var options = options
+        prepareUpload(&request, &options, source, contentType: contentType, didSendBodyData: didSendBodyData)
+        return try await session.send(request, options: options, vettedURL: url)
     }
 
     /// Uploads `source`, returns the cycle at once and calls `completion` when done.
@@ -29,11 +31,13 @@ extension HTTPCycle {
     @discardableResult
     public static func upload(
         _ urlString: String, method: HTTPMethod = .post, parameters: QueryParameters = [:], source: HTTPRequestBody,
-        contentType: String? = nil, didSendBodyData: DidSendBodyDataHandler? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
+        contentType: String? = nil, didSendBodyData: HTTPProgressHandler? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
-        let cycle = try HTTPCycle(urlString, method: method, parameters: parameters, options: options, session: session)
-        cycle.prepareUpload(source, contentType: contentType, didSendBodyData: didSendBodyData)
+        var (request, url) = try request(urlString, method, parameters, [:], nil, nil, session)
+        var options = options
+        prepareUpload(&request, &options, source, contentType: contentType, didSendBodyData: didSendBodyData)
+        let cycle = HTTPCycle(request: request, options: options, session: session, vettedURL: url)
         cycle.start(completion: completion)
         return cycle
     }
@@ -44,19 +48,21 @@ extension HTTPCycle {
     ///
     /// - Parameters:
     ///   - resumable: keep a partial file on failure when the server supports ranges; see
-    ///     ``HTTPDownload/isResumable`` and ``resumeData``.
+    ///     ``HTTPDownload/isResumable`` and ``HTTPError/resumeData``.
     ///   - resumeData: continue an earlier download.
-    /// - Throws: ``HTTPError``; after a failure, the cycle on which to read ``resumeData`` is
-    ///   the one given to a completion form, so keep a cycle and ``start()`` it when you need it.
+    /// - Throws: ``HTTPError``; after a failure of a resumable download, with the
+    ///   ``HTTPError/resumeData`` to continue it from.
     @discardableResult
     public static func download(
         _ urlString: String, parameters: QueryParameters = [:], resumable: Bool = false,
-        resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: DidWriteBodyDataHandler? = nil,
+        resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: HTTPProgressHandler? = nil,
         options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler
     ) async throws -> HTTPResponse {
-        let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, options: options, session: session)
-        cycle.download = HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
-        return try await cycle.startUnshared()
+        let (request, url) = try request(urlString, .get, parameters, [:], nil, nil, session)
+        var options = options
+        options.responseBody = .download(
+            HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile))
+        return try await session.send(request, options: options, vettedURL: url)
     }
 
     /// Downloads to a temporary file, returns the cycle at once, hands the file to
@@ -66,22 +72,25 @@ extension HTTPCycle {
     @discardableResult
     public static func download(
         _ urlString: String, parameters: QueryParameters = [:], resumable: Bool = false,
-        resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: DidWriteBodyDataHandler? = nil,
+        resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: HTTPProgressHandler? = nil,
         options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler,
         completion: @escaping Completion
     ) throws -> HTTPCycle {
+        var options = options
+        options.responseBody = .download(
+            HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile))
         let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, options: options, session: session)
-        cycle.download = HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
         cycle.start(completion: completion)
         return cycle
     }
 
-    /// Makes the cycle send `source` as its body.
-    private func prepareUpload(_ source: HTTPRequestBody, contentType: String?, didSendBodyData: DidSendBodyDataHandler?) {
-        state.withLock { state in
-            state.settings.request.body = source
-            if let contentType { state.settings.request.headers["Content-Type"] = contentType }
-            state.settings.didSendBodyData = didSendBodyData
-        }
+    /// Makes `request` send `source` as its body, with `options` reporting its progress.
+    private static func prepareUpload(
+        _ request: inout HTTPRequest, _ options: inout HTTPRequestOptions, _ source: HTTPRequestBody, contentType: String?,
+        didSendBodyData: HTTPProgressHandler?
+    ) {
+        request.body = source
+        if let contentType { request.headers["Content-Type"] = contentType }
+        if let didSendBodyData { options.didSendBodyData = didSendBodyData }
     }
 }

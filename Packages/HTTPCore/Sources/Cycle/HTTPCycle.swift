@@ -1,10 +1,11 @@
 import Foundation
 import JewzLocking
-import struct Synchronization.Atomic
 
-/// One request and its response: create, configure and start a cycle, then read the response
-/// from the same object. A cycle can be started again (``restart()``); each run replaces the
-/// response of the one before.
+/// One request and its response as an object to hold: create, configure and start a cycle,
+/// then read the response from the same object; restart it, cancel it from elsewhere, be
+/// called back on the session's completion queue. Each start is one call of
+/// ``HTTPSession/send(_:options:)`` (an ``HTTPCall``), which replaces the response of the one
+/// before.
 ///
 /// ```swift
 /// let cycle = HTTPCycle(requestURL: url, requestMethod: .post)
@@ -14,21 +15,11 @@ import struct Synchronization.Atomic
 /// print(cycle.response?.text ?? "")
 /// ```
 ///
-/// The cycle holds its settings and the lifecycle of its runs (start, cancel, restart, what a
-/// caller sees); each run's pipeline is a ``RequestRun``.
+/// When nothing needs holding, `session.send` or a one-call form (``HTTPCycle/get``…) does
+/// the same without an object.
 public final class HTTPCycle: Sendable {
     /// Called with the cycle and `nil`, or the error that ended it.
     public typealias Completion = @Sendable (HTTPCycle, HTTPError?) -> Void
-    /// Called as the request body goes out: the bytes just sent, all sent so far in this
-    /// attempt, and the body's length (`nil` for a stream of unknown length).
-    public typealias DidSendBodyDataHandler = @Sendable (
-        HTTPCycle, _ bytesSent: Int64, _ totalBytesSent: Int64, _ totalBytesExpectedToSend: Int64?
-    ) -> Void
-    /// Called as a download is written: the bytes just written, the file's size so far, and
-    /// the size expected in the end (`nil` when unknown).
-    public typealias DidWriteBodyDataHandler = @Sendable (
-        HTTPCycle, _ bytesWritten: Int64, _ totalBytesWritten: Int64, _ totalBytesExpectedToWrite: Int64?
-    ) -> Void
 
     public let session: HTTPSession
 
@@ -37,15 +28,14 @@ public final class HTTPCycle: Sendable {
         var lifecycle = CycleLifecycle()
         var response: HTTPResponse?
         var retryCount = 0
-        @OutOfLine var resumeData: DownloadResumeData? = nil
+        var resumeData: DownloadResumeData?
+        /// Callers waiting for the current run's outcome (``startOrJoin()``).
+        var joiners: [UUID: CheckedContinuation<HTTPResponse, any Error>] = [:]
     }
 
     let state: Mutex<State>
     /// The URL a string initializer checked already: preparing a request with it skips the check.
     let vettedURL: URL?
-    /// The generation of the run that may go on: set when a run starts, 0 once it is cancelled.
-    /// Every stage of a run checks it, so it is an atomic load rather than the lock.
-    let liveGeneration = Atomic(0)
 
     /// Creates a cycle that is ready to ``start()``.
     public convenience init(
@@ -68,9 +58,6 @@ public final class HTTPCycle: Sendable {
         self.session = session
         self.vettedURL = vettedURL
         state = Mutex(State(settings: RunSettings(request: request, options: options)))
-        if session.hasEventMonitors.load(ordering: .acquiring) {
-            emit(.created, to: session.settings().configuration.eventMonitors)
-        }
     }
 
     /// The request to send. Changes apply to the next start.
@@ -84,46 +71,30 @@ public final class HTTPCycle: Sendable {
         state.withLock { $0.response }
     }
 
-    /// What this cycle uses instead of its session's settings. Changes apply to the next start,
-    /// except ``HTTPRequestOptions/priority``, which also moves a cycle waiting in the queue.
+    /// What this cycle uses instead of its session's settings: processors, authentications,
+    /// retry policy, where the body goes, progress. Changes apply to the next start, except
+    /// ``HTTPRequestOptions/priority``, which also moves a run waiting in the queue.
     public var options: HTTPRequestOptions {
         get { state.withLock { $0.settings.options } }
         set {
-            let moved = state.withLock { state in
+            let running = state.withLock { state in
                 defer { state.settings.options = newValue }
-                return state.settings.options.priority != newValue.priority
+                return state.settings.options.priority != newValue.priority ? state.lifecycle.call : nil
             }
-            if moved { session.queue.reprioritize(self, to: newValue.priority) }
+            running?.priority = newValue.priority
         }
     }
 
-    /// Where the cycle stands in its session's queue.
-    var priority: RequestPriority {
-        state.withLock { $0.settings.options.priority }
-    }
-
-    /// Reports the request body's progress as it is sent.
-    public var didSendBodyData: DidSendBodyDataHandler? {
-        get { state.withLock { $0.settings.didSendBodyData } }
-        set { state.withLock { $0.settings.didSendBodyData = newValue } }
-    }
-
-    /// Makes the response body go to a file instead of ``HTTPResponse/data``; see
-    /// ``HTTPDownload``. A response whose status fails the cycle stays in memory.
-    public var download: HTTPDownload? {
-        get { state.withLock { $0.settings.download } }
-        set { state.withLock { $0.settings.download = newValue } }
-    }
-
     /// Where the latest run's download can be continued from, when it failed or was cancelled
-    /// after writing part of a resumable body; pass it to ``HTTPDownload/resumeData``.
+    /// after writing part of a resumable body (the failure's ``HTTPError/resumeData``).
     public var resumeData: DownloadResumeData? {
         state.withLock { $0.resumeData }
     }
 
     /// How many times the latest run sent its request again after a failure.
     public var retryCount: Int {
-        state.withLock { $0.retryCount }
+        let (running, recorded) = state.withLock { ($0.lifecycle.call, $0.retryCount) }
+        return running?.retryCount ?? recorded
     }
 
     /// Whether a run is in progress (its completion handler, if any, has not run yet).
@@ -144,49 +115,41 @@ public final class HTTPCycle: Sendable {
     ///   when cancelled, network and processor errors otherwise.
     @discardableResult
     public func start() async throws -> HTTPResponse {
-        let task = runInOwnTask(completion: nil)
-        return try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            self.cancel(explicitly: false)
-        }
+        try await awaitRun(streaming: false)
     }
 
     /// Sends the request and calls `completion` on the session's completion queue.
     ///
     /// After ``cancel(explicitly:)`` with `explicitly: true`, `completion` is not called.
     public func start(completion: @escaping Completion) {
-        _ = runInOwnTask(completion: completion)
+        runInOwnTask(completion: completion)
     }
 
     /// Sends the request and returns as soon as the response head has arrived, with the body
-    /// to be read as it arrives instead of being collected in memory.
+    /// to be read as it arrives instead of being collected in memory (the options'
+    /// ``HTTPRequestOptions/BodyDestination/stream`` for this run).
     ///
     /// Failures before the head are retried as for ``start()``; a status that fails the cycle
     /// throws ``HTTPError/Code/statusCode`` with the (small) body collected as usual. Once the
     /// head is returned, the run is not retried: an error ends the body's sequence. Response
-    /// processors do not run on a streamed body. Starting a cycle that is running restarts it.
+    /// processors do not run on a streamed body. The run lasts until the body is read or
+    /// dropped. Starting a cycle that is running restarts it.
     ///
     /// - Returns: the response (status, headers, URL; its ``HTTPResponse/data`` is empty) and
     ///   its body.
     /// - Throws: ``HTTPError``, as ``start()``.
     public func startStreaming() async throws -> (response: HTTPResponse, body: HTTPResponseBody) {
-        let channel = ResponseBodyChannel { [weak self] in self?.cancel(explicitly: false) }
-        _ = runInOwnTask(completion: nil, streamingTo: channel)
-        let reader = HTTPResponseBody.Reader(channel)
-        let response = try await withTaskCancellationHandler {
-            try await channel.head()
-        } onCancel: {
-            self.cancel(explicitly: false)
-        }
-        return (response, HTTPResponseBody(reader: reader))
+        var response = try await awaitRun(streaming: true)
+        let body = response.stream ?? HTTPResponseBody(response.data)
+        response.stream = nil
+        return (response, body)
     }
 
     /// Cancels the running request, if any, and sends the same request again. A completion
     /// handler given to the last ``start(completion:)`` is called for the new run only.
     public func restart() {
         let completion = state.withLock { $0.lifecycle.completion }
-        _ = runInOwnTask(completion: completion)
+        runInOwnTask(completion: completion)
     }
 
     /// Cancels the running request.
@@ -196,47 +159,6 @@ public final class HTTPCycle: Sendable {
     ///   ``HTTPError/isExplicitCancellation`` is `true`. With `false` the cycle completes
     ///   with an implicit cancellation.
     public func cancel(explicitly: Bool) {
-        let stopping = state.withLock { state in
-            let stopping = state.lifecycle.cancel(explicitly: explicitly)
-            if stopping != nil { liveGeneration.store(0, ordering: .releasing) }
-            return stopping
-        }
-        guard let stopping else { return }
-        stopping.task?.cancel()
-        stopping.exchange?.cancel()
-        session.queue.withdraw(self)
-    }
-
-    /// Keeps the exchange of the running run so that ``cancel(explicitly:)`` can stop it,
-    /// or stops it now when the cycle was cancelled before it started.
-    func attach(_ exchange: any HTTPExchangeCancelling) {
-        if state.withLock({ $0.lifecycle.attach(exchange) }) { exchange.cancel() }
-    }
-
-    /// Runs the cycle for an async one-call form (`get`, `post`, `upload`, `download`…), whose caller
-    /// never holds the cycle while it runs.
-    ///
-    /// When nothing else can reach the cycle while it is on the wire, it runs in the calling
-    /// task instead of a task of its own: the caller's task cancels it, and a task per request
-    /// (its allocation, its frames, the hop back to the caller) is saved. Event monitors,
-    /// progress handlers and a session queue that may hold requests (``HTTPSession/pendingCycles``)
-    /// hand the cycle to others, whose ``cancel(explicitly:)`` must stop the exchange at once,
-    /// which only a task of its own allows: then it runs as ``start()``.
-    ///
-    /// The processed response is returned; it is kept on the cycle (``response``) only when
-    /// someone may read it there: a download's handler, which is given the cycle, or a caller
-    /// that shares the cycle afterwards (`keepsResponse`).
-    ///
-    /// - Throws: ``HTTPError``, as ``start()``.
-    // Inlined into the one-call forms, whose frame it would otherwise add to every request's.
-    @discardableResult @inline(__always)
-    nonisolated(nonsending) package func startUnshared(keepsResponse: Bool = false) async throws -> HTTPResponse {
-        guard let (generation, previous, downloads) = beginUnreachableRun() else { return try await start() }
-        previous?.cancel()
-        let keeps = keepsResponse || downloads
-        return try await run(generation, completion: nil, channel: nil) { response in
-            if keeps { record(copy response, of: generation) }
-            return response
-        }
+        state.withLock { $0.lifecycle.cancel(explicitly: explicitly) }?.cancel(explicitly: explicitly)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// across launches.
 public struct DownloadResumeData: Sendable, Codable, Equatable {
     /// The URL that was downloaded (after redirects).
-    public var url: URL
+    package var url: URL
     /// The partial file; it belongs to the caller until a resumed download takes it over.
     public var partialFile: URL
     /// How many bytes of the file are valid.

@@ -6,7 +6,6 @@ import JewzLocking
 /// on several tasks, one after the other.
 final class DownloadTarget: Sendable {
     let download: HTTPDownload
-    private let report: @Sendable (_ written: Int64, _ total: Int64, _ expected: Int64?) -> Void
     /// The file of this run: the resume data's partial file, or a new temporary one.
     private let fileURL: URL
 
@@ -27,9 +26,8 @@ final class DownloadTarget: Sendable {
 
     private let state: Mutex<State>
 
-    init(_ download: HTTPDownload, report: @escaping @Sendable (Int64, Int64, Int64?) -> Void) {
+    init(_ download: HTTPDownload) {
         self.download = download
-        self.report = report
         var state = State()
         if let resume = download.resumeData, let size = Self.size(of: resume.partialFile), size >= resume.bytesWritten {
             fileURL = resume.partialFile
@@ -96,7 +94,22 @@ final class DownloadTarget: Sendable {
             if let resumable = state.resumable { state.resumable = (state.total, resumable.validator) }
             return (state.total, state.expected)
         }
-        if let progress { report(Int64(bytes.count), progress.total, progress.expected) }
+        if let progress { download.didWriteData?(Int64(bytes.count), progress.total, progress.expected) }
+    }
+
+    /// Writes a body to the file as it is read, after its head, and returns the fields its
+    /// wrappers add at its end (``HTTPResponseBody/withTrailers(_:)``).
+    ///
+    /// - Throws: what ended the body; ``HTTPError/downloadNotResumable(reason:)`` and the
+    ///   file's errors, as ``begin(statusCode:headers:url:isDecoded:)`` and
+    ///   ``finishWriting()`` throw them.
+    func write(_ body: HTTPResponseBody, of head: HTTPResponse) async throws -> HTTPHeaderFields {
+        try begin(statusCode: head.statusCode, headers: head.headers, url: head.url, isDecoded: head.headers.namesContentCoding)
+        for try await chunk in body {
+            try chunk.withUnsafeBytes { try write($0) }
+        }
+        try finishWriting()
+        return body.reader.trailingFields()
     }
 
     /// Closes the file once the body is complete.

@@ -1,31 +1,42 @@
 import Foundation
 
-/// Makes a cycle write its response body to a file instead of memory: the body streams to a
-/// temporary file, and ``downloadFile`` gets the file once the content is complete and valid.
+/// Called as a body goes out or is written: the bytes just moved, all bytes so far, and the
+/// total expected in the end (`nil` when unknown). For an upload the totals restart with each
+/// attempt; for a download they count what a resumed file already held.
+public typealias HTTPProgressHandler = @Sendable (_ bytes: Int64, _ totalBytes: Int64, _ totalBytesExpected: Int64?) -> Void
+
+/// Makes a call write its response body to a file instead of memory
+/// (``HTTPRequestOptions/BodyDestination/download(_:)``): the body streams to a temporary file,
+/// and ``downloadFile`` gets the file once the content is complete and valid.
 ///
 /// The file is removed when the handler returns, so move or read it there. A failure removes
 /// what was written, unless the download ``isResumable`` and the server can continue it: then
-/// the partial file stays and ``HTTPCycle/resumeData`` says how to go on.
+/// the partial file stays and the error's ``HTTPError/resumeData`` says how to go on.
 ///
 /// ```swift
-/// let cycle = HTTPCycle(requestURL: url)
-/// cycle.download = HTTPDownload(resumable: true) { _, location in
+/// let download = HTTPDownload(resumable: true) { response, location in
 ///     try FileManager.default.moveItem(at: location, to: destination)
 /// }
-/// do { try await cycle.start() } catch { retryLater(cycle.resumeData) }
+/// do {
+///     try await session.send(HTTPRequest(url: url), options: .init(responseBody: .download(download)))
+/// } catch let error as HTTPError {
+///     retryLater(error.resumeData)
+/// }
 /// ```
 public struct HTTPDownload: Sendable {
-    /// Called with the cycle and the temporary file holding the complete body.
-    public typealias FileHandler = @Sendable (HTTPCycle, URL) throws -> Void
+    /// Called with the response (its status, headers and URL) and the temporary file holding
+    /// its complete body.
+    public typealias FileHandler = @Sendable (HTTPResponse, URL) throws -> Void
 
     /// Called after each write: the bytes just written, all bytes of the file so far (a
     /// resumed download counts what it continued from) and the size expected in the end
     /// (`nil` when the server did not say, or the body is content-decoded as it arrives).
-    public var didWriteData: HTTPCycle.DidWriteBodyDataHandler?
-    /// Receives the complete file; an error it throws fails the cycle.
+    public var didWriteData: HTTPProgressHandler?
+    /// Receives the complete file; an error it throws fails the call with
+    /// ``HTTPError/Code/downloadHandler``.
     public var downloadFile: FileHandler
     /// Whether a failed or cancelled download keeps its partial file and produces
-    /// ``HTTPCycle/resumeData`` when the server supports ranges (`Accept-Ranges: bytes` and a
+    /// ``HTTPError/resumeData`` when the server supports ranges (`Accept-Ranges: bytes` and a
     /// strong ETag or a Last-Modified date). A resumable download asks for an unencoded body,
     /// since ranges of an encoded body cannot be decoded from the middle.
     public var isResumable: Bool
@@ -38,7 +49,7 @@ public struct HTTPDownload: Sendable {
 
     public init(
         resumable: Bool = false, resumingFrom resumeData: DownloadResumeData? = nil,
-        didWriteData: HTTPCycle.DidWriteBodyDataHandler? = nil, downloadFile: @escaping FileHandler
+        didWriteData: HTTPProgressHandler? = nil, downloadFile: @escaping FileHandler
     ) {
         isResumable = resumable || resumeData != nil
         self.resumeData = resumeData
@@ -49,7 +60,7 @@ public struct HTTPDownload: Sendable {
     /// A download that moves the complete file to `destination`, replacing what is there.
     public static func moving(
         to destination: URL, resumable: Bool = false, resumingFrom resumeData: DownloadResumeData? = nil,
-        didWriteData: HTTPCycle.DidWriteBodyDataHandler? = nil
+        didWriteData: HTTPProgressHandler? = nil
     ) -> HTTPDownload {
         HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData) { _, location in
             // rename(2) replaces the destination in one step on the same volume; elsewhere the

@@ -41,7 +41,7 @@ public struct HTTPHeaderMiddleware: HTTPMiddleware {
         replaces = replacing
     }
 
-    /// - Throws: what a computed value throws (the cycle ends with it, named for this
+    /// - Throws: what a computed value throws (the call ends with it, named for this
     ///   middleware), and the errors of the stages after it.
     nonisolated(nonsending) public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var request = request

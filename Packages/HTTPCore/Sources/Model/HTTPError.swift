@@ -134,17 +134,19 @@ public struct HTTPError: Error, CustomStringConvertible {
         let detail: Detail
         let response: HTTPResponse?
         let underlying: (any Error)?
+        let resumeData: DownloadResumeData?
 
-        init(detail: Detail, response: HTTPResponse?, underlying: (any Error)?) {
+        init(detail: Detail, response: HTTPResponse?, underlying: (any Error)?, resumeData: DownloadResumeData? = nil) {
             self.detail = detail
             self.response = response
             self.underlying = underlying
+            self.resumeData = resumeData
         }
     }
 
     /// The kind of failure.
     public let code: Code
-    private let payload: Payload?
+    private var payload: Payload?
 
     private init(_ code: Code, _ detail: Detail = .none, response: HTTPResponse? = nil, underlying: (any Error)? = nil) {
         self.code = code
@@ -164,6 +166,17 @@ public struct HTTPError: Error, CustomStringConvertible {
 
     /// The error of the part that failed: a processor's, a decoder's, the transport's.
     public var underlying: (any Error)? { payload?.underlying }
+
+    /// Where a resumable download that failed or was cancelled can continue from: its partial
+    /// file and the validator that makes continuing safe. Give it to a new ``HTTPDownload``.
+    public var resumeData: DownloadResumeData? { payload?.resumeData }
+
+    /// The same failure, carrying where its download can continue from.
+    package func resuming(from resumeData: DownloadResumeData) -> HTTPError {
+        var resuming = self
+        resuming.payload = Payload(detail: detail, response: response, underlying: underlying, resumeData: resumeData)
+        return resuming
+    }
 
     /// The response's status code, for ``Code/statusCode`` failures.
     public var statusCode: Int? { response?.statusCode }
@@ -216,9 +229,9 @@ public struct HTTPError: Error, CustomStringConvertible {
         HTTPError(code, detail, response: response, underlying: underlying)
     }
 
-    /// The `processor` cannot turn a request object of `type` into a body.
-    package static func unsupportedRequestObject(type: String, processor: String) -> HTTPError {
-        HTTPError(.unsupportedRequestObject, .pair(type, processor))
+    /// The `processor` cannot turn a request object of `type` into a body; `nil` when no processor was there to try.
+    package static func unsupportedRequestObject(type: String, processor: String?) -> HTTPError {
+        HTTPError(.unsupportedRequestObject, .pair(type, processor ?? ""))
     }
 
     /// Any other failure of the transport, described by `reason`.
@@ -330,6 +343,8 @@ public struct HTTPError: Error, CustomStringConvertible {
             return "The \(text)-encoded body could not be decoded: \(underlying.map { String(describing: $0) } ?? "")"
         case .processor:
             return "\(text) failed: \(underlying.map { String(describing: $0) } ?? "")"
+        case .unsupportedRequestObject where second.isEmpty:
+            return "No request processor turns a request object of type \(text) into a body: depend on the umbrella module Jewzruxin, which sends it as JSON, or set ProcessorRegistry's objectProcessor or a request processor (the options' or the session's); or set request.data."
         case .unsupportedRequestObject:
             return "\(second) cannot turn a request object of type \(text) into a body; set a request processor that can, or set request.data."
         case .transport:

@@ -1,7 +1,5 @@
-/// Something that happened to a cycle; times are measured from the start of the run.
+/// Something that happened to a call (``HTTPCall``); times are measured from its start.
 public enum HTTPEvent: Sendable {
-    /// The cycle was created.
-    case created
     /// Processors and authentications have prepared the request.
     case requestPrepared(HTTPRequest, elapsed: Duration)
     /// An attempt went to the network (1 for the first).
@@ -12,23 +10,22 @@ public enum HTTPEvent: Sendable {
     /// An attempt joined an identical GET already in flight instead of sending its own
     /// (``HTTPSession/Configuration/coalescesIdenticalGETs``).
     case requestCoalesced(HTTPRequest)
-    /// An attempt's response arrived, body included.
+    /// An attempt's response arrived (its body still arriving when it streams).
     case responseReceived(HTTPResponse, attempt: Int, elapsed: Duration)
     /// An attempt failed and will be sent again after `delay`.
     case retrying(reason: HTTPError, delay: Duration, attempt: Int, elapsed: Duration)
     /// The response processors have run.
     case processed(HTTPResponse, elapsed: Duration)
-    /// The run failed (not by cancellation).
+    /// The call failed (not by cancellation).
     case failed(HTTPError, elapsed: Duration)
-    /// The run was cancelled.
+    /// The call was cancelled.
     case cancelled(explicitly: Bool, elapsed: Duration)
-    /// The run is over, whatever the outcome.
+    /// The call is over, whatever the outcome: for a body read as a stream, once it is read.
     case finished(elapsed: Duration)
 
     /// The event's name, for logs (`"requestSent"`…).
     public var name: String {
         switch self {
-        case .created: "created"
         case .requestPrepared: "requestPrepared"
         case .requestSent: "requestSent"
         case .stageEntered: "stageEntered"
@@ -43,19 +40,21 @@ public enum HTTPEvent: Sendable {
     }
 }
 
-/// Observes every cycle of a session: log, trace or measure without touching the pipeline.
+/// Observes every call of a session — each `send`, each run of a cycle: log, trace or measure
+/// without touching the pipeline.
 ///
-/// Events arrive synchronously on the cycle's task, in order for one cycle and concurrently
-/// across cycles: keep the work short and thread-safe.
+/// Events arrive synchronously on the call's task, in order for one call and concurrently
+/// across calls: keep the work short and thread-safe.
 ///
 /// ```swift
 /// struct Timings: HTTPEventMonitor {
-///     func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent) {
-///         if case .finished(let elapsed) = event { print(cycle.request.url, elapsed) }
+///     func call(_ call: HTTPCall, didEmit event: HTTPEvent) {
+///         if case .finished(let elapsed) = event { print(call.request.url, elapsed) }
 ///     }
 /// }
 /// try session.update { $0.eventMonitors.append(Timings()) }
 /// ```
 public protocol HTTPEventMonitor: Sendable {
-    func cycle(_ cycle: HTTPCycle, didEmit event: HTTPEvent)
+    /// Called with each event of `call`, in order.
+    func call(_ call: HTTPCall, didEmit event: HTTPEvent)
 }

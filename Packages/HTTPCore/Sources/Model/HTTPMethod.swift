@@ -10,10 +10,6 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStr
         self.rawValue = rawValue
     }
 
-    public init(_ rawValue: String) {
-        self.rawValue = rawValue
-    }
-
     public init(stringLiteral value: String) {
         self.rawValue = value
     }

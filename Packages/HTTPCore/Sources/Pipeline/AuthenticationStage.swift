@@ -1,4 +1,4 @@
-/// Gives each exchange the credentials of the run's authentications (the cycle's, else the
+/// Gives each exchange the credentials of the call's authentications (the options', else the
 /// session's), answers a 401/407 challenge once per authentication, and lets them read the
 /// response that ends the exchange (Digest's `Authentication-Info`). Never for a redirect hop
 /// on another origin than the run's request: credentials stay with the origin they were given
@@ -12,10 +12,10 @@ struct AuthenticationStage: HTTPMiddleware {
     static let maximumHandshakeLegs = 3
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        guard request.url.origin == next.run.request.url.origin, next.run.mayAuthenticate(request.url) else {
+        guard request.url.origin == next.call.request.url.origin, next.call.mayAuthenticate(request.url) else {
             return try await next(request)
         }
-        return try await Self.authenticated(request, with: next.run.authentications, next: next)
+        return try await Self.authenticated(request, with: next.call.authentications, next: next)
     }
 
     /// Credentials before the send, answers to a challenge, then the final response for the
@@ -26,7 +26,7 @@ struct AuthenticationStage: HTTPMiddleware {
     ) async throws -> HTTPResponse {
         var request = request
         for authentication in authentications {
-            try await RequestRun.authenticating(authentication) { try await authentication.authorize(&request) }
+            try await HTTPCall.authenticating(authentication) { try await authentication.authorize(&request) }
         }
         try request.validateForSending()
         var response = try await next(request)
@@ -36,7 +36,7 @@ struct AuthenticationStage: HTTPMiddleware {
             for authentication in authentications {
                 var retry = request
                 let handshake = (authentication as? any HTTPConnectionAuthentication)?.answersWithHandshake(response) ?? false
-                let answers = try await RequestRun.authenticating(authentication) {
+                let answers = try await HTTPCall.authenticating(authentication) {
                     try await authentication.respond(to: response, retrying: &retry)
                 }
                 guard answers else { continue }
@@ -51,7 +51,7 @@ struct AuthenticationStage: HTTPMiddleware {
             }
         }
         for authentication in authentications {
-            try await RequestRun.authenticating(authentication) { try authentication.didReceive(response, for: sent) }
+            try await HTTPCall.authenticating(authentication) { try authentication.didReceive(response, for: sent) }
         }
         return response
     }
@@ -71,7 +71,7 @@ struct AuthenticationStage: HTTPMiddleware {
             var legs = 1
             while legs < maximumHandshakeLegs, response.statusCode == 401 || response.statusCode == 407 {
                 var retry = request
-                let answers = try await RequestRun.authenticating(authentication) {
+                let answers = try await HTTPCall.authenticating(authentication) {
                     try await authentication.respond(to: response, retrying: &retry)
                 }
                 guard answers else { break }

@@ -11,8 +11,8 @@ struct CacheStage: HTTPMiddleware {
     var name: String { "cache" }
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        let run = next.run
-        if !run.bodies.isInMemory, request.headers.contains("Range") { return try await next(request) }
-        return try await cache.response(for: request, session: run.session) { request in try await next(request) }
+        let call = next.call
+        if !call.destination.isInMemory, request.headers.contains("Range") { return try await next(request) }
+        return try await cache.response(for: request, session: call.session) { request in try await next(request) }
     }
 }

@@ -22,11 +22,11 @@ struct CoalescingStage: HTTPMiddleware {
     var name: String { "coalescing" }
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        guard request.method == .get, next.run.bodies.isInMemory, request.dedicatedConnection == nil else { return try await next(request) }
-        let run = next.run
+        guard request.method == .get, next.call.destination.isInMemory, request.dedicatedConnection == nil else { return try await next(request) }
+        let call = next.call
         let shared = next.shared()
-        return try await flights.value(for: Key(request)) {
-            run.emit(.requestCoalesced(request))
+        return try await flights.value(for: Key(request), waitingFor: call) {
+            call.emit(.requestCoalesced(request))
         } starting: {
             .init { try await shared(request) }
         }

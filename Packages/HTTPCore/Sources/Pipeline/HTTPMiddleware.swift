@@ -7,8 +7,8 @@
 /// authentication, the cache, cookies, coalescing, the queue and the transport — are
 /// middleware too, in one order (see ARCHITECTURE.md); a session adds yours at two places:
 ///
-/// - ``HTTPSession/Configuration/middleware``: around the whole run of a cycle. It sees the
-///   request once, as the caller made it, and the final response, after retries, redirects and
+/// - ``HTTPSession/Configuration/middleware``: around each whole call. It sees the request
+///   once, as the caller made it, and the final response, after retries, redirects and
 ///   challenges.
 /// - ``HTTPSession/Configuration/networkMiddleware``: around each exchange on the network. It
 ///   sees every attempt and every redirect hop as it goes on the wire, with credentials and
@@ -27,10 +27,11 @@
 /// try session.update { $0.networkMiddleware.append(Signing(key: key)) }
 /// ```
 ///
-/// A response body bound for a download's file or a streamed reader goes there as it arrives,
-/// without passing through a middleware: the response a middleware gets back then has empty
-/// ``HTTPResponse/data``. A response a middleware makes itself is delivered to the file or the
-/// reader like one from the network.
+/// A response body bound for a download's file or the caller's reader comes back still
+/// arriving, as ``HTTPResponse/stream`` (its ``HTTPResponse/data`` empty): read it, wrap it
+/// (``HTTPResponseBody/map(_:)``) or replace it (``HTTPResponseBody/init(_:)-(AsyncSequence)``),
+/// and the call sends what you hand on where it goes. A response a middleware makes itself goes
+/// there like one from the network.
 public protocol HTTPMiddleware: Sendable {
     /// What `jewz -v` and the ``HTTPEvent/stageEntered(_:request:)`` event call this step.
     /// By default, the type's name.
@@ -42,7 +43,7 @@ public protocol HTTPMiddleware: Sendable {
     /// a request down without a hop to the global executor each; a witness of yours written as
     /// a plain `async` method still runs on the global executor (or on its actor), as before.
     ///
-    /// - Throws: an ``HTTPError`` (from `next`, or one of your own) ends the cycle with it,
+    /// - Throws: an ``HTTPError`` (from `next`, or one of your own) ends the call with it,
     ///   after the retry policy had its say when thrown below the retry stage; any other error
     ///   ends it with ``HTTPError/Code/middleware``, the error as its underlying one.
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse

@@ -30,13 +30,13 @@ final class Pipeline: Sendable {
     /// The request path for `configuration`.
     ///
     /// - Parameters:
-    ///   - authenticates: whether the run has authentications (the cycle's, else the session's).
+    ///   - authenticates: whether the call has authentications (the options', else the session's).
     ///   - download: the run's download, whose attempts continue what earlier ones wrote.
     ///   - queues: whether requests may have to wait for a place (a maximum, or a pause).
     init(_ configuration: HTTPSession.Configuration, parts: Parts, authenticates: Bool, download: DownloadTarget?, queues: Bool) {
         let order: [Step] = [
-            configuration.tracer.map { .builtIn(TracingStage(tracer: $0)) } ?? .absent,  // a span per run
-            .user(configuration.middleware),  // the caller's steps, once per run
+            configuration.tracer.map { .builtIn(TracingStage(tracer: $0)) } ?? .absent,  // a span per call
+            .user(configuration.middleware),  // the caller's steps, once per call
             .builtIn(RetryStage()),  // attempts, and the retry policy between them
             download.map { .builtIn(ResumeStage(target: $0)) } ?? .absent,  // Range for what is written
             configuration.followsRedirects ? .builtIn(RedirectStage()) : .absent,  // each hop below

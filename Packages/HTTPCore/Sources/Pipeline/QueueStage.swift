@@ -1,7 +1,7 @@
 /// Holds a request until the session lets it on the network: at most
 /// ``HTTPSession/Configuration/maximumActiveRequests`` at once, none while the session is
-/// paused, waiting ones by their cycle's priority. A place is held for the exchange only (to the
-/// end of a body that streams), and a shared (coalesced) exchange waits as nobody's cycle, so
+/// paused, waiting ones by their call's priority. A place is held for the exchange only (to the
+/// end of a body that streams), and a shared (coalesced) exchange waits as nobody's call, so
 /// that one waiter's cancel does not withdraw it. In the pipeline when the session sets a maximum or is paused: a run that
 /// started before either goes on without waiting.
 struct QueueStage: HTTPMiddleware {
@@ -10,14 +10,14 @@ struct QueueStage: HTTPMiddleware {
     var name: String { "queue" }
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        let run = next.run
+        let call = next.call
         if !queue.tryAcquire() {
-            try await queue.acquire(for: next.isShared ? nil : run.cycle, priority: run.priority)
+            try await queue.acquire(for: next.isShared ? nil : call, priority: call.priority)
         }
         var response: HTTPResponse
         do {
-            // A cancel that came while the cycle waited for its place stops it here.
-            try run.checkCancellation(sharing: next.isShared)
+            // A cancel that came while the call waited for its place stops it here.
+            try call.checkCancellation(sharing: next.isShared)
             response = try await next(request)
         } catch {
             queue.release()

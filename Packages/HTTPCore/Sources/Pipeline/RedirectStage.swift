@@ -25,7 +25,7 @@ struct RedirectStage: HTTPMiddleware {
     nonisolated(nonsending) private static func follow(
         from first: HTTPResponse, of request: HTTPRequest, next: HTTPNext
     ) async throws -> HTTPResponse {
-        let settings = next.run.settings
+        let settings = next.call.settings
         var response = first
         var request = request
         var visited: Set<String> = [visitKey(of: request)]
@@ -40,7 +40,7 @@ struct RedirectStage: HTTPMiddleware {
                 throw HTTPError.redirectLoop(url: request.url.redactedString)
             }
             try request.validateForSending()
-            next.run.session.logger.debug("redirect \(response.statusCode) → \(request.method) \(request.url.redactedString)")
+            next.call.session.logger.debug("redirect \(response.statusCode) → \(request.method) \(request.url.redactedString)")
             response = try await next(request)
         }
         return response

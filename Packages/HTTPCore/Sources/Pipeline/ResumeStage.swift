@@ -10,7 +10,7 @@ struct ResumeStage: HTTPMiddleware {
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var response = try await next(target.prepare(request))
         guard let stream = response.stream else { return response }
-        let trailers = try await ResponseDestination.file(target).deliver(response, body: stream)
+        let trailers = try await target.write(stream, of: response)
         for field in trailers { response.headers.add(field.value, for: field.name) }
         response.stream = nil
         response.isBodyDelivered = true

@@ -2,7 +2,7 @@ import Foundation
 import JewzLocking
 import Tracing
 
-/// A span for each run of a cycle, around everything else: the request as the caller made it,
+/// A span for each call, around everything else: the request as the caller made it,
 /// the final response after retries, redirects and challenges, and an event for each retry and
 /// redirect (``ExchangeTracingStage`` adds a child span per exchange); it ends with the response,
 /// or with the end of a body that streams. In the pipeline only when the session has a tracer.
@@ -26,7 +26,7 @@ struct TracingStage: HTTPMiddleware {
             throw error
         }
         span.attributes[HTTPTelemetry.Attribute.statusCode] = response.statusCode
-        if next.run.statusFails(response) { span.recordFailure(status: response.statusCode) }
+        if next.call.statusFails(response) { span.recordFailure(status: response.statusCode) }
         // A body still on its way to a reader: the run ends with it.
         response.whenBodyEnds { span.end(failingWith: $0) }
         return response

@@ -24,9 +24,9 @@ struct TransportStage: HTTPMiddleware {
     // each frame is allocated for every request, and touched again, cold, when its response comes.
     @inline(__always)
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        let run = next.run
-        if next.pipeline.hasUserStages { try Self.check(request, prepared: run.request, vettedURL: run.vettedURL) }
-        if !next.isShared, !run.bodies.isInMemory { return try await streaming(request, next: next) }
+        let call = next.call
+        if next.pipeline.hasUserStages { try Self.check(request, prepared: call.request, vettedURL: call.vettedURL) }
+        if !next.isShared, !call.destination.isInMemory { return try await streaming(request, next: next) }
         return try await sending(request, next: next, into: nil)
     }
 
@@ -34,21 +34,21 @@ struct TransportStage: HTTPMiddleware {
     /// closed; the body goes into memory, or into `bridge`.
     @inline(__always)
     nonisolated(nonsending) private func sending(_ request: HTTPRequest, next: HTTPNext, into bridge: ResponseBodyChannel?) async throws -> HTTPResponse {
-        let run = next.run
-        let started = Self.logStart(of: request, logger: run.session.logger)
+        let call = next.call
+        let started = Self.logStart(of: request, logger: call.session.logger)
         let response: HTTPResponse
         do {
             response = try await exchange(request, next: next, into: bridge)
         } catch let failure as StaleConnection {
             // A kept-alive connection the server had closed: once more, on another.
-            Self.logStale(request, failure, logger: run.session.logger)
+            Self.logStale(request, failure, logger: call.session.logger)
             do {
                 response = try await exchange(request, next: next, into: bridge)
             } catch let again as StaleConnection {
                 throw again.underlying
             }
         }
-        if let started { Self.logEnd(of: request, response: response, started: started, logger: run.session.logger) }
+        if let started { Self.logEnd(of: request, response: response, started: started, logger: call.session.logger) }
         return response
     }
 
@@ -89,12 +89,12 @@ struct TransportStage: HTTPMiddleware {
     // Inlined into `sending`: as a function of its own it is one async frame more per request.
     @inline(__always)
     nonisolated(nonsending) private func exchange(_ request: HTTPRequest, next: HTTPNext, into bridge: ResponseBodyChannel?) async throws -> HTTPResponse {
-        let run = next.run
-        var collector = ResponseCollector(for: run, shared: next.isShared, bridge: bridge)
-        let onBodySent = next.isShared ? nil : run.uploadProgressReporter(for: request)
+        let call = next.call
+        var collector = ResponseCollector(for: call, shared: next.isShared, bridge: bridge)
+        let onBodySent = next.isShared ? nil : call.uploadProgressReporter(for: request)
         do {
-            let timeout = try run.remainingTime()
-            if let ownTransport = run.ownTransport {
+            let timeout = try call.remainingTime()
+            if let ownTransport = call.ownTransport {
                 try await ownTransport.value.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)
             } else if let defaultTransport {
                 try await defaultTransport.send(request, timeout: timeout, onBodySent: onBodySent, to: &collector)

@@ -1,14 +1,13 @@
 import JewzLocking
-import struct Synchronization.Atomic
 
 /// Admits a session's requests to the network: at most `maximumActive` at once, none while
-/// paused, waiting ones by priority. A cycle holds a place only while its request is on the
+/// paused, waiting ones by priority. A call holds a place only while its request is on the
 /// wire (not during retry backoff or processing); a cancelled waiter leaves without sending.
 final class RequestQueue: Sendable {
     private struct Waiter {
         let id: UInt64
-        /// `nil` for an exchange shared by coalesced cycles.
-        let cycle: HTTPCycle?
+        /// `nil` for an exchange shared by coalesced calls.
+        let call: HTTPCall?
         var priority: RequestPriority
         let continuation: CheckedContinuation<Void, any Error>
     }
@@ -27,17 +26,11 @@ final class RequestQueue: Sendable {
     }
 
     private let state = Mutex(State())
-    private let holdsRequestsFlag = Atomic(false)
-
-    /// Whether a request may have to wait (a maximum is set, or the queue is paused), so that
-    /// its cycle is listed in ``pending``; read without the lock by every one-call request.
-    var mayHoldRequests: Bool { holdsRequestsFlag.load(ordering: .acquiring) }
 
     var maximumActive: Int? {
         get { state.withLock { $0.maximumActive } }
         set { resumeAll(state.withLock { state in
             state.maximumActive = newValue.map { max(1, $0) }
-            noteWhetherRequestsMayWait(state)
             return Self.admit(&state)
         }) }
     }
@@ -47,29 +40,23 @@ final class RequestQueue: Sendable {
     func pause() {
         state.withLock { state in
             state.isPaused = true
-            noteWhetherRequestsMayWait(state)
         }
     }
 
     func resume() {
         resumeAll(state.withLock { state in
             state.isPaused = false
-            noteWhetherRequestsMayWait(state)
             return Self.admit(&state)
         })
     }
 
-    private func noteWhetherRequestsMayWait(_ state: State) {
-        holdsRequestsFlag.store(state.isPaused || state.maximumActive != nil, ordering: .releasing)
-    }
+    /// The calls waiting for a place, in the order they will be sent.
+    var pending: [HTTPCall] { state.withLock { $0.waiters.compactMap(\.call) } }
 
-    /// The cycles waiting for a place, in the order they will be sent.
-    var pending: [HTTPCycle] { state.withLock { $0.waiters.compactMap(\.cycle) } }
-
-    /// Moves a waiting cycle to its new priority.
-    func reprioritize(_ cycle: HTTPCycle, to priority: RequestPriority) {
+    /// Moves a waiting call to its new priority.
+    func reprioritize(_ call: HTTPCall, to priority: RequestPriority) {
         state.withLock { state in
-            guard let index = state.waiters.firstIndex(where: { $0.cycle === cycle }) else { return }
+            guard let index = state.waiters.firstIndex(where: { $0.call === call }) else { return }
             var waiter = state.waiters.remove(at: index)
             waiter.priority = priority
             Self.insert(waiter, into: &state.waiters)
@@ -89,12 +76,12 @@ final class RequestQueue: Sendable {
         return true
     }
 
-    /// Waits for a place on the network, as `cycle` (listed in ``pending``, withdrawn by its
-    /// cancel) or, for an exchange shared by coalesced cycles, as nobody's.
+    /// Waits for a place on the network, as `call` (listed in ``pending``, withdrawn by its
+    /// cancel) or, for an exchange shared by coalesced calls, as nobody's.
     ///
-    /// - Throws: `CancellationError` when the task is cancelled while waiting.
+    /// - Throws: `CancellationError` when the task or the call is cancelled while waiting.
     @inline(never)  // The wait's continuation and handler would widen every sender's async frame.
-    func acquire(for cycle: HTTPCycle?, priority: RequestPriority) async throws {
+    func acquire(for call: HTTPCall?, priority: RequestPriority) async throws {
         let id: UInt64? = state.withLock { state in
             if Self.takeFreePlace(&state) { return nil }
             state.nextID += 1
@@ -104,8 +91,9 @@ final class RequestQueue: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let admitted: [CheckedContinuation<Void, any Error>]? = state.withLock { state in
-                    if state.cancelledEarly.remove(id) != nil { return nil }
-                    Self.insert(Waiter(id: id, cycle: cycle, priority: priority, continuation: continuation), into: &state.waiters)
+                    // A call cancelled before it got here: its withdrawal found no waiter.
+                    if state.cancelledEarly.remove(id) != nil || call?.isCancelled == true { return nil }
+                    Self.insert(Waiter(id: id, call: call, priority: priority, continuation: continuation), into: &state.waiters)
                     return Self.admit(&state)
                 }
                 if let admitted { resumeAll(admitted) } else { continuation.resume(throwing: CancellationError()) }
@@ -122,12 +110,12 @@ final class RequestQueue: Sendable {
         }
     }
 
-    /// Takes a cycle's waiter off the queue and makes its ``acquire(for:priority:)`` throw
-    /// `CancellationError`: a cancelled cycle that is waiting never goes on the wire, also when
+    /// Takes a call's waiter off the queue and makes its ``acquire(for:priority:)`` throw
+    /// `CancellationError`: a cancelled call that is waiting never goes on the wire, also when
     /// it runs in a task that is not cancelled.
-    func withdraw(_ cycle: HTTPCycle) {
+    func withdraw(_ call: HTTPCall) {
         let removed: CheckedContinuation<Void, any Error>? = state.withLock { state in
-            guard let index = state.waiters.firstIndex(where: { $0.cycle === cycle }) else { return nil }
+            guard let index = state.waiters.firstIndex(where: { $0.call === call }) else { return nil }
             return state.waiters.remove(at: index).continuation
         }
         removed?.resume(throwing: CancellationError())

@@ -3,8 +3,8 @@ import Foundation
 /// Prepares requests: turns `request.object` into a body and sets the headers that go with it.
 ///
 /// The requirement has no default, so a processor whose method is misspelt does not compile.
-/// Processors run on the cycle's task, never on the caller's thread; a thrown error fails the
-/// cycle with ``HTTPError/Code/processor``.
+/// Processors run on the call's task, never on the caller's thread; a thrown error fails the
+/// call with ``HTTPError/Code/processor``.
 ///
 /// ```swift
 /// struct CSVWriter: HTTPRequestProcessor {
@@ -19,7 +19,7 @@ public protocol HTTPRequestProcessor: Sendable {
     /// Turns `request.object` into `request.data` and sets the headers that go with it.
     ///
     /// - Throws: ``HTTPError/Code/unsupportedRequestObject`` for an object it
-    ///   cannot write, or its own error, which fails the cycle.
+    ///   cannot write, or its own error, which fails the call.
     func prepare(_ request: inout HTTPRequest) throws
 }
 
@@ -43,7 +43,7 @@ public protocol HTTPCredentialProcessor: HTTPRequestProcessor {}
 public protocol HTTPResponseProcessor: Sendable {
     /// Turns `response.data` into `response.object`.
     ///
-    /// - Throws: its own error, which fails the cycle with the response it could not read.
+    /// - Throws: its own error, which fails the call with the response it could not read.
     func process(_ response: inout HTTPResponse) throws
 }
 

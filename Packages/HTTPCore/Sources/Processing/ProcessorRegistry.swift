@@ -85,7 +85,7 @@ public final class ProcessorRegistry: Sendable {
         }
     }
 
-    /// The processor that turns a request object into a body when the cycle has no request
+    /// The processor that turns a request object into a body when the call has no request
     /// processor and the object is neither bytes nor a `String` (which go as they are). After
     /// the umbrella's `StandardProcessors.install()` the shared registry's is JewzJSON's
     /// `HTTPJSONProcessor`, so that a `JSONValue`, a dictionary or any `Encodable` goes as

@@ -1,11 +1,13 @@
-/// What one request uses instead of its session's settings: the per-call level between the
+/// What one call uses instead of its session's settings: the per-call level between the
 /// session's ``HTTPSession/Configuration-swift.struct`` and the ``HTTPRequest`` itself. Each
-/// `nil` (and `solicited` false, `priority` normal) leaves the session's in charge.
+/// `nil` (and `solicited` false, `priority` normal, the body in memory) leaves the session's in
+/// charge.
 ///
 /// ```swift
 /// let response = try await session.send(
 ///     request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
-/// cycle.options.priority = .high
+/// let streamed = try await session.send(request, options: .init(responseBody: .stream))
+/// for try await chunk in streamed.stream ?? HTTPResponseBody(Data()) { hasher.update(chunk) }
 /// ```
 public struct HTTPRequestOptions: Sendable {
     /// Turn the request's object into its body, in order; `nil` uses the session's.
@@ -27,13 +29,19 @@ public struct HTTPRequestOptions: Sendable {
     /// Whether a person asked for this request (a tap on "reload"), so that it is retried
     /// until data arrives.
     public var solicited: Bool
-    /// Where the request stands in its session's queue while it waits for a place.
+    /// Where the request stands in its session's queue while it waits for a place; change it
+    /// later through the call (``HTTPCall/priority``).
     public var priority: RequestPriority
+    /// Where the response's body goes: into memory (the default), to you as a stream, or to a
+    /// file.
+    public var responseBody: BodyDestination
+    /// Called as the request body goes out, with what reached the socket.
+    public var didSendBodyData: HTTPProgressHandler?
 
     public init(
         requestProcessors: [any HTTPRequestProcessor]? = nil, responseProcessors: [any HTTPResponseProcessor]? = nil,
         authentications: [any HTTPAuthentication]? = nil, retryPolicy: RetryPolicy? = nil, solicited: Bool = false,
-        priority: RequestPriority = .normal
+        priority: RequestPriority = .normal, responseBody: BodyDestination = .memory, didSendBodyData: HTTPProgressHandler? = nil
     ) {
         self.requestProcessors = requestProcessors
         self.responseProcessors = responseProcessors
@@ -41,5 +49,25 @@ public struct HTTPRequestOptions: Sendable {
         retryPolicyStorage = OutOfLine(wrappedValue: retryPolicy)
         self.solicited = solicited
         self.priority = priority
+        self.responseBody = responseBody
+        self.didSendBodyData = didSendBodyData
+    }
+}
+
+extension HTTPRequestOptions {
+    /// Where a response's body goes (``HTTPRequestOptions/responseBody``), decided once for the
+    /// whole call. A body whose status fails the call, and a redirect's, stay in memory whatever
+    /// this says, so that the error carries them.
+    public enum BodyDestination: Sendable {
+        /// Into ``HTTPResponse/data``, up to the session's
+        /// ``HTTPSession/Configuration-swift.struct/maximumResponseBodySize``; the response
+        /// processors read it.
+        case memory
+        /// To you, as it arrives: the call returns at the response's head, with the body in
+        /// ``HTTPResponse/stream`` to read once. Nothing processes it; the call (its place in
+        /// the queue, its connection) lasts until you have read it or let it go.
+        case stream
+        /// Into a file (``HTTPDownload``), written as it arrives and handed over complete.
+        case download(HTTPDownload)
     }
 }

@@ -1,30 +1,32 @@
 import Foundation
 
 extension HTTPSession {
-    /// The session's cycles with a run in progress, those waiting in its queue included.
-    public var runningCycles: [HTTPCycle] { activity.cycles }
+    /// The session's calls in progress — every `send` and every running cycle's call — those
+    /// waiting in its queue and those whose streamed body is still being read included.
+    public var runningCalls: [HTTPCall] { activity.calls }
 
-    /// Cancels the running cycles (queued ones included) whose request matches. Each ends with
-    /// ``HTTPError/Code/cancelled``, and every caller hears of it: an awaiting one throws it, a
-    /// completion handler is called with it. (Only ``HTTPCycle/cancel(explicitly:)`` with `true`,
-    /// a person cancelling one cycle they hold, skips the handler.)
+    /// Cancels the calls in progress (queued ones included) whose request matches. Each ends
+    /// with ``HTTPError/Code/cancelled``, and every caller hears of it: a `send` throws it, an
+    /// awaiting cycle too, a cycle's completion handler is called with it. (Only
+    /// ``HTTPCycle/cancel(explicitly:)`` with `true`, a person cancelling one cycle they hold,
+    /// skips the handler.)
     ///
     /// ```swift
-    /// session.cancelCycles(method: .get, path: "/users")   // every GET of /users
-    /// session.cancelCycles(path: "https://api.test/v1/upload")
+    /// session.cancelCalls(method: .get, path: "/users")   // every GET of /users
+    /// session.cancelCalls(path: "https://api.test/v1/upload")
     /// ```
     ///
     /// - Parameters:
     ///   - method: only requests with this method; `nil` for any.
     ///   - path: only requests to this path (the query is not compared): a path resolved
-    ///     against the session's `baseURL` as the cycles' own are, or an absolute URL; `nil`
+    ///     against the session's `baseURL` as requests' own are, or an absolute URL; `nil`
     ///     for any.
-    /// - Returns: how many cycles were cancelled.
+    /// - Returns: how many calls were cancelled.
     @discardableResult
-    public func cancelCycles(method: HTTPMethod? = nil, path: String? = nil) -> Int {
+    public func cancelCalls(method: HTTPMethod? = nil, path: String? = nil) -> Int {
         let wanted = path.flatMap { URL(string: resolvingAgainstBaseURL($0)) }
         if path != nil, wanted == nil { return 0 }
-        return cancelCycles { request in
+        return cancelCalls { request in
             if let method, request.method != method { return false }
             if let wanted {
                 let absolute = path?.contains("://") == true
@@ -34,23 +36,23 @@ extension HTTPSession {
         }
     }
 
-    /// Cancels every running and queued cycle of the session; each caller hears of it, as with
-    /// ``cancelCycles(method:path:)``.
+    /// Cancels every call in progress, queued ones included (a sign-out, a shutdown); each
+    /// caller hears of it, as with ``cancelCalls(method:path:)``.
     ///
-    /// - Returns: how many cycles were cancelled.
+    /// - Returns: how many calls were cancelled.
     @discardableResult
-    public func cancelAllCycles() -> Int {
-        cancelCycles { _ in true }
+    public func cancelAllCalls() -> Int {
+        cancelCalls { _ in true }
     }
 
-    /// Cancels the running cycles whose request satisfies `predicate`; each caller hears of it,
-    /// as with ``cancelCycles(method:path:)``.
+    /// Cancels the calls in progress whose request satisfies `predicate`; each caller hears of
+    /// it, as with ``cancelCalls(method:path:)``.
     ///
-    /// - Returns: how many cycles were cancelled.
+    /// - Returns: how many calls were cancelled.
     @discardableResult
-    public func cancelCycles(where predicate: (HTTPRequest) -> Bool) -> Int {
-        let matching = activity.cycles.filter { predicate($0.request) }
-        for cycle in matching { cycle.cancel(explicitly: false) }
+    public func cancelCalls(where predicate: (HTTPRequest) -> Bool) -> Int {
+        let matching = activity.calls.filter { !$0.isCancelled && predicate($0.request) }
+        for call in matching { call.cancel(explicitly: false) }
         return matching.count
     }
 }

@@ -4,12 +4,12 @@ import Tracing
 
 extension HTTPSession {
     /// Every setting of a session, in one value: what its transport connects with, the
-    /// policies its cycles share, and the steps its requests go through.
+    /// policies its calls share, and the steps its requests go through.
     ///
     /// Give it to ``HTTPSession/init(configuration:transport:completionQueue:logger:)``, and
-    /// change it later with ``HTTPSession/update(_:)``; a change applies from the next run of
-    /// each cycle. A cycle's own settings (processors, authentications, retry policy) override
-    /// the session's.
+    /// change it later with ``HTTPSession/update(_:)``; a change applies from the next call on
+    /// (a cycle's next start). A call's ``HTTPRequestOptions`` (processors, authentications,
+    /// retry policy) override the session's.
     ///
     /// ```swift
     /// var configuration = HTTPSession.Configuration()
@@ -33,7 +33,7 @@ extension HTTPSession {
 
         // MARK: The request path
 
-        /// Steps around each whole run of a cycle, first to last: each sees the request once,
+        /// Steps around each whole call, first to last: each sees the request once,
         /// as the caller made it (processors applied), and the final response, after retries,
         /// redirects and challenges. See ``HTTPMiddleware``.
         public var middleware: [any HTTPMiddleware] = []
@@ -41,10 +41,10 @@ extension HTTPSession {
         /// and every redirect hop as it goes on the wire (credentials and cookies added), and
         /// is skipped when the cache answers.
         public var networkMiddleware: [any HTTPMiddleware] = []
-        /// When failed requests are sent again; a cycle's own policy overrides it.
+        /// When failed requests are sent again; a call's own policy overrides it.
         public var retryPolicy = RetryPolicy()
         /// Whether redirects (301, 302, 303, 307, 308 with a `Location`) are followed. The
-        /// cycle follows them, the same way on every transport: 303 (and 301/302 after a POST)
+        /// call follows them, the same way on every transport: 303 (and 301/302 after a POST)
         /// becomes a GET without body; 307/308 resend method and body. `Authorization`,
         /// `Proxy-Authorization` and `Cookie` are never sent to another origin.
         public var followsRedirects = true
@@ -55,15 +55,15 @@ extension HTTPSession {
         /// Whether a redirect may leave https for http; when not (the default), it fails with
         /// ``HTTPError/Code/insecureRedirect``.
         public var allowsInsecureRedirects = false
-        /// Credentials for cycles that have none of their own, asked in order before each
+        /// Credentials for calls that have none of their own, asked in order before each
         /// send and on a 401/407 challenge. With a ``baseURL`` they go only to its origin
         /// (see ``sendsCredentialsToAnyOrigin``).
         public var authentications: [any HTTPAuthentication] = []
         /// Whether the session's own credentials — its ``authentications`` and its request
         /// processors that add credentials (``HTTPCredentialProcessor``) — go to any origin a
-        /// cycle names. `false` (the default): with a ``baseURL`` they go only to the base URL's
-        /// origin (scheme, host and port), so that a cycle for another host gets none; without
-        /// one, to any origin. A cycle's own credentials go wherever the cycle is sent.
+        /// request names. `false` (the default): with a ``baseURL`` they go only to the base URL's
+        /// origin (scheme, host and port), so that a request for another host gets none; without
+        /// one, to any origin. A call's own credentials (its options') go wherever it is sent.
         public var sendsCredentialsToAnyOrigin = false
         /// The session's HTTP cache: `nil` (the default) asks none. JewzCache's `HTTPCache`
         /// keeps responses in memory or on disk by RFC 9111's rules (``HTTPResponseCache``).
@@ -76,20 +76,20 @@ extension HTTPSession {
         /// default. Each waiter gets the response; one waiter cancelling does not cancel the others.
         public var coalescesIdenticalGETs = false
         /// How many requests may be on the wire at once; `nil` (the default) for no limit. A
-        /// request waits for a place by its cycle's ``HTTPCycle/priority``.
+        /// request waits for a place by its call's ``HTTPCall/priority``.
         public var maximumActiveRequests: Int?
 
         // MARK: Processing
 
-        /// Processors for cycles that have none of their own.
+        /// Processors for calls that have none of their own.
         public var requestProcessors: [any HTTPRequestProcessor] = []
-        /// Processors for cycles that have none of their own; when empty, the registry decides.
+        /// Processors for calls that have none of their own; when empty, the registry decides.
         public var responseProcessors: [any HTTPResponseProcessor] = []
         /// The registry that picks a response's processor by its Content-Type.
         public var processorRegistry = ProcessorRegistry.shared
         /// The decoders for `Content-Encoding`; their tokens are advertised in `Accept-Encoding`.
         public var contentCodings = ContentCodingRegistry.shared
-        /// Decides whether a status code fails the cycle with ``HTTPError/statusCode(_:)``
+        /// Decides whether a status code fails the call with ``HTTPError/statusCode(_:)``
         /// Default: `>= 400`.
         public var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
 
@@ -115,12 +115,12 @@ extension HTTPSession {
 
         // MARK: Observing
 
-        /// Monitors told of every event of every cycle of the session.
+        /// Monitors told of every event of every call of the session.
         public var eventMonitors: [any HTTPEventMonitor] = []
-        /// Called with the number of running cycles whenever it changes, in order, on a serial
+        /// Called with the number of calls in progress whenever it changes, in order, on a serial
         /// queue of its own (for an activity indicator). `nil` reports nothing.
         public var activityHandler: (@Sendable (Int) -> Void)?
-        /// Traces each run of a cycle with a span, and each exchange on the wire with a child
+        /// Traces each call with a span, and each exchange on the wire with a child
         /// span whose context goes out in the request's headers (W3C `traceparent` with an
         /// OpenTelemetry tracer), with OpenTelemetry's HTTP client names (`http.request.method`,
         /// `http.response.status_code`, `url.full`…, events `http.retry` and `http.redirect`). By default the tracer the

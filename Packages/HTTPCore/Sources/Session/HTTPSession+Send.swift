@@ -1,11 +1,14 @@
+import Foundation
+
 extension HTTPSession {
     /// Sends `request` along the session's request path — its middleware, cookies, cache,
     /// authentications, queue, redirects and retries, then the response processors — and
     /// returns the processed response.
     ///
-    /// It keeps no state: nothing to restart, and the calling task's cancellation cancels it.
-    /// A ``HTTPCycle`` runs the same path, and adds what needs an object to hold: restarting,
-    /// cancelling from elsewhere, completion handlers, progress, downloads.
+    /// The one core of the toolkit: a ``HTTPCycle`` and the one-call forms are made of it, and
+    /// what they do, its options do — a body as a stream or into a file, upload and download
+    /// progress, a priority. It keeps no state: cancelling the calling task cancels it, and so
+    /// do the session's ``cancelCalls(where:)`` and ``cancelAllCalls()``.
     ///
     /// ```swift
     /// var request = HTTPRequest(url: url, method: .post, object: order)
@@ -13,31 +16,37 @@ extension HTTPSession {
     /// let response = try await session.send(request, options: .init(retryPolicy: .never))
     /// ```
     ///
-    /// - Parameter options: what this request uses instead of the session's settings.
-    /// - Returns: the processed response; its body is in ``HTTPResponse/data``, its processed
-    ///   form in ``HTTPResponse/object``.
+    /// - Parameter options: what this call uses instead of the session's settings, and where
+    ///   the response's body goes (``HTTPRequestOptions/responseBody``).
+    /// - Returns: the processed response: its body in ``HTTPResponse/data`` and its processed
+    ///   form in ``HTTPResponse/object``; for ``HTTPRequestOptions/BodyDestination/stream``, at
+    ///   its head, with the body in ``HTTPResponse/stream``.
     /// - Throws: ``HTTPError``: ``HTTPError/Code/invalidURL`` or ``HTTPError/Code/invalidHeader``
     ///   before anything is sent; ``HTTPError/Code/statusCode`` with the response when its
-    ///   status counts as a failure; ``HTTPError/Code/cancelled`` when the task is cancelled;
-    ///   network, processor and authentication errors otherwise.
+    ///   status counts as a failure; ``HTTPError/Code/cancelled`` when the task or the call is
+    ///   cancelled; network, processor and authentication errors otherwise; a resumable
+    ///   download's carries its ``HTTPError/resumeData``.
     public func send(_ request: HTTPRequest, options: HTTPRequestOptions = HTTPRequestOptions()) async throws -> HTTPResponse {
-        guard !hasEventMonitors.load(ordering: .acquiring) else {
-            // Monitors hear of each request with the cycle it runs as.
-            return try await HTTPCycle(request: request, options: options, session: self).start()
-        }
-        let run = RequestRun(
-            session: self, cycle: nil, generation: 0, settings: RunSettings(request: request, options: options), vettedURL: nil,
-            channel: nil)
-        return try await run.execute { $0 }
+        try await HTTPCall(session: self, settings: RunSettings(request: request, options: options), vettedURL: nil).execute()
     }
 
-    /// As ``send(_:options:)``, with every exchange of the run going over `transport` rather
+    /// As ``send(_:options:)``, for a request whose URL the caller checked already
+    /// (``Foundation/URL/isSendableHTTP``), and handing the call to `started` before it runs:
+    /// how the modules above keep a call to reprioritize or cancel it.
+    package func send(
+        _ request: consuming HTTPRequest, options: consuming HTTPRequestOptions, vettedURL: URL?, started: ((HTTPCall) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        let call = HTTPCall(session: self, settings: RunSettings(request: request, options: options), vettedURL: vettedURL)
+        started?(call)
+        return try await call.execute()
+    }
+
+    /// As ``send(_:options:)``, with every exchange of the call going over `transport` rather
     /// than the session's: how a module sends a request whose connection outlives its response
-    /// (a WebSocket's opening handshake) along the session's path. Monitors do not hear of it.
+    /// (a WebSocket's opening handshake) along the session's path.
     package func send(_ request: HTTPRequest, options: HTTPRequestOptions, over transport: any HTTPTransport) async throws -> HTTPResponse {
-        let run = RequestRun(
-            session: self, cycle: nil, generation: 0, settings: RunSettings(request: request, options: options), vettedURL: nil,
-            channel: nil, ownTransport: Boxed(transport))
-        return try await run.execute { $0 }
+        let call = HTTPCall(
+            session: self, settings: RunSettings(request: request, options: options), vettedURL: nil, ownTransport: Boxed(transport))
+        return try await call.execute()
     }
 }

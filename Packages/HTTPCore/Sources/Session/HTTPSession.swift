@@ -16,7 +16,7 @@ import struct Synchronization.Atomic
 /// try await session.shutdown()
 /// ```
 public final class HTTPSession: Sendable {
-    /// The session cycles use when none is given. It lives as long as the process, made on
+    /// The session requests use when none is given. It lives as long as the process, made on
     /// first use from what ``configureDefault(_:transport:)`` set, if anything.
     public static let `default` = HTTPSession.makeDefault()
 
@@ -38,7 +38,7 @@ public final class HTTPSession: Sendable {
         package let configuration: Configuration
         /// The request path for a run without authentications or a download of its own.
         let sessionPipeline: Pipeline
-        /// Boxed, so that a run takes it with one retain (see ``RequestRun/retryPolicy``).
+        /// Boxed, so that a run takes it with one retain (see ``HTTPCall/retryPolicy``).
         let retryPolicy: Boxed<RetryPolicy>
         let parts: Pipeline.Parts
 
@@ -64,14 +64,11 @@ public final class HTTPSession: Sendable {
 
     private let current: Mutex<Settings>
 
-    /// The settings a run reads, once per run, so that concurrent cycles do not contend on
+    /// The settings a run reads, once per run, so that concurrent calls do not contend on
     /// the session's lock for every stage.
     package func settings() -> Settings {
         current.withLock { $0 }
     }
-
-    /// Whether the configuration has event monitors: read by every new cycle without the lock.
-    let hasEventMonitors = Atomic(false)
 
     /// Creates a session.
     ///
@@ -96,12 +93,12 @@ public final class HTTPSession: Sendable {
     /// The URLs its cycles were last made for, by their strings.
     let parsedURLMemo = ParsedURLMemo()
 
-    /// The session's settings: what its cycles use from their next run on.
+    /// The session's settings: what its calls use from the next one on.
     public var configuration: Configuration {
         current.withLock { $0.configuration }
     }
 
-    /// Changes the session's settings: cycles use the new ones from their next run on.
+    /// Changes the session's settings: calls use the new ones from the next one on.
     ///
     /// ```swift
     /// try session.update { configuration in
@@ -160,12 +157,11 @@ public final class HTTPSession: Sendable {
 
     /// Hands the parts of the configuration that live outside the settings to their owners.
     private func apply(_ configuration: Configuration) {
-        hasEventMonitors.store(!configuration.eventMonitors.isEmpty, ordering: .releasing)
         queue.maximumActive = configuration.maximumActiveRequests
         activity.handler = configuration.activityHandler
     }
 
-    /// Counts the session's running cycles and reports each change (for an activity indicator).
+    /// Counts the session's running calls and reports each change (for an activity indicator).
     let activity = NetworkActivity()
 
     /// Admits requests to the network: the maximum at once, pause and resume, priorities.
@@ -188,8 +184,9 @@ public final class HTTPSession: Sendable {
     /// Whether the session holds new requests.
     public var isPaused: Bool { queue.isPaused }
 
-    /// The cycles waiting to be sent, in the order they will go.
-    public var pendingCycles: [HTTPCycle] { queue.pending }
+    /// The calls waiting for a place on the network, in the order they will go; set a call's
+    /// ``HTTPCall/priority`` to move it.
+    public var pendingCalls: [HTTPCall] { queue.pending }
 
     /// The names of the stages a request goes through, in order (``HTTPMiddleware/name``):
     /// the session's middleware among the built-in ones that its configuration puts in.

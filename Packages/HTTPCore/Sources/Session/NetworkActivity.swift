@@ -1,21 +1,20 @@
 import Dispatch
 import JewzLocking
 
-/// The running cycles of a session (queued ones included), their number reported to a handler
+/// The running calls of a session (queued ones included), their number reported to a handler
 /// on every change.
 ///
 /// The count changes under a lock and each new value is queued on a serial queue in that same
 /// order, so the handler sees every value, exactly, in sequence, without running user code
-/// under the lock. The cycles are kept under the same lock, which every run takes anyway, so
+/// under the lock. The calls are kept under the same lock, which every call takes anyway, so
 /// that the session can cancel them by method and path without a second lock per request.
 final class NetworkActivity: Sendable {
     private struct State {
         var count = 0
         var handler: (@Sendable (Int) -> Void)?
-        /// The cycle of each running run, in the slot its ``begin(_:)`` returned; a cycle
-        /// appears once per run (a restart's run may begin before the one it replaces ends).
-        /// Slots, not a dictionary by identity: a run takes and frees one without hashing.
-        var runs: [HTTPCycle?] = []
+        /// Each running call, in the slot its ``begin(_:)`` returned. Slots, not a dictionary
+        /// by identity: a call takes and frees one without hashing.
+        var calls: [HTTPCall?] = []
         var freeSlots: [Int] = []
     }
 
@@ -27,30 +26,27 @@ final class NetworkActivity: Sendable {
         set { state.withLock { $0.handler = newValue } }
     }
 
-    /// The running cycles, each once.
-    var cycles: [HTTPCycle] {
-        let runs = state.withLock { $0.runs }
-        var seen = Set<ObjectIdentifier>()
-        return runs.compactMap { $0 }.filter { seen.insert(ObjectIdentifier($0)).inserted }
+    /// The running calls, in no particular order.
+    var calls: [HTTPCall] {
+        state.withLock { $0.calls }.compactMap { $0 }
     }
 
-    /// Counts a run of `cycle` (`nil` for a send without one) as running, and returns its
-    /// slot for ``end(_:)``.
-    func begin(_ cycle: HTTPCycle?) -> Int {
+    /// Counts `call` as running, and returns its slot for ``end(_:)``.
+    func begin(_ call: HTTPCall) -> Int {
         change(by: 1) { state in
             if let slot = state.freeSlots.popLast() {
-                state.runs[slot] = cycle
+                state.calls[slot] = call
                 return slot
             }
-            state.runs.append(cycle)
-            return state.runs.count - 1
+            state.calls.append(call)
+            return state.calls.count - 1
         }
     }
 
-    /// Counts the run that `begin(_:)` gave `slot` as ended.
+    /// Counts the call that `begin(_:)` gave `slot` as ended.
     func end(_ slot: Int) {
         change(by: -1) { state in
-            state.runs[slot] = nil
+            state.calls[slot] = nil
             state.freeSlots.append(slot)
         }
     }

@@ -107,7 +107,7 @@ public struct ContentDisposition: Sendable, Hashable {
 
 extension HTTPResponse {
     /// The response's `Content-Disposition`, parsed.
-    public var contentDisposition: ContentDisposition? {
+    var contentDisposition: ContentDisposition? {
         headers["Content-Disposition"].flatMap(ContentDisposition.init)
     }
 

@@ -29,17 +29,6 @@ public protocol HTTPTransport: Sendable {
     func shutdown() async throws
 }
 
-extension HTTPTransport {
-    /// Sends `request` without observing the request body's progress.
-    ///
-    /// - Throws: ``HTTPError``.
-    nonisolated(nonsending) public func send(
-        _ request: HTTPRequest, timeout: Duration?, to receiver: inout some HTTPResponseReceiver
-    ) async throws {
-        try await send(request, timeout: timeout, onBodySent: nil, to: &receiver)
-    }
-}
-
 /// Takes a response as a transport delivers it.
 public protocol HTTPResponseReceiver {
     /// The status line and headers, before any body byte.

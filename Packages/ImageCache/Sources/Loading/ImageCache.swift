@@ -85,12 +85,13 @@ public final class ImageCache: Sendable {
         let key = configuration.key(url)
         if let image = memory.image(forKey: key) { return ImageResponse(image: image, source: .memory, url: url) }
         return try await downloads.value(for: key, priority: priority) { [self] in
-            let cycle = HTTPCycle(requestURL: url, requestMethod: .get, session: session)
-            cycle.request.caching.key = "GET " + key
-            cycle.request.appliesContentTypeProcessing = false
+            var request = HTTPRequest(url: url)
+            request.caching.key = "GET " + key
+            request.appliesContentTypeProcessing = false
             // The queue sends the download at its waiters' highest priority.
-            return .init(prioritize: { cycle.options.priority = $0 }) { [self] in
-                let response = try await cycle.start()
+            let download = PendingCall()
+            return .init(prioritize: { download.priority = $0 }) { [self, request] in
+                let response = try await session.send(request, options: download.options(), vettedURL: nil, started: download.started)
                 let image = try Image(data: response.data)
                 memory.insert(image, forKey: key)
                 return ImageResponse(image: image, source: Self.source(of: response), url: url)

@@ -48,15 +48,15 @@ extension HTTPCycle.Sender {
     /// ```
     ///
     /// - Throws: ``HTTPError``: `.invalidURL` before anything is sent, the errors of
-    ///   ``HTTPCycle/start()``, and `.processor` (with the response) when the body is not a `type`.
+    ///   ``HTTPSession/send(_:options:)``, and `.processor` (with the response) when the body is
+    ///   not a `type`.
     public func callAsFunction<T: Decodable>(
         _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
         requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = .init(),
         decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder(), session: HTTPSession = .default
     ) async throws -> T {
-        let cycle = try make(urlString, parameters, headers, requestObject, timeout, options, session)
-        cycle.request.appliesContentTypeProcessing = false
-        // Nobody else holds this cycle: it may run in the calling task (see `startUnshared`).
-        return try HTTPCycle.decode(try await cycle.startUnshared(), as: type, using: decoder)
+        var (request, url) = try HTTPCycle.request(urlString, method, parameters, headers, requestObject, timeout, session)
+        request.appliesContentTypeProcessing = false
+        return try HTTPCycle.decode(try await session.send(request, options: options, vettedURL: url), as: type, using: decoder)
     }
 }

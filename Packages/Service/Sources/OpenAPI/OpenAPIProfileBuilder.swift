@@ -51,7 +51,7 @@ struct OpenAPIProfileBuilder {
                 let parameters = self.parameters(shared + (operation["parameters"] as? [Any] ?? []), at: at)
                 guard let template = template(prefix + path, parameters: parameters, at: at) else { continue }
                 resources.append(ServiceProfile.Resource(
-                    name: name, template: template, method: HTTPMethod(method.uppercased()),
+                    name: name, template: template, method: HTTPMethod(rawValue: method.uppercased()),
                     requestProcessor: requestProcessor(operation["requestBody"], at: at + ".requestBody")))
             }
         }

@@ -93,7 +93,7 @@ struct ProfileReader {
         var method = HTTPMethod.get
         if let word = string(entry["Method"], at: path + ".Method") {
             if Self.knownMethods.contains(word) {
-                method = HTTPMethod(word)
+                method = HTTPMethod(rawValue: word)
             } else {
                 let hint = Self.knownMethods.contains(word.uppercased()) ? " (methods are upper case: \(word.uppercased()))" : ""
                 problems.append(ProfileProblem(.unknownMethod, at: path + ".Method", "\"\(word)\" is not an HTTP method\(hint)"))

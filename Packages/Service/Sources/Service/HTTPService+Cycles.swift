@@ -45,11 +45,13 @@ extension HTTPService {
     ) async throws -> HTTPCycle {
         guard let identifier, option != .create else {
             let cycle = try makeCycle(name, values: values, object: object)
-            try await run(cycle)
+            try await cycle.start()
             return cycle
         }
         do {
             return try await runs.value(for: identifier, replacing: option == .replace) {
+                // A cycle of the identifier made (and maybe started) by hand is shared, not restarted.
+                if option == .reuse, let existing = unfinishedCycle(identifier) { return run(existing, as: identifier) }
                 let made = try makeCycle(name, values: values, object: object)
                 let replaced = state.withLock { $0.identified.updateValue(made, forKey: identifier) }
                 if option == .replace, replaced?.isRunning == true { replaced?.cancel(explicitly: false) }
@@ -97,11 +99,12 @@ extension HTTPService {
     }
 
     /// The work of the run of `cycle` under `identifier`, which every caller of that identifier
-    /// shares while it lasts.
+    /// shares while it lasts: the cycle's run in progress when someone started it already,
+    /// else a new one.
     private func run(_ cycle: HTTPCycle, as identifier: String) -> SingleFlight<String, HTTPCycle>.Work {
         .init(prioritize: { cycle.options.priority = $0 }) {
             defer { self.forget(cycle, as: identifier) }
-            try await cycle.start()
+            try await cycle.startOrJoin()
             return cycle
         }
     }
@@ -122,12 +125,6 @@ extension HTTPService {
     }
 
     // MARK: Making cycles
-
-    /// Runs a cycle only its caller holds: in the calling task, as `HTTPCycle.get` does, unless
-    /// the hook may have handed it to others, whose `cancel` needs a task of its own to stop.
-    func run(_ cycle: HTTPCycle) async throws {
-        if state.withLock({ $0.hook == nil }) { try await cycle.startUnshared(keepsResponse: true) } else { try await cycle.start() }
-    }
 
     /// A new cycle for resource `name`, the hook called on it.
     func makeCycle(_ name: String, values: [String: URITemplate.Value], object: (any Sendable)?) throws(ServiceError) -> HTTPCycle {

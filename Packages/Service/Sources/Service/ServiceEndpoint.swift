@@ -45,7 +45,7 @@ extension HTTPService {
         let cycle = try makeCycle(endpoint.resourceName, values: endpoint.values, object: endpoint.body)
         // Decoded here from the bytes: a response processor's tree would be built for nothing.
         cycle.options.responseProcessors = []
-        try await run(cycle)
+        try await cycle.start()
         let data = cycle.response?.data ?? Data()
         if let bytes = data as? Endpoint.Response { return bytes }
         do {

@@ -42,7 +42,7 @@ struct ProxyForwarder: Sendable {
             await Self.answer(400, reason, to: channel)
             return head.isKeepAlive
         }
-        var request = HTTPRequest(url: url, method: HTTPMethod(ProxyHeaders.methodName(head.method)), headers: ProxyHeaders.outgoing(head.headers))
+        var request = HTTPRequest(url: url, method: HTTPMethod(rawValue: ProxyHeaders.methodName(head.method)), headers: ProxyHeaders.outgoing(head.headers))
         if let body {
             let length = head.headers["Content-Length"].first.flatMap(Int.init)
             if let length, length <= Self.heldBodyLimit {

@@ -1,25 +1,25 @@
 import Foundation
 import Logging
 
-// The end of a run: the response's body where the run wants it, the response processors, the
-// response on the cycle; or the failure, the partial download, the closing events and the log.
-extension RequestRun {
-    /// Puts a response's body where the run wants it, the one place that decides: a stream
-    /// (still arriving, or a cache's file) is gathered into `data` for a run whose bodies stay
+// The end of a call: the response's body where the call wants it, the response processors; or
+// the failure, the partial download, the closing events and the log.
+extension HTTPCall {
+    /// Puts a response's body where the call wants it, the one place that decides: a stream
+    /// (still arriving, or a cache's file) is gathered into `data` for a call whose body stays
     /// in memory, and for a response whose body always does (a failing status, a redirect to
-    /// follow); otherwise it goes to the run's file or reader as it is read, as does a body a
-    /// middleware made in memory.
+    /// follow); a body for the caller's reader leaves as a stream (one made in memory too);
+    /// a download's goes to its file as it is read.
     ///
-    /// - Throws: what ended the body, ``HTTPError/Code/responseTooLarge``, the file's errors,
-    ///   or ``HTTPError/Code/streamAbandoned`` when the reader went away.
+    /// - Throws: what ended the body, ``HTTPError/Code/responseTooLarge``, or the file's errors.
     @inline(never)
     nonisolated(nonsending) func land(_ response: HTTPResponse) async throws -> HTTPResponse {
         var landed = response
-        if bodies.isInMemory || keepsInMemory(response) {
+        let inMemory = destination.isInMemory
+        if inMemory || keepsInMemory(response) {
             guard let stream = response.stream else { return response }
             let limit = settings.configuration.maximumResponseBodySize
             landed.stream = nil
-            if bodies.isInMemory {
+            if inMemory {
                 landed.data = try await stream.collect(upTo: limit)
             } else {
                 // Set aside as the collector does it: the first bytes, the rest left unread.
@@ -28,7 +28,12 @@ extension RequestRun {
             for field in stream.reader.trailingFields() { landed.headers.add(field.value, for: field.name) }
             return landed
         }
-        let trailers = try await bodies.destination.deliver(response, body: response.stream ?? HTTPResponseBody(response.data))
+        guard let target = destination.download else {
+            if landed.stream == nil { landed.stream = HTTPResponseBody(landed.data) }
+            landed.data = Data()
+            return landed
+        }
+        let trailers = try await target.write(response.stream ?? HTTPResponseBody(response.data), of: response)
         for field in trailers { landed.headers.add(field.value, for: field.name) }
         landed.data = Data()
         landed.stream = nil
@@ -36,20 +41,16 @@ extension RequestRun {
         return landed
     }
 
-    /// Processes the final response, hands it to `keep` (which stores it on the cycle) and
-    /// hands a finished download its file; a failing status is processed when it can be, and
-    /// its error wins.
+    /// Processes the final response and hands a finished download its file; a failing status
+    /// is processed when it can be, and its error wins.
     ///
-    /// - Returns: what `keep` returns.
     /// - Throws: ``HTTPError/Code/statusCode`` with the processed response, a processor's
     ///   failure with the response it could not read, or the download handler's.
     @inline(never)
-    func complete<Outcome>(
-        _ response: consuming HTTPResponse, statusFailed: Bool, keep: (consuming HTTPResponse) -> Outcome
-    ) throws -> Outcome {
+    func complete(_ response: consuming HTTPResponse, statusFailed: Bool) throws -> HTTPResponse {
         var processingError: (any Error)?
-        if !statusFailed, !bodies.isInMemory {
-            // The body went to a file or a stream: there is nothing to process.
+        if !statusFailed, !destination.isInMemory {
+            // The body went to a file or a reader: there is nothing to process.
         } else if !statusFailed {
             do {
                 try process(&response)
@@ -60,36 +61,28 @@ extension RequestRun {
             try? process(&response)
         }
         try checkCancellation()
-        emit(.processed(copy response, elapsed: ClockReading.now - started))
-        if statusFailed {
-            let failure = HTTPError.statusCode(copy response)
-            _ = keep(response)
-            throw failure
-        }
+        // A body handed to the reader is not processed, and its call is not over.
+        if case .stream = destination, !statusFailed {} else { emit(.processed(copy response, elapsed: ClockReading.now - started)) }
+        if statusFailed { throw HTTPError.statusCode(response) }
         if let processingError {
-            // The body as it came goes with the error: a one-call form's caller has no cycle to ask.
+            // The body as it came goes with the error: a caller of `send` has nothing else to ask.
             guard let failure = processingError as? HTTPError, failure.code == .processor, failure.response == nil else {
-                _ = keep(response)
                 throw processingError
             }
-            let described = failure.about(copy response)
-            _ = keep(response)
-            throw described
+            throw failure.about(response)
         }
-        // Kept before the download's handler runs: it may read the cycle's response.
-        let outcome = keep(response)
-        if let target = bodies.download, let cycle, let location = target.completedFile() {
+        if let target = destination.download, let location = target.completedFile() {
             defer { target.removeFile() }
             do {
-                try target.download.downloadFile(cycle, location)
+                try target.download.downloadFile(copy response, location)
             } catch {
                 throw HTTPError.downloadHandler(underlying: error)
             }
         }
-        return outcome
+        return response
     }
 
-    /// Runs the response processors; when neither the cycle nor the session names any, the
+    /// Runs the response processors; when neither the options nor the session names any, the
     /// one the registry has for the Content-Type (unless the request opts out or the body is
     /// empty).
     private func process(_ response: inout HTTPResponse) throws {
@@ -108,33 +101,42 @@ extension RequestRun {
         }
     }
 
-    /// Ends a run that failed: a download leaves its partial file only when it can be
-    /// continued (and the cycle keeps where to continue from), then the run closes.
+    /// Ends a call that failed: a download leaves its partial file only when it can be
+    /// continued (the error then carries ``HTTPError/resumeData``), then the call closes.
     ///
-    /// - Returns: the error the run ends with: a cancellation as ``HTTPCycle/cancel(explicitly:)``
+    /// - Returns: the error the call ends with: a cancellation as ``cancel(explicitly:)``
     ///   recorded it, never as the network error it may have caused.
     @inline(never)
     func fail(with error: any Error) -> HTTPError {
-        if let target = bodies.download {
-            cycle?.record(target.abandon(requestURL: request.url), of: generation)
-        }
-        let failure: HTTPError
-        if let recorded = cycle?.recordedCancellation(of: generation) {
+        var failure: HTTPError
+        if let recorded = cancellation {
             failure = recorded
         } else if Task.isCancelled {
             failure = .cancelled(explicitly: false)
         } else {
             failure = HTTPError(transportError: error)
         }
+        if let target = destination.download, let resumeData = target.abandon(requestURL: request.url) {
+            failure = failure.resuming(from: resumeData)
+        }
         close(failure: failure)
         return failure
     }
 
-    /// Closes a run: its body stream, the session's activity, the closing events and the log.
+    /// The body handed to the caller's reader, closing the call when the reader is done with
+    /// it: at its end, when it failed, or when the reader let it go (a cancellation, then).
+    func closing(after body: HTTPResponseBody) -> HTTPResponseBody {
+        body.whenFinished { [self] error in
+            guard let error else { return close(failure: nil) }
+            let failure = (error as? HTTPError).map { $0.code == .streamAbandoned ? .cancelled(explicitly: false) : $0 }
+            close(failure: cancellation ?? failure ?? HTTPError(transportError: error))
+        }
+    }
+
+    /// Closes a call: the session's activity, the closing events and the log.
     @inline(never)
     func close(failure: HTTPError?) {
-        bodies.channel?.finish(with: failure)
-        session.activity.end(activitySlot)
+        session.activity.end(activitySlot.load(ordering: .relaxed))
         if let failure {
             if failure.code == .cancelled {
                 emit(.cancelled(explicitly: failure.isExplicitCancellation, elapsed: ClockReading.now - started))
@@ -148,9 +150,8 @@ extension RequestRun {
 
     /// Logs a failure at error level with a bounded preview of the body.
     private func logFailure(_ error: HTTPError) {
-        let response = error.response ?? cycle?.response
         var metadata: Logger.Metadata = ["method": "\(request.method)", "url": "\(request.url.redactedString)"]
-        if let response {
+        if let response = error.response {
             metadata["status"] = "\(response.statusCode)"
             metadata["body"] = "\(String(decoding: response.data.prefix(512), as: UTF8.self))"
         }
