@@ -63,10 +63,17 @@ let package = Package(
             name: "JewzURITemplate",
             path: "Packages/URITemplate/Sources"
         ),
+        // The weak reference through which the umbrella, when a program links it, fills the shared
+        // registries on their first use (see ARCHITECTURE.md).
+        .target(
+            name: "CJewzHooks",
+            path: "Packages/HTTPCore/CHooks"
+        ),
         .target(
             name: "JewzHTTPCore",
             dependencies: [
                 "JewzLocking",
+                "CJewzHooks",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -269,6 +276,13 @@ let package = Package(
             ],
             path: "Tools/jewz/Sources"
         ),
+        // A program built from JewzHTTPCore alone, for the test that the umbrella's registration
+        // reaches only programs that link it.
+        .executableTarget(
+            name: "CoreOnlyProbe",
+            dependencies: ["JewzHTTPCore", .product(name: "Logging", package: "swift-log")],
+            path: "Tools/CoreOnlyProbe/Sources"
+        ),
         // A client generated from the Sandbox's OpenAPI document (Tools/SandboxClient/regenerate.sh),
         // for the tests and the tour of JewzOpenAPI.
         .target(
@@ -419,7 +433,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzToolTests",
-            dependencies: ["JewzLocking", "jewz", "JewzCache", "JewzImageCache", "JewzHAR", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["JewzLocking", "jewz", "CoreOnlyProbe", "JewzCache", "JewzImageCache", "JewzHAR", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzToolTests"
         ),
     ]

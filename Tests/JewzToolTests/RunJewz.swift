@@ -27,8 +27,11 @@ struct JewzRun: Sendable {
 }
 
 /// The built `jewz` binary: it sits beside the test bundle.
-var jewzExecutable: URL {
-    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("jewz")
+var jewzExecutable: URL { builtExecutable("jewz") }
+
+/// A binary the package builds, beside the test bundle.
+func builtExecutable(_ name: String) -> URL {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(name)
 }
 
 /// The test process's environment without Swift's crash backtracer: a crashing `jewz` would
@@ -62,17 +65,17 @@ func killing(_ process: ChildProcess, after timeLimit: Duration) -> (watchdog: D
     return (watchdog, record)
 }
 
-/// Runs the built `jewz` binary and collects its output.
+/// Runs the built `jewz` binary (or `executable`) and collects its output.
 ///
 /// A run longer than `timeLimit` is killed and reported as timed out, so a hang fails its
 /// test rather than the suite.
 func runJewz(
     _ arguments: [String], input: String? = nil, environment: [String: String] = [:], in directory: URL? = nil,
-    timeLimit: Duration = .seconds(120)
+    timeLimit: Duration = .seconds(120), executable: URL = jewzExecutable
 ) async throws -> JewzRun {
     try await runBlocking {
         let process = try ChildProcess.spawn(
-            jewzExecutable.path, arguments: arguments, environment: childEnvironment.merging(environment) { $1 },
+            executable.path, arguments: arguments, environment: childEnvironment.merging(environment) { $1 },
             directory: directory?.path, input: Data((input ?? "").utf8))
         let (watchdog, record) = killing(process, after: timeLimit)
         // Drain stderr on another thread while stdout is read here, so neither pipe can fill

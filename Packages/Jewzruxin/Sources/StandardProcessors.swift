@@ -9,17 +9,19 @@ import JewzZstd
 
 /// The toolkit's processors and content decoders, registered where sessions find them.
 ///
-/// Call ``install(in:codings:)`` once when the program starts, before its first request, as a
-/// server calls `LoggingSystem.bootstrap`: from then on responses are parsed by Content-Type and
-/// compressed bodies decoded. Register your own processors after it: a later registration for
+/// A program that links this module has them in the shared registries (`ProcessorRegistry.shared`,
+/// `ContentCodingRegistry.shared`) from their first use, without a call: responses are parsed by
+/// Content-Type and compressed bodies decoded. Call ``install(in:codings:)`` for registries of
+/// your own, which start empty. Register your own processors in either: a later registration for
 /// a media type replaces an earlier one.
 ///
 /// ```swift
 /// import Jewzruxin
 ///
-/// StandardProcessors.install()
-/// let cycle = try await HTTPCycle.get("https://api.example.com/items")
-/// let first = cycle.response?.json?["items"][0]
+/// let response = try await HTTPCycle.get("https://api.example.com/items")
+/// let first = response.json?["items"][0]
+/// let strict = ProcessorRegistry()                     // a session's own registry
+/// StandardProcessors.install(in: strict, codings: ContentCodingRegistry())
 /// ```
 public enum StandardProcessors {
     /// Registers JSON (`application/json`, `application/*+json`), JSON lines, form, XML and
@@ -27,7 +29,8 @@ public enum StandardProcessors {
     /// br and zstd decoders in `codings`.
     ///
     /// - Parameters:
-    ///   - registry: by default the one sessions use unless configured otherwise.
+    ///   - registry: by default the one sessions use unless configured otherwise (which a
+    ///     program linking this module has filled already).
     ///   - codings: by default the one sessions use unless configured otherwise.
     public static func install(in registry: ProcessorRegistry = .shared, codings: ContentCodingRegistry = .shared) {
         // The patterns are constants of the processors themselves, so registering cannot fail.

@@ -37,7 +37,6 @@ struct Jewz: AsyncParsableCommand {
             handler.logLevel = level ?? .critical
             return handler
         }
-        StandardProcessors.install()
         PeakMemory.reportAtExitIfAsked()
         do {
             var command = try parseAsRoot()

@@ -164,7 +164,7 @@ extension TourStep {
             TourStep(
                 title: "JSON responses are parsed by Content-Type, with no casts to read them",
                 code: """
-                    StandardProcessors.install()   // once, at launch (jewz did): JSON, forms, XML… by Content-Type
+                    import Jewzruxin   // the umbrella registers JSON, forms, XML… by Content-Type: no call
                     let response = try await HTTPCycle.get(url("/json"))
                     response.json?["items"][1]["title"].string
                     """

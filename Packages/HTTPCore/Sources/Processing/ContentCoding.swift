@@ -26,9 +26,10 @@ public protocol HTTPContentDecoding: AnyObject {
 /// Maps `Content-Encoding` tokens to decoders. A session advertises the tokens of the available
 /// decoders in `Accept-Encoding` and decodes matching responses.
 public final class ContentCodingRegistry: Sendable {
-    /// The registry sessions use unless given another one. It starts empty; the umbrella's
-    /// `StandardProcessors.install()` registers gzip, deflate, br and zstd.
-    public static let shared = ContentCodingRegistry()
+    /// The registry sessions use unless given another one. In a program that links the umbrella
+    /// module Jewzruxin it holds gzip, deflate, br and zstd from its first use; in one built from
+    /// single modules it starts empty (and `Accept-Encoding` is not sent).
+    public static let shared = SharedRegistries.made.codings
 
     private struct Entries {
         var decoders: [(token: String, decoder: any HTTPContentDecoder)] = []

@@ -1,4 +1,6 @@
 import JewzLocking
+import Logging
+import struct Synchronization.Atomic
 
 /// Maps media-type patterns to the processors that digest responses of those types.
 ///
@@ -13,9 +15,11 @@ import JewzLocking
 /// try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
 /// ```
 public final class ProcessorRegistry: Sendable {
-    /// The registry sessions use unless given another one. It starts empty; the umbrella's
-    /// `StandardProcessors.install()` registers JSON, form, XML, multipart and JSON lines.
-    public static let shared = ProcessorRegistry()
+    /// The registry sessions use unless given another one. In a program that links the umbrella
+    /// module Jewzruxin it holds the standard processors from its first use (JSON, JSON lines,
+    /// form, XML, multipart, and JSON for request objects); in one built from single modules it
+    /// starts empty, and the program registers what it uses.
+    public static let shared = SharedRegistries.made.processors
 
     private struct Entries {
         var processors: [String: any HTTPResponseProcessor] = [:]
@@ -45,14 +49,19 @@ public final class ProcessorRegistry: Sendable {
     private final class Answer: Sendable {
         let contentType: String
         let processor: (any HTTPResponseProcessor)?
+        /// The standard processor that would take this type, when none is registered.
+        let missing: StandardProcessor?
 
-        init(contentType: String, processor: (any HTTPResponseProcessor)?) {
+        init(contentType: String, mediaType: MediaType?, processor: (any HTTPResponseProcessor)?) {
             self.contentType = contentType
             self.processor = processor
+            missing = processor == nil ? mediaType.flatMap(StandardProcessor.init) : nil
         }
     }
 
     private let entries = Mutex(Entries())
+    /// Whether a response a standard processor would have read went unread here, told once.
+    private let warnedOfMissing = Atomic(false)
 
     /// Creates an empty registry.
     public init() {}
@@ -86,8 +95,8 @@ public final class ProcessorRegistry: Sendable {
     }
 
     /// The processor that turns a request object into a body when the call has no request
-    /// processor and the object is neither bytes nor a `String` (which go as they are). After
-    /// the umbrella's `StandardProcessors.install()` the shared registry's is JewzJSON's
+    /// processor and the object is neither bytes nor a `String` (which go as they are). In a
+    /// program that links the umbrella the shared registry's is JewzJSON's
     /// `HTTPJSONProcessor`, so that a `JSONValue`, a dictionary or any `Encodable` goes as
     /// JSON; `nil` makes such an object an error.
     public var objectProcessor: (any HTTPRequestProcessor)? {
@@ -102,22 +111,38 @@ public final class ProcessorRegistry: Sendable {
 
     /// The processor for a `Content-Type` value, by the most specific matching pattern.
     package func processor(forContentType contentType: String) -> (any HTTPResponseProcessor)? {
+        answer(forContentType: contentType).processor
+    }
+
+    /// The processor for a response's `Content-Type` value; when there is none and one of the
+    /// umbrella's standard processors would have read it (the program does not link the
+    /// umbrella and registered nothing for it), a warning saying what to add, once per registry.
+    func processor(forContentType contentType: String, warning logger: Logger) -> (any HTTPResponseProcessor)? {
+        let answer = answer(forContentType: contentType)
+        if let missing = answer.missing, !warnedOfMissing.exchange(true, ordering: .relaxed) {
+            logger.warning("\(missing.warning(for: contentType))")
+        }
+        return answer.processor
+    }
+
+    private func answer(forContentType contentType: String) -> Answer {
         let (cached, generation) = entries.withLock { entries -> (Answer?, Int) in
             if let last = entries.lastAnswer, last.contentType == contentType { return (last, entries.generation) }
             let cached = entries.byContentType[contentType]
             if let cached { entries.lastAnswer = cached }
             return (cached, entries.generation)
         }
-        if let cached { return cached.processor }
+        if let cached { return cached }
         // Parsed outside the lock; the answer is kept only if no registration came in between.
-        let answer = Answer(contentType: contentType, processor: MediaType(contentType).flatMap(processor(for:)))
+        let mediaType = MediaType(contentType)
+        let answer = Answer(contentType: contentType, mediaType: mediaType, processor: mediaType.flatMap(processor(for:)))
         entries.withLock { entries in
             guard entries.generation == generation else { return }
             if entries.byContentType.count >= Self.contentTypeCacheLimit { entries.byContentType = [:] }
             entries.byContentType[contentType] = answer
             entries.lastAnswer = answer
         }
-        return answer.processor
+        return answer
     }
 
     /// The processor that writes request bodies of a `Content-Type`: the one registered for it

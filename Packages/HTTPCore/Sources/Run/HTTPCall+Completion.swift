@@ -91,7 +91,7 @@ extension HTTPCall {
             // An override that does not parse leaves the response's own type in charge.
             let override = request.responseContentTypeOverride.flatMap { MediaType($0) == nil ? nil : $0 }
             guard let contentType = override ?? response.headers["Content-Type"],
-                let processor = settings.configuration.processorRegistry.processor(forContentType: contentType)
+                let processor = settings.configuration.processorRegistry.processor(forContentType: contentType, warning: session.logger)
             else { return }
             try Self.applying(processor) { try processor.process(&response) }
         } else {

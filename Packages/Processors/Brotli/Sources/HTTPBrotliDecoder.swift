@@ -1,7 +1,7 @@
 import JewzHTTPCore
 
 /// Brotli (`br`) for HTTP responses, decoded chunk by chunk as they arrive within ``limits``.
-/// Register it in a `ContentCodingRegistry` (the umbrella's `StandardProcessors.install()` does) and sessions advertise
+/// Register it in a `ContentCodingRegistry` (in a program that links the umbrella it is, in the shared one) and sessions advertise
 /// `br` in `Accept-Encoding`.
 ///
 /// ```swift

@@ -4,7 +4,7 @@ import JewzHTTPCore
 /// gzip and deflate for HTTP.
 ///
 /// As a content decoder (registered for `gzip`, `x-gzip` and `deflate` in a
-/// `ContentCodingRegistry`; the umbrella's `StandardProcessors.install()` does it), responses are decoded chunk by chunk
+/// `ContentCodingRegistry`; in a program that links the umbrella, in the shared one), responses are decoded chunk by chunk
 /// as they arrive, within ``limits``. As a request processor (opt-in: add it after the
 /// processor that makes the body, on a cycle or a session), it gzips the body and sets
 /// `Content-Encoding: gzip`.

@@ -2,7 +2,7 @@ import JewzHTTPCore
 import JewzZstdLibrary
 
 /// Zstandard (`zstd`, RFC 9659) for HTTP responses, decoded chunk by chunk as they arrive
-/// within ``limits``. Register it in a `ContentCodingRegistry` (the umbrella's `StandardProcessors.install()` does) and
+/// within ``limits``. Register it in a `ContentCodingRegistry` (in a program that links the umbrella it is, in the shared one) and
 /// sessions advertise `zstd` in `Accept-Encoding` — when libzstd loads: without it the
 /// decoder is ``isAvailable`` `false`, `zstd` is not advertised, and a `zstd` body a server
 /// sends anyway fails with ``JewzHTTPCore/ContentDecodingError/Code/unavailable``.
