@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import JewzHTTPCore
 import JewzSandbox
 import JewzTestSupport
@@ -27,6 +28,41 @@ import Testing
             }
             #expect(versions == Array(repeating: "HTTP/2.0", count: 8))
             #expect(sandbox.connectionCount == 1)
+        }
+    }
+
+    /// 64 requests at once to an HTTP/2 origin, with the default pool (a client per event loop):
+    /// one connection, as raw AsyncHTTPClient, OkHttp and browsers open.
+    @Test func sixtyFourConcurrentRequestsToAnHTTP2OriginShareOneConnection() async throws {
+        try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: .trusting(certificates)) { sandbox, session in
+            let versions = try await Self.send(64, to: sandbox.url("/echo/?delay=0.2"), session: session)
+            #expect(Set(versions) == [.http2])
+            #expect(sandbox.connectionCount == 1)
+        }
+    }
+
+    /// The same to an origin that speaks HTTP/1.1 only: after its first answer its requests are
+    /// spread over every event loop's client, so the pool's limit is shared out, not one share.
+    @Test func anHTTP1OriginStillGetsThePoolsWholeLimit() async throws {
+        var tls = SandboxTLS(certificates: certificates)
+        tls.offersHTTP2 = false
+        let configuration = try HTTPSession.Configuration.trusting(certificates)
+        let limit = configuration.transport.connectionPool.maximumConnectionsPerHost
+        let loops = min(System.coreCount, limit)
+        try await withSecureSandbox(tls, configuration: configuration) { sandbox, session in
+            _ = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
+            let versions = try await Self.send(limit, to: sandbox.url("/echo/?delay=0.5"), session: session)
+            #expect(Set(versions) == [.http1_1])
+            #expect(loops == 1 || sandbox.connectionCount > limit / loops, "\(sandbox.connectionCount) connections")
+        }
+    }
+
+    private static func send(_ count: Int, to url: String, session: HTTPSession) async throws -> [HTTPVersion?] {
+        try await withThrowingTaskGroup(of: HTTPVersion?.self) { group in
+            for _ in 0..<count {
+                group.addTask { try await HTTPCycle.get(url, session: session).version }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
     }
 

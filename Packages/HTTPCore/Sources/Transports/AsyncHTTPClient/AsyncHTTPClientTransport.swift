@@ -10,8 +10,9 @@ import struct Synchronization.Atomic
 import Tracing
 
 /// The default transport: AsyncHTTPClient's pooled clients (HTTP/1.1, and HTTP/2 by ALPN;
-/// TLS via NIOSSL), one per event loop of the shared group, each request sent through the least
-/// busy (see ``ClientLane``). ``Configuration`` says how it connects: timeouts, pool, TLS,
+/// TLS via NIOSSL), one per event loop of the shared group: a request to an HTTP/1.1 origin goes
+/// through the least busy, one to an HTTP/2 origin through that origin's own, so that it gets
+/// one connection (see ``ClientLane`` and ``LaneSet``). ``Configuration`` says how it connects: timeouts, pool, TLS,
 /// HTTP version, proxies.
 ///
 /// AsyncHTTPClient's own decompression stays off: content decoding belongs to the session's
@@ -26,10 +27,10 @@ import Tracing
 ///   JewzURLSession's `URLSessionTransport` (which reports ``HTTPError/Code/invalidResponse``) or from a
 ///   process of their own; `Tools/Upstream/async-http-client` holds the fix.
 public final class AsyncHTTPClientTransport: HTTPTransport {
-    /// The lanes of direct connections; never empty.
-    private let lanes: [ClientLane]
+    /// The lanes of direct connections.
+    private let lanes: LaneSet
     /// The lanes through each proxy in use; empty without proxies.
-    private let proxiedLanes: [Configuration.Proxy: [ClientLane]]
+    private let proxiedLanes: [Configuration.Proxy: LaneSet]
     private let proxies: Configuration.Proxies?
     /// Pinned hosts' TLS; `nil` without pins, which costs other requests one check.
     private let pinnedTLS: PinnedTLS?
@@ -74,18 +75,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// A client per event loop in use, with its watchdog, connecting directly or through `proxy`.
-    private static func makeLanes(_ configuration: Configuration, proxy: Configuration.Proxy?, tracer: (any Tracer)?) -> [ClientLane] {
+    private static func makeLanes(_ configuration: Configuration, proxy: Configuration.Proxy?, tracer: (any Tracer)?) -> LaneSet {
         let limit = max(configuration.connectionPool.maximumConnectionsPerHost, 1)
         let eventLoops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator().prefix(limit))
         var clientConfiguration = Self.clientConfiguration(configuration, proxy: proxy, tracer: tracer)
-        return eventLoops.enumerated().map { index, eventLoop in
+        return LaneSet(eventLoops.enumerated().map { index, eventLoop in
             clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
                 limit / eventLoops.count + (index < limit % eventLoops.count ? 1 : 0)
             return ClientLane(
                 client: HTTPClient(eventLoopGroup: eventLoop, configuration: clientConfiguration),
                 watchdog: IdleWatchdog(timeout: configuration.timeouts.idle, eventLoop: eventLoop),
                 wakes: WakeBatch(eventLoop: eventLoop))
-        }
+        })
     }
 
     /// AsyncHTTPClient's configuration for a client of this transport's lanes.
@@ -143,7 +144,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// The lanes a request to `url` goes down: direct unless a proxy is configured for it (a
     /// Unix domain socket is never reached through one).
-    private func lanes(for url: URL) -> [ClientLane] {
+    private func lanes(for url: URL) -> LaneSet {
         guard let proxies, unixSocketPath == nil, !url.isUnixSocketURL, let proxy = proxies.proxy(for: url) else { return lanes }
         return proxiedLanes[proxy] ?? lanes
     }
@@ -156,7 +157,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// Wraps a client the caller owns and shuts down; its configuration's timeouts apply.
     public init(client: HTTPClient) {
-        lanes = [ClientLane(client: client, watchdog: nil, wakes: nil)]
+        lanes = LaneSet([ClientLane(client: client, watchdog: nil, wakes: nil)])
         proxiedLanes = [:]
         proxies = nil
         pinnedTLS = nil
@@ -173,7 +174,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    private var allLanes: [ClientLane] { lanes + proxiedLanes.values.joined() }
+    private var allLanes: [ClientLane] { lanes.lanes + proxiedLanes.values.flatMap(\.lanes) }
 
     // Inlined into the transport stage, whose frame then holds this one's.
     @inline(__always)
@@ -182,12 +183,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
         if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
-        let lane =
-            if let connection = request.dedicatedConnection {
-                try dedicatedLane(of: connection, for: request.url)
-            } else {
-                ClientLane.leastBusy(of: lanes(for: request.url))
-            }
+        let laneSet: LaneSet?
+        let lane: ClientLane
+        if let connection = request.dedicatedConnection {
+            laneSet = nil
+            lane = try dedicatedLane(of: connection, for: request.url)
+        } else {
+            let direct = lanes(for: request.url)
+            laneSet = direct
+            lane = direct.lane(for: request.url)
+        }
         let exchange = try start(request, timeout: timeout, onBodySent: onBodySent, on: lane)
         lane.load.add(1, ordering: .relaxed)
         lane.watchdog?.watch(exchange)
@@ -203,6 +208,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 }
                 // A request sent to a socket answers for the URL it was given.
                 try Self.deliver(head, url: unixSocketPath == nil ? url ?? request.url : request.url, to: &receiver)
+                laneSet?.note(HTTPVersion(major: head.version.major, minor: head.version.minor), from: request.url)
                 while case .body(let parts) = try await exchange.next() {
                     try Self.deliver(parts, to: &receiver)
                     try await receiver.waitForDemand()

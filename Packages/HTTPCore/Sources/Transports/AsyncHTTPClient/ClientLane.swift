@@ -28,19 +28,4 @@ final class ClientLane: Sendable {
         self.watchdog = watchdog
         self.wakes = wakes
     }
-
-    /// The lane with the fewest exchanges in flight, the first of equals: a caller who sends
-    /// one request at a time keeps to one lane and so to one kept-alive connection.
-    static func leastBusy(of lanes: [ClientLane]) -> ClientLane {
-        var best = lanes[0]
-        var bestLoad = best.load.load(ordering: .relaxed)
-        for lane in lanes.dropFirst() where bestLoad > 0 {
-            let load = lane.load.load(ordering: .relaxed)
-            if load < bestLoad {
-                best = lane
-                bestLoad = load
-            }
-        }
-        return best
-    }
 }
