@@ -12,7 +12,7 @@ import FoundationNetworking
 
 // End to end against a server that is not the bottleneck (`./run` starts nginx on loopback, or
 // the Sandbox without nginx, and passes its base URL in JEWZ_BENCH_URL). Each case runs our
-// full HTTPCycle path with the defaults a user gets (`StandardProcessors.install()`, `HTTPSession()`)
+// full request path with the defaults a user gets (the umbrella's processors, `HTTPSession()`)
 // beside raw AsyncHTTPClient on the same server, and the plain GETs beside URLSession too.
 
 let benchmarks: @Sendable () -> Void = {
@@ -24,7 +24,6 @@ let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5))
 
     // Ours: the session defaults a user gets.
-    StandardProcessors.install()
     let session = HTTPSession()
     // Raw AsyncHTTPClient, its pool sized to the largest concurrency measured.
     var rawConfiguration = HTTPClient.Configuration()

@@ -55,7 +55,6 @@ guard arguments.count >= 2 else {
 let base = arguments[1]
 let rounds = arguments.count >= 3 ? Int(arguments[2]) ?? 15 : 15
 
-StandardProcessors.install()
 let session = HTTPSession()
 var rawConfiguration = HTTPClient.Configuration()
 rawConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
