@@ -131,6 +131,18 @@ let cases: [Case] = atBothConcurrencies("GET /hello", cycleGET, rawGET(raw)) + [
         }
     ),
     (
+        "GET 1 MiB read as a stream c=1", 1, 200,
+        Contender(name: "session.send, body as a stream") {
+            guard let url = URL(string: large) else { return }
+            let response = try await session.send(HTTPRequest(url: url), options: .init(responseBody: .stream))
+            for try await _ in response.stream ?? HTTPResponseBody(Data()) {}
+        },
+        Contender(name: "raw AsyncHTTPClient, body read as it arrives") {
+            let response = try await raw.execute(HTTPClientRequest(url: large), timeout: .seconds(30))
+            for try await _ in response.body {}
+        }
+    ),
+    (
         "GET 2 KB JSON → [Item] c=1", 1, 1_000,
         Contender(name: "HTTPCycle.get(decoding:)") {
             _ = try await HTTPCycle.get(items, decoding: [Item].self, session: session)
