@@ -38,3 +38,37 @@ public struct RefusingPortUnavailable: Error, CustomStringConvertible {
 
     public var description: String { "cannot hold a port on 127.0.0.1: \(String(cString: strerror(errorNumber)))" }
 }
+
+/// Runs `body` with a loopback port whose listener never accepts and whose queue is full, so that
+/// a new connection is neither refused nor made: connecting to it waits until a timeout. The
+/// queue is filled by connections of our own, held with the listener until `body` returns.
+///
+/// - Throws: `RefusingPortUnavailable` when no such port can be made.
+public func withUnacceptingPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard listener >= 0 else { throw RefusingPortUnavailable(errorNumber: errno) }
+    defer { close(listener) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let listening = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(listener, $0, length) == 0 && listen(listener, 0) == 0 && getsockname(listener, $0, &length) == 0
+        }
+    }
+    guard listening else { throw RefusingPortUnavailable(errorNumber: errno) }
+    // Linux queues backlog + 1 connections; a few more than that leave the queue full.
+    var fillers: [Int32] = []
+    defer { for filler in fillers { close(filler) } }
+    for _ in 0..<3 {
+        let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard filler >= 0 else { throw RefusingPortUnavailable(errorNumber: errno) }
+        fillers.append(filler)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, length) }
+        }
+    }
+    return try await body(Int(UInt16(bigEndian: address.sin_port)))
+}

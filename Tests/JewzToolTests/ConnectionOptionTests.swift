@@ -27,7 +27,7 @@ import Testing
         let refused = try await runJewz(["GET", sandbox.url("/hello/")])
         #expect(refused.status == 2)
         #expect(refused.messages.count == 1)
-        #expect(refused.error.contains("certificate was refused") && refused.error.contains("--verify"), "\(refused.error)")
+        #expect(refused.error.contains("certificate of 127.0.0.1") && refused.error.contains("was refused") && refused.error.contains("--verify"), "\(refused.error)")
         let unverified = try await runJewz(["--verify", "no", "GET", sandbox.url("/hello/")])
         #expect(unverified.status == 0, "\(unverified.error)")
         #expect(unverified.output == "Hello World\n")

@@ -71,7 +71,8 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
                 return
             }
             let request = SandboxRequest(
-                method: head.method.rawValue, uri: head.uri, version: "HTTP/\(head.version.major).\(head.version.minor)",
+                // NIO names SSDP's method without its hyphen; the wire spells it M-SEARCH.
+                method: head.method == .MSEARCH ? "M-SEARCH" : head.method.rawValue, uri: head.uri, version: "HTTP/\(head.version.major).\(head.version.minor)",
                 headers: head.headers.map { (name: $0.name, value: $0.value) },
                 body: Data(buffer: body, byteTransferStrategy: .copy), connection: connection)
             // Routes may compute (a gzip bomb, large bodies): run them off the event loop so

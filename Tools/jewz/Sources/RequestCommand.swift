@@ -134,7 +134,7 @@ struct RequestCommand: AsyncParsableCommand {
         if let echo, !echo.hasEchoed, failure == nil { echo.echo(cycle.request) }
         if offline {
             guard let failure, failure.code != .cancelled else { return }
-            throw Self.exitStatus(for: failure, response: nil).code
+            throw Self.exitStatus(for: failure, response: nil, timeout: timeout).code
         }
         if let remembered, let path = self.session {
             let file = SessionFile(headers: remembered.merging(given), cookies: (session.configuration.cookieJar as? HTTPCookieJar)?.all ?? [])
@@ -156,7 +156,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let hint = downloading.savesToFile ? downloading.settle(cycle, failed: failure != nil) : nil
         guard let failure else { return }
-        let status = Self.exitStatus(for: failure, response: cycle.response)
+        let status = Self.exitStatus(for: failure, response: cycle.response, timeout: timeout)
         if let hint { printError(hint) }
         throw status.code
     }
@@ -164,9 +164,27 @@ struct RequestCommand: AsyncParsableCommand {
     /// Reports a failure on one line and returns the exit status it stands for: 4 and 5 for
     /// failing statuses, 2 for what the network or the server did wrong, 0 for a body the
     /// registry's processor could not parse on a successful status (the raw body was printed),
-    /// 1 for what the user gave (a URL, a header, a file).
-    static func exitStatus(for failure: HTTPError, response: HTTPResponse?) -> JewzExit {
+    /// 1 for what the user gave (a URL, a header, a file). What to do names jewz's options.
+    ///
+    /// - Parameter timeout: the `--timeout` given, if any.
+    static func exitStatus(for failure: HTTPError, response: HTTPResponse?, timeout: Double? = nil) -> JewzExit {
+        // What happened on the network, with what to do in jewz's terms.
+        func network(_ advice: String) -> JewzExit {
+            printError(failure.networkSummary.map { "\($0) \(advice)" } ?? failure.description)
+            return .network
+        }
         switch failure.code {
+        case .timedOut:
+            let seconds = timeout.map { $0 == 1 ? "1 second" : "\($0.formatted()) seconds" }
+            return network(seconds.map { "--timeout allowed \($0); raise it if the server is slow." }
+                ?? "Give --timeout SECONDS to wait longer if the server is slow.")
+        case .certificateRejected:
+            return network("Trust its authority with --verify CA.pem, or, for a test server only, --verify no.")
+        case .tlsHandshakeFailed:
+            return network("Check the TLS versions both sides accept, and whether the server wants a client certificate (--cert).")
+        case .proxyAuthenticationRequired:
+            printError("The proxy answered 407 Proxy Authentication Required: give its user and password in --proxy http://user:password@host:port.")
+            return .network
         case .statusCode:
             let code = failure.statusCode ?? 0
             printError("the server answered \(code) \(HTTPResponse.reasonPhrase(for: code))")
@@ -210,12 +228,21 @@ struct RequestCommand: AsyncParsableCommand {
 
     /// Whether the first word is a method: a standard one or an all-capitals word always is
     /// (`PUT localhost:3000` even though `localhost:3000` reads like a header item); another word of
-    /// letters is one when the next word is not an item (`jewz localhost a=1` is a URL and an item).
+    /// letters is one when the next word is not an item (`jewz localhost a=1` is a URL and an item);
+    /// any other RFC 9110 token (`M-SEARCH`) is one when the next word is a URL.
     static func isMethod(_ word: String, before next: String) -> Bool {
-        guard !word.isEmpty, word.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        guard word.isHTTPToken else { return false }
+        if !word.allSatisfy({ $0.isASCII && $0.isLetter }) { return isURL(next) }
         let standard: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
         if standard.contains(word.uppercased()) || word.allSatisfy(\.isUppercase) { return true }
         return (try? RequestItem(next)) == nil
+    }
+
+    /// Whether a word reads as a URL rather than an item: it has a scheme, is httpie's `:port`
+    /// shorthand, or is a host name with a path or a port.
+    private static func isURL(_ word: String) -> Bool {
+        if word.contains("://") || word.hasPrefix(":") { return true }
+        return (try? RequestItem(word)) == nil && (word.contains("/") || word.contains(".") || word.hasPrefix("localhost"))
     }
 
     /// httpie's shorthands: `:3000/x` is localhost, and a URL without scheme is http.

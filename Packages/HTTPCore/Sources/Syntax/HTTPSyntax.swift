@@ -23,7 +23,7 @@ extension UInt8 {
 
 extension StringProtocol {
     /// Whether the string is a non-empty token (RFC 9110 §5.6.2).
-    var isHTTPToken: Bool {
+    package var isHTTPToken: Bool {
         // Native strings are scanned as contiguous bytes, the rest byte by byte.
         !isEmpty
             && (utf8.withContiguousStorageIfAvailable { $0.allSatisfy(\.isHTTPTokenCharacter) }

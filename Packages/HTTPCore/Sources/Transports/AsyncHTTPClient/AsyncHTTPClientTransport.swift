@@ -201,6 +201,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             lane.watchdog?.unwatch(exchange)
             lane.load.subtract(1, ordering: .relaxed)
         }
+        // The body's bytes so far once the head came, for a failure's message; `nil` before it.
+        var bodyBytes: Int?
         try await withTaskCancellationHandler {
             do {
                 guard case .head(let head, let url) = try await exchange.next() else {
@@ -209,14 +211,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 // A request sent to a socket answers for the URL it was given.
                 try Self.deliver(head, url: unixSocketPath == nil ? url ?? request.url : request.url, to: &receiver)
                 laneSet?.note(HTTPVersion(major: head.version.major, minor: head.version.minor), from: request.url)
+                bodyBytes = 0
                 while case .body(let parts) = try await exchange.next() {
-                    try Self.deliver(parts, to: &receiver)
+                    bodyBytes? += try Self.deliver(parts, to: &receiver)
                     try await receiver.waitForDemand()
                 }
             } catch {
                 // The receiver may have refused the response: the connection must not wait for it.
                 exchange.cancel()
-                let error = HTTPError(transportError: error)
+                let progress: NetworkFailure.Progress =
+                    if let bodyBytes { .readingBody(bodyBytes) }
+                    else if exchange.hasSentRequestHead.load(ordering: .relaxed) { .waitingForResponse }
+                    else { .connecting }
+                let error = HTTPError(transportError: error, url: request.url, progress: progress)
                 if error.code == .certificateRejected, let pinnedTLS {
                     throw await Self.pinningFailure(error, url: request.url, pinnedTLS: pinnedTLS)
                 }
@@ -287,12 +294,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         try receiver.receiveHead(statusCode: Int(head.status.code), headers: headers, url: url)
     }
 
-    /// Hands the receiver parts of the body, in order.
+    /// Hands the receiver parts of the body, in order, and returns how many bytes they held.
     @inline(never)
-    private static func deliver(_ parts: [ByteBuffer], to receiver: inout some HTTPResponseReceiver) throws {
+    private static func deliver(_ parts: [ByteBuffer], to receiver: inout some HTTPResponseReceiver) throws -> Int {
+        var count = 0
         for part in parts {
+            count += part.readableBytes
             try part.withUnsafeReadableBytes { try receiver.receiveBody($0) }
         }
+        return count
     }
 
     public func shutdown() async throws {

@@ -57,6 +57,9 @@ final class ClientExchange: HTTPClientResponseDelegate, HTTPExchangeCancelling {
     private let onBodySent: (@Sendable (Int) -> Void)?
     /// When something last moved on this exchange, in `NIODeadline` nanoseconds; read by the watchdog.
     private let lastActivity = Atomic<UInt64>(NIODeadline.now().uptimeNanoseconds)
+    /// Whether the request's head went out: a connection was made. Read to tell a failure
+    /// while connecting from one while waiting for the answer.
+    let hasSentRequestHead = Atomic(false)
     /// Whether the exchange waits for its consumer rather than the network: not idle then.
     /// Written under the state's lock, with the withheld demand it mirrors.
     private let waitsForConsumer = Atomic(false)
@@ -183,6 +186,7 @@ final class ClientExchange: HTTPClientResponseDelegate, HTTPExchangeCancelling {
     // MARK: HTTPClientResponseDelegate (on the task's event loop)
 
     func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+        hasSentRequestHead.store(true, ordering: .relaxed)
         touch()
     }
 
