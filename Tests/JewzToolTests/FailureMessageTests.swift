@@ -58,6 +58,15 @@ import Testing
         }
     }
 
+    @Test func aConnectionResetMidBody() async throws {
+        let server = try await ScriptedServer.start { _ in
+            [.send("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + String(repeating: "x", count: 300)), .pause(.milliseconds(50)), .reset]
+        }
+        let message = try await failure([server.url("/x")])
+        try await server.shutdown()
+        #expect(message == "jewz: The connection to 127.0.0.1 port \(server.port) was reset by the server after 300 bytes of the body. The server did process the request.")
+    }
+
     @Test func aCertificateNotTrustedHere() async throws {
         let sandbox = try await Sandbox.start(tls: SandboxTLS(certificates: try SandboxCertificates.generate()))
         let port = try #require(URL(string: sandbox.url("/"))?.port)
