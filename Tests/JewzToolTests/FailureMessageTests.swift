@@ -84,6 +84,8 @@ import Testing
             let port = try #require(URL(string: sandbox.url("/"))?.port)
             let shorthand = try await runJewz(["PROPFIND", ":\(port)/inspect"])
             #expect(shorthand.output.contains(#""method":"PROPFIND""#), "\(shorthand.output)")
+            let explicit = try await runJewz(["-X", "QUERY", sandbox.url("/inspect"), "q==1"])
+            #expect(explicit.output.contains(#""method":"QUERY""#), "\(explicit.output)")
         }
     }
 }

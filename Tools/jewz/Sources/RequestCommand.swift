@@ -68,6 +68,9 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup var downloading: DownloadOptions
 
 
+    @Option(name: [.customShort("X"), .customLong("method")], help: "The request method, any token, as curl's -X; the first word is then the URL.")
+    var explicitMethod: String?
+
     @Argument(help: "[METHOD] URL [ITEM ...]")
     var words: [String] = []
 
@@ -215,7 +218,10 @@ struct RequestCommand: AsyncParsableCommand {
         guard let first = rest.popFirst() else { throw ValidationError("Give a URL: jewz [METHOD] URL [ITEM ...].") }
         var method: HTTPMethod?
         var url = first
-        if let second = rest.first, Self.isMethod(first, before: second) {
+        if let explicitMethod {
+            guard explicitMethod.isHTTPToken else { throw ValidationError("-X takes a method, a token such as PURGE or M-SEARCH.") }
+            method = HTTPMethod(rawValue: explicitMethod)
+        } else if let second = rest.first, Self.isMethod(first, before: second) {
             method = HTTPMethod(rawValue: first.uppercased())
             url = second
             rest = rest.dropFirst()
