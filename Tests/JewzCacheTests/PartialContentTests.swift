@@ -59,17 +59,25 @@ import Testing
         }
     }
 
-    /// A piece with only a weak validator cannot be joined to another, so it is not kept.
-    @Test func aPieceWithAWeakValidatorIsNotKept() async throws {
+    /// A piece with only a weak validator answers the ranges wholly inside it while it is fresh
+    /// (RFC 9111 §3.3), but is never joined to another (§3.4 wants a strong validator): the
+    /// next piece takes its place.
+    @Test func aPieceWithAWeakValidatorAnswersInsideItButIsNeverJoined() async throws {
         let heads = Heads()
         var configuration = HTTPSession.Configuration()
         configuration.cache = HTTPCache()
         try await withScriptedServer(configuration: configuration, PartialContentOrigin.ranges(etag: "W/\"weak\"", heads: heads)) { server, session in
             let url = server.url("/weak")
             _ = try await fetch(url, session: session, headers: ["Range": "bytes=0-49"])
-            let again = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"])
-            #expect(again.source == .network)
-            #expect(heads.all.count == 2)
+            let inside = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"])
+            #expect(inside.source == .cache)
+            #expect(inside.headers["Content-Range"] == "bytes 0-9/100")
+            _ = try await fetch(url, session: session, headers: ["Range": "bytes=50-99"])
+            let across = try await fetch(url, session: session, headers: ["Range": "bytes=40-59"])
+            #expect(across.source == .network, "the two pieces were not joined")
+            let second = try await fetch(url, session: session, headers: ["Range": "bytes=0-9"])
+            #expect(second.source == .network, "the later piece took the first one's place")
+            #expect(heads.all.count == 4)
         }
     }
 

@@ -35,8 +35,9 @@ import Testing
     @Test func aTimeoutWaitingForTheResponse() async throws {
         try await withSandbox { sandbox, _ in
             let port = try #require(URL(string: sandbox.url("/"))?.port)
-            let message = try await failure(["--timeout", "0.5", sandbox.url("/echo/?delay=10")])
-            #expect(message == "jewz: Timed out waiting for a response from 127.0.0.1 port \(port). --timeout allowed 0.5 seconds; raise it if the server is slow.")
+            // Long enough that a busy machine has connected and sent well before it runs out.
+            let message = try await failure(["--timeout", "3", sandbox.url("/echo/?delay=10")])
+            #expect(message == "jewz: Timed out waiting for a response from 127.0.0.1 port \(port). --timeout allowed 3 seconds; raise it if the server is slow.")
         }
     }
 
@@ -45,8 +46,8 @@ import Testing
             let port = try #require(URL(string: sandbox.url("/"))?.port)
             // One line at once, then a body that never ends.
             let line = #"{"index":0,"text":"line 0"}"#.utf8.count + 1
-            let message = try await failure(["--timeout", "1", sandbox.url("/ndjson?count=1&end=hold")])
-            #expect(message == "jewz: Timed out reading the body from 127.0.0.1 port \(port) after \(line) bytes. --timeout allowed 1 second; raise it if the server is slow.")
+            let message = try await failure(["--timeout", "3", sandbox.url("/ndjson?count=1&end=hold")])
+            #expect(message == "jewz: Timed out reading the body from 127.0.0.1 port \(port) after \(line) bytes. --timeout allowed 3 seconds; raise it if the server is slow.")
         }
     }
 

@@ -154,15 +154,12 @@ extension HTTPCache {
         if Self.isServerFailure(response.statusCode), let stored, let stale = staleForError(stored, control: control) {
             return stale
         }
-        if response.statusCode == 206, response.stream == nil {
-            keepPartial(response, for: request, key: key, control: control, sent: sent)
-            keepByteRanges(response, for: request, key: key, control: control, sent: sent)
+        let kept = keepingPartial(response, for: request, key: key, control: control, sent: sent)
+        guard let entry = storable(kept, for: request, key: key, control: control, requestDate: sent, responseDate: received) else {
+            if let stored, kept.statusCode != 304 { store.removeResponse(forKey: stored.key) }
+            return CacheAnswer(response: kept)
         }
-        guard let entry = storable(response, for: request, key: key, control: control, requestDate: sent, responseDate: received) else {
-            if let stored, response.statusCode != 304 { store.removeResponse(forKey: stored.key) }
-            return CacheAnswer(response: response)
-        }
-        return CacheAnswer(response: storing(response, as: entry, for: request, control: control, sent: sent))
+        return CacheAnswer(response: storing(kept, as: entry, for: request, control: control, sent: sent))
     }
 
     /// `response`, its body stored as `entry`'s: at once when it is in memory; as it is read

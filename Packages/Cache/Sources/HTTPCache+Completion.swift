@@ -8,8 +8,8 @@ import JewzHTTPCore
 extension HTTPCache {
     /// The whole body for `request`: the stored piece from byte 0, then what the origin sends
     /// for `Range: bytes=n-` with `If-Range`. `nil` when there is no such piece or the answer
-    /// does not continue it (a changed validator, another range): the whole is then asked for
-    /// anew. A `200` the origin sends instead (the representation changed) is that answer. The
+    /// does not continue it (a changed validator, another range, or a piece without a strong
+    /// validator, which is never combined): the whole is then asked for anew. A `200` the origin sends instead (the representation changed) is that answer. The
     /// piece is forgotten either way; the caller stores what this returns.
     ///
     /// - Throws: what sending the rest threw, or ``HTTPError/Code/downloadFile`` when the
@@ -40,8 +40,8 @@ extension HTTPCache {
     /// The head of the whole body when `rest` — the answer to the request for what follows
     /// the first of `pieces` — continues it: a `206` under the same validator for exactly the
     /// rest. The new fields over the stored (§3.4); `nil` otherwise.
-    private static func continuation(_ rest: HTTPResponse, of stored: CachedResponse, pieces: StoredPieces, validator: String) -> HTTPResponse? {
-        guard rest.statusCode == 206, rangeValidator(rest.headers) == validator, let range = ContentRange(rest.headers["Content-Range"]),
+    private static func continuation(_ rest: HTTPResponse, of stored: CachedResponse, pieces: StoredPieces, validator: String?) -> HTTPResponse? {
+        guard rest.statusCode == 206, let validator, rangeValidator(rest.headers) == validator, let range = ContentRange(rest.headers["Content-Range"]),
             range.completeLength == Int64(pieces.completeLength), range.first == Int64(pieces.ranges[0].upperBound + 1),
             range.last == Int64(pieces.completeLength - 1)
         else { return nil }

@@ -1,12 +1,14 @@
 import Foundation
 import JewzHTTPCore
+import JewzLocking
 import JewzMultipart
 
-// Partial content (RFC 9111 §3.3–3.4): a `206` of one range with a strong validator (or each
-// range of a `multipart/byteranges` one), or the start of a body whose transfer broke, is kept
-// beside its URL's entry with the other pieces of the same validator (``StoredPieces``), answers
-// the ranges it covers while fresh, and the piece from byte 0 is completed by asking the origin
-// for the rest (`Range` with `If-Range`) when the whole body is wanted.
+// Partial content (RFC 9111 §3.3–3.4): a `206` of one range (or each range of a
+// `multipart/byteranges` one), or the start of a body whose transfer broke, is kept beside its
+// URL's entry and answers the ranges wholly inside it while fresh (§3.3). Pieces with one strong
+// validator join (``StoredPieces``), and the piece from byte 0 is completed by asking the origin
+// for the rest (`Range` with `If-Range`) when the whole body is wanted (§3.4); a piece without a
+// validator stands alone and is never combined.
 extension HTTPCache {
     /// Where a URL's partial entry is kept, beside its whole one.
     static func partialKey(_ key: String) -> String { key + "\n206" }
@@ -19,18 +21,18 @@ extension HTTPCache {
     }
 
     /// Keeps a `206` answer to `request` among the URL's stored pieces when they share its
-    /// validator (pieces that touch join into one; at most ``StoredPieces/maximumCount``);
-    /// otherwise in their place.
+    /// strong validator (pieces that touch join into one; at most ``StoredPieces/maximumCount``);
+    /// otherwise, or without a validator, in their place.
     func keepPartial(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) {
         guard response.statusCode == 206, !response.headers.contains("Vary"),
-            let validator = Self.rangeValidator(response.headers),
             let piece = StoredPieces(answer: response.headers, length: response.data.count),
             let entry = storable(
                 response, for: request, key: Self.partialKey(key), control: control, requestDate: sent, responseDate: now(), partial: true)
         else { return }
         var pieces = piece
         var body = response.data
-        if let stored = store.response(forKey: Self.partialKey(key)), Self.rangeValidator(stored.headers) == validator,
+        if let validator = Self.rangeValidator(response.headers), let stored = store.response(forKey: Self.partialKey(key)),
+            Self.rangeValidator(stored.headers) == validator,
             let held = StoredPieces(stored: stored.headers, length: stored.body.count), held.completeLength == piece.completeLength
         {
             // More pieces than a URL keeps: those held stay, this one is not kept.
@@ -41,6 +43,41 @@ extension HTTPCache {
             CachedResponse(
                 key: entry.key, statusCode: 206, headers: pieces.describing(entry.headers), body: body, url: entry.url,
                 requestDate: entry.requestDate, responseDate: entry.responseDate, varyingFields: [:], lifetimeOverride: entry.lifetimeOverride))
+    }
+
+    /// The largest `206` body read as it streams that is kept as a piece: a range a proxy's
+    /// client asks for, not a download's body.
+    static let streamedPieceLimit = 8 << 20
+
+    /// `response`, a `206` whose body may still stream: kept as a piece (or pieces) at once when
+    /// it is in memory; else once it has been read whole, when it is not larger than
+    /// ``streamedPieceLimit``.
+    func keepingPartial(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) -> HTTPResponse {
+        guard response.statusCode == 206 else { return response }
+        guard let stream = response.stream else {
+            keepPartial(response, for: request, key: key, control: control, sent: sent)
+            keepByteRanges(response, for: request, key: key, control: control, sent: sent)
+            return response
+        }
+        let gathered = Mutex<Data?>(Data())
+        var copying = response
+        copying.stream = stream
+            .map { chunk in
+                gathered.withLock { data in
+                    guard let held = data, held.count + chunk.count <= Self.streamedPieceLimit else { return data = nil }
+                    data?.append(chunk)
+                }
+                return chunk
+            }
+            .whenFinished { [self] error in
+                guard error == nil, let data = gathered.withLock({ $0 }) else { return }
+                var whole = response
+                whole.stream = nil
+                whole.data = data
+                keepPartial(whole, for: request, key: key, control: control, sent: sent)
+                keepByteRanges(whole, for: request, key: key, control: control, sent: sent)
+            }
+        return copying
     }
 
     /// Keeps the parts of a `multipart/byteranges` answer as pieces, in order, as
@@ -122,14 +159,15 @@ extension HTTPCache {
 
     /// The stored pieces whose first, from byte 0, a `request` for the whole can complete (the
     /// body's first bytes), their validator, and the request for the rest (`Range: bytes=n-`,
-    /// `If-Range`), counted as sent.
-    func pieceToComplete(for request: HTTPRequest, key: String) -> (stored: CachedResponse, pieces: StoredPieces, validator: String, rest: HTTPRequest)? {
+    /// with `If-Range` when there is a validator: without one, the answer can only be taken
+    /// whole), counted as sent.
+    func pieceToComplete(for request: HTTPRequest, key: String) -> (stored: CachedResponse, pieces: StoredPieces, validator: String?, rest: HTTPRequest)? {
         let partialKey = Self.partialKey(key)
         guard request.method == .get, !request.headers.contains("Range"),
             let stored = store.responseLeavingBody(forKey: partialKey),
-            let pieces = StoredPieces(stored: stored.headers, length: stored.bodyLength), pieces.ranges[0].lowerBound == 0,
-            let validator = Self.rangeValidator(stored.headers)
+            let pieces = StoredPieces(stored: stored.headers, length: stored.bodyLength), pieces.ranges[0].lowerBound == 0
         else { return nil }
+        let validator = Self.rangeValidator(stored.headers)
         var rest = request
         rest.headers["Range"] = "bytes=\(pieces.ranges[0].upperBound + 1)-"
         rest.headers["If-Range"] = validator
