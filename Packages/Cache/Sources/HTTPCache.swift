@@ -21,7 +21,7 @@ import struct Synchronization.Atomic
 /// let session = HTTPSession(configuration: configuration)
 /// let first = try await HTTPCycle.get("https://api.example/items", session: session)
 /// let again = try await HTTPCycle.get("https://api.example/items", session: session)
-/// print(again.response?.source)  // .cache while the first is fresh
+/// print(again.source)  // .cache while the first is fresh
 /// ```
 public final class HTTPCache: HTTPResponseCache {
     public struct Configuration: Sendable {

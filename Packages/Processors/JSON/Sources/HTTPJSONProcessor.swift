@@ -11,9 +11,9 @@ import JewzHTTPCore
 /// `nil`, not an error (204, 205, HEAD…). For a model type, use `response.decode(_:using:)`.
 ///
 /// ```swift
-/// let cycle = try await HTTPCycle.post(url, requestObject: ["name": "Ada"] as JSONValue,
-///                                      options: .init(requestProcessors: [HTTPJSONProcessor()]))
-/// let name = (cycle.response?.object as? JSONValue)?["name"].string
+/// let response = try await HTTPCycle.post(url, requestObject: ["name": "Ada"] as JSONValue,
+///                                         options: .init(requestProcessors: [HTTPJSONProcessor()]))
+/// let name = (response.object as? JSONValue)?["name"].string
 /// ```
 public struct HTTPJSONProcessor: HTTPProcessor {
     /// The media types the processor reads, for registering it in one line.

@@ -50,7 +50,7 @@ extension HTTPResponse {
     /// (``JSONValue/foundationObject``): for code written against `[String: Any]`.
     ///
     /// ```swift
-    /// let user = cycle.response?.jsonObject as? [String: Any]
+    /// let user = try await HTTPCycle.get(url).jsonObject as? [String: Any]
     /// ```
     public var jsonObject: Any? { json?.foundationObject }
 }
