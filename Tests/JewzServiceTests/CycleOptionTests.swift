@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JewzLocking
 import Jewzruxin
 import JewzSandbox
 import JewzTestSupport
