@@ -19,7 +19,7 @@ import Testing
                 ]) + "67890")]
             }
             return [.send(responseHead("HTTP/1.1 200 OK", [
-                "Content-Length: 11", "Cache-Control: max-age=3600", #"ETag: "v1""#, "Content-Type: text/plain",
+                "Content-Length: 11", "Cache-Control: max-age=3600", #"ETag: "v1""#, "Content-Type: text/plain", "A: 1",
             ]) + "0123456789A")]
         }
     }
@@ -67,6 +67,7 @@ import Testing
         #expect(first.hasPrefix("HTTP/1.1 206 Partial Content\r\n"), "\(first)")
         #expect(Self.header("Content-Range", in: first) == "bytes 0-1/11")
         #expect(first.hasSuffix("\r\n\r\n01"))
+        #expect(Self.header("A", in: first) == "1", "the stored response's own fields go with its ranges")
         #expect(try await runCurl(["-H", "Range: bytes=-3", url]).output == "89A")
 
         let several = try await runCurl(["--include", "-H", "Range: bytes=0-1,5-6", url]).output
