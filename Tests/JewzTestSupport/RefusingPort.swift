@@ -9,21 +9,34 @@ import Glibc
 ///
 /// - Throws: `RefusingPortUnavailable` when no port can be held.
 public func withRefusingPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+    let (descriptor, address) = try boundLoopbackSocket(listening: false)
+    defer { close(descriptor) }
+    return try await body(Int(UInt16(bigEndian: address.sin_port)))
+}
+
+/// A TCP socket bound to a free port of 127.0.0.1, listening with a queue of one when asked,
+/// and its address.
+///
+/// - Throws: `RefusingPortUnavailable`.
+private func boundLoopbackSocket(listening: Bool) throws -> (descriptor: Int32, address: sockaddr_in) {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw RefusingPortUnavailable(errorNumber: errno) }
-    defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = 0
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+    let ready = withUnsafeMutablePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            bind(descriptor, $0, length) == 0 && (!listening || listen(descriptor, 0) == 0) && getsockname(descriptor, $0, &length) == 0
         }
     }
-    guard bound else { throw RefusingPortUnavailable(errorNumber: errno) }
-    return try await body(Int(UInt16(bigEndian: address.sin_port)))
+    guard ready else {
+        let error = RefusingPortUnavailable(errorNumber: errno)
+        close(descriptor)
+        throw error
+    }
+    return (descriptor, address)
 }
 
 /// Runs `body` with `http://127.0.0.1:PORT` + `path` on a port that refuses every connection
@@ -45,20 +58,8 @@ public struct RefusingPortUnavailable: Error, CustomStringConvertible {
 ///
 /// - Throws: `RefusingPortUnavailable` when no such port can be made.
 public func withUnacceptingPort<T>(_ body: (Int) async throws -> T) async throws -> T {
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard listener >= 0 else { throw RefusingPortUnavailable(errorNumber: errno) }
+    var (listener, address) = try boundLoopbackSocket(listening: true)
     defer { close(listener) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let listening = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(listener, $0, length) == 0 && listen(listener, 0) == 0 && getsockname(listener, $0, &length) == 0
-        }
-    }
-    guard listening else { throw RefusingPortUnavailable(errorNumber: errno) }
     // Linux queues backlog + 1 connections; a few more than that leave the queue full.
     var fillers: [Int32] = []
     defer { for filler in fillers { close(filler) } }
@@ -67,7 +68,7 @@ public func withUnacceptingPort<T>(_ body: (Int) async throws -> T) async throws
         guard filler >= 0 else { throw RefusingPortUnavailable(errorNumber: errno) }
         fillers.append(filler)
         _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, length) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
     }
     return try await body(Int(UInt16(bigEndian: address.sin_port)))
