@@ -385,6 +385,18 @@ let package = Package(
             dependencies: ["JewzImageCache", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzImageCacheTests"
         ),
+        // The READMEs' and doc comments' examples, compiled and never run (Tools/Examples/generate).
+        // Their warnings are silenced: an example shows a value (`response.statusCode  // 201`)
+        // that a program would go on to use.
+        .testTarget(
+            name: "JewzExamplesTests",
+            dependencies: [
+                "Jewzruxin", "JewzOpenAPI", "JewzHTTPTypes", "JewzSandboxClient",
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/JewzExamplesTests",
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
+        ),
         .testTarget(
             name: "JewzruxinTests",
             dependencies: ["Jewzruxin", "JewzSandbox", "JewzTestSupport"],

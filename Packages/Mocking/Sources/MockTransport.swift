@@ -10,7 +10,7 @@ import JewzLocking
 ///
 /// ```swift
 /// let mock = MockTransport()
-/// mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
+/// try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
 /// mock.stub(.post, path: "/orders", status: 503, headers: ["Retry-After": "1"])
 /// let session = HTTPSession(transport: mock)
 /// ```

@@ -6,8 +6,12 @@ extension HTTPRequest {
     /// and so does a one-shot stream, which could not be read twice.
     ///
     /// ```swift
-    /// let body = try await request.collectBody(upTo: next.bodySizeLimit)
-    /// request.headers["X-Content-SHA256"] = hexDigest(of: body)
+    /// let signing = HTTPClosureMiddleware("digest") { request, next in
+    ///     var request = request
+    ///     let body = try await request.collectBody(upTo: next.bodySizeLimit)
+    ///     request.headers["X-Content-SHA256"] = hexDigest(of: body)
+    ///     return try await next(request)
+    /// }
     /// ```
     ///
     /// - Parameter limit: the most bytes to read; ``HTTPNext/bodySizeLimit`` is the session's.

@@ -14,7 +14,7 @@ import struct Synchronization.Atomic
 ///
 /// ```swift
 /// let response = try await session.send(request, options: .init(responseBody: .stream))
-/// for try await chunk in response.stream ?? HTTPResponseBody(Data()) { hasher.update(chunk) }
+/// for try await chunk in response.stream ?? HTTPResponseBody(Data()) { hasher.update(data: chunk) }
 /// ```
 public struct HTTPResponseBody: AsyncSequence, Sendable {
     /// Where the chunks come from, and what runs once when they stop coming. Stops the

@@ -24,7 +24,7 @@
 ///         return try await next(request)
 ///     }
 /// }
-/// try session.update { $0.networkMiddleware.append(Signing(key: key)) }
+/// try session.update { $0.networkMiddleware.append(Signing(key: SymmetricKey(size: .bits256))) }
 /// ```
 ///
 /// A response body bound for a download's file or the caller's reader comes back still

@@ -7,7 +7,7 @@
 /// let response = try await session.send(
 ///     request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
 /// let streamed = try await session.send(request, options: .init(responseBody: .stream))
-/// for try await chunk in streamed.stream ?? HTTPResponseBody(Data()) { hasher.update(chunk) }
+/// for try await chunk in streamed.stream ?? HTTPResponseBody(Data()) { hasher.update(data: chunk) }
 /// ```
 public struct HTTPRequestOptions: Sendable {
     /// Turn the request's object into its body, in order; `nil` uses the session's.

@@ -13,7 +13,7 @@ import JewzURITemplate
 ///
 /// ```swift
 /// let github = try HTTPService(profile: ServiceProfile(named: "github", in: profiles))
-/// github.environment = "staging"
+/// try github.use(environment: "staging")
 /// let cycle = try await github.request("search", values: ["q": "jewzruxin", "sort": "updated"])
 /// print(cycle.response?.json?["total_count"])
 /// ```
