@@ -72,7 +72,9 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
             state.nextID += 1
             return state.nextID
         }
-        guard let call else { return try await wait(for: key, id: id, priority: priority, replacing: replacing, call: nil, joined: joined, starting: starting) }
+        guard let call else {
+            return try await wait(for: key, id: id, priority: priority, replacing: replacing, call: nil, joined: joined, starting: starting)
+        }
         return try await call.whileWaiting(onCancel: { self.leave(key, waiter: id) }) {
             try await wait(for: key, id: id, priority: priority, replacing: replacing, call: call, joined: joined, starting: starting)
         }
