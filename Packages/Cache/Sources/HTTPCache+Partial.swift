@@ -1,6 +1,5 @@
 import Foundation
 import JewzHTTPCore
-import JewzLocking
 import JewzMultipart
 
 // Partial content (RFC 9111 §3.3–3.4): a `206` of one range (or each range of a
@@ -45,13 +44,9 @@ extension HTTPCache {
                 requestDate: entry.requestDate, responseDate: entry.responseDate, varyingFields: [:], lifetimeOverride: entry.lifetimeOverride))
     }
 
-    /// The largest `206` body read as it streams that is kept as a piece: a range a proxy's
-    /// client asks for, not a download's body.
-    static let streamedPieceLimit = 8 << 20
-
     /// `response`, a `206` whose body may still stream: kept as a piece (or pieces) at once when
     /// it is in memory; else once it has been read whole, when it is not larger than
-    /// ``streamedPieceLimit``.
+    /// ``BoundedGathering/memoryLimit`` (a range a proxy's client asks for, not a download's body).
     func keepingPartial(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) -> HTTPResponse {
         guard response.statusCode == 206 else { return response }
         guard let stream = response.stream else {
@@ -59,18 +54,15 @@ extension HTTPCache {
             keepByteRanges(response, for: request, key: key, control: control, sent: sent)
             return response
         }
-        let gathered = Mutex<Data?>(Data())
+        let gathered = BoundedGathering()
         var copying = response
         copying.stream = stream
             .map { chunk in
-                gathered.withLock { data in
-                    guard let held = data, held.count + chunk.count <= Self.streamedPieceLimit else { return data = nil }
-                    data?.append(chunk)
-                }
+                chunk.withUnsafeBytes { gathered.append($0) }
                 return chunk
             }
             .whenFinished { [self] error in
-                guard error == nil, let data = gathered.withLock({ $0 }) else { return }
+                guard error == nil, let data = gathered.take() else { return }
                 var whole = response
                 whole.stream = nil
                 whole.data = data

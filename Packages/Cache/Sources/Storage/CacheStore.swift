@@ -33,9 +33,10 @@ extension CacheStore {
     }
 
     /// A writer that gathers the body in memory and stores it when finished, if it was at
-    /// most 8 MiB: a store in memory keeps no streamed body larger than that.
+    /// most 8 MiB (``BoundedGathering/memoryLimit``): a store in memory keeps no streamed body
+    /// larger than that.
     public func bodyWriter(for response: CachedResponse) -> (any CacheBodyWriter)? {
-        GatheringBodyWriter(response, limit: 8 << 20) { try? self.store($0) }
+        GatheringBodyWriter(response, limit: BoundedGathering.memoryLimit) { try? self.store($0) }
     }
 
     /// Stores `response` with the first `length` bytes of `file` as its body, copied in
