@@ -86,13 +86,7 @@ extension HTTPCall {
     nonisolated(nonsending) func whileWaiting<T>(
         onCancel: @escaping @Sendable () -> Void, _ operation: () async throws -> T
     ) async rethrows -> T {
-        let id = control.withLock { control -> Int? in
-            guard control.cancellation == nil else { return nil }
-            control.nextHandler += 1
-            control.cancelHandlers[control.nextHandler] = onCancel
-            return control.nextHandler
-        }
-        guard let id else {
+        guard let id = register(onCancel) else {
             onCancel()
             return try await operation()
         }
@@ -103,13 +97,18 @@ extension HTTPCall {
     /// Calls `action` when the call is cancelled (at once, when it was already), for as long
     /// as the call lasts: how a cycle's own task is stopped by a cancel from elsewhere.
     func whenCancelled(_ action: @escaping @Sendable () -> Void) {
-        let cancelledAlready = control.withLock { control in
-            guard control.cancellation == nil else { return true }
+        if register(action) == nil { action() }
+    }
+
+    /// Keeps `handler` for ``cancel(explicitly:)`` to call, and returns its number; `nil`, keeping
+    /// nothing, when the call was cancelled already.
+    private func register(_ handler: @escaping @Sendable () -> Void) -> Int? {
+        control.withLock { control in
+            guard control.cancellation == nil else { return nil }
             control.nextHandler += 1
-            control.cancelHandlers[control.nextHandler] = action
-            return false
+            control.cancelHandlers[control.nextHandler] = handler
+            return control.nextHandler
         }
-        if cancelledAlready { action() }
     }
 
     /// Waits `delay` (a backoff between attempts), unless the call or its task is cancelled.

@@ -183,15 +183,17 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         to receiver: inout some HTTPResponseReceiver
     ) async throws {
         if isShutDown.load(ordering: .acquiring) { throw HTTPError.sessionShutDown }
-        let laneSet: LaneSet?
+        // The lanes to tell the response's version, with the origin it settles.
+        let unsettled: (laneSet: LaneSet, origin: String)?
         let lane: ClientLane
         if let connection = request.dedicatedConnection {
-            laneSet = nil
             lane = try dedicatedLane(of: connection, for: request.url)
+            unsettled = nil
         } else {
-            let direct = lanes(for: request.url)
-            laneSet = direct
-            lane = direct.lane(for: request.url)
+            let laneSet = lanes(for: request.url)
+            let route = laneSet.lane(for: request.url)
+            lane = route.lane
+            unsettled = route.unsettledOrigin.map { (laneSet, $0) }
         }
         let exchange = try start(request, timeout: timeout, onBodySent: onBodySent, on: lane)
         lane.load.add(1, ordering: .relaxed)
@@ -210,7 +212,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 }
                 // A request sent to a socket answers for the URL it was given.
                 try Self.deliver(head, url: unixSocketPath == nil ? url ?? request.url : request.url, to: &receiver)
-                laneSet?.note(HTTPVersion(major: head.version.major, minor: head.version.minor), from: request.url)
+                if let unsettled {
+                    unsettled.laneSet.note(HTTPVersion(major: head.version.major, minor: head.version.minor), from: unsettled.origin)
+                }
                 bodyBytes = 0
                 while case .body(let parts) = try await exchange.next() {
                     bodyBytes? += try Self.deliver(parts, to: &receiver)

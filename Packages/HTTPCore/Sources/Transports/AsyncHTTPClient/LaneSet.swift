@@ -19,20 +19,20 @@ final class LaneSet: Sendable {
         self.lanes = lanes
     }
 
-    /// The lane for a request to `url`.
-    func lane(for url: URL) -> ClientLane {
-        guard lanes.count > 1, url.scheme == "https" else { return leastBusy() }
+    /// The lane for a request to `url`, and its origin when a response has yet to say whether
+    /// it speaks HTTP/2: what ``note(_:from:)`` learns about.
+    func lane(for url: URL) -> (lane: ClientLane, unsettledOrigin: String?) {
+        guard lanes.count > 1, url.scheme == "https" else { return (leastBusy(), nil) }
         let origin = url.origin
-        if http1Origins.withLock({ $0.contains(origin) }) { return leastBusy() }
+        if http1Origins.withLock({ $0.contains(origin) }) { return (leastBusy(), nil) }
         var hasher = Hasher()
         hasher.combine(origin)
-        return lanes[Int(UInt(bitPattern: hasher.finalize()) % UInt(lanes.count))]
+        return (lanes[Int(UInt(bitPattern: hasher.finalize()) % UInt(lanes.count))], origin)
     }
 
-    /// Learns from a response to `url` whether its origin speaks HTTP/2.
-    func note(_ version: HTTPVersion, from url: URL) {
-        guard lanes.count > 1, version.major < 2, url.scheme == "https" else { return }
-        let origin = url.origin
+    /// Learns from a response whether `origin`, unsettled when its lane was chosen, speaks HTTP/2.
+    func note(_ version: HTTPVersion, from origin: String) {
+        guard version.major < 2 else { return }
         http1Origins.withLock { _ = $0.insert(origin) }
     }
 
