@@ -4,7 +4,6 @@ import Foundation
 import JewzLocking
 import Jewzruxin
 import Logging
-import Synchronization
 
 private enum Packages_Locking_README_md {
     // Packages/Locking/README.md:6
