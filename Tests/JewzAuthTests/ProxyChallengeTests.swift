@@ -19,7 +19,7 @@ import Testing
             }
             return [.send(responseHead("HTTP/1.1 407 Proxy Authentication Required", ["Proxy-Authenticate: \(challenge)", "Content-Length: 0", "Connection: close"])), .close]
         }
-        let session = HTTPSession(logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.logger = quietLogger })
         try session.update {
             $0.authentications = scheme == "basic"
                 ? [BasicAuthentication(username: "ada", password: "pw")] : [DigestAuthentication(username: "ada", password: "pw")]
@@ -45,7 +45,7 @@ import Testing
                 #"Authentication-Info: qop=auth, rspauth="0000", cnonce="x", nc=00000001"#, "Content-Length: 2", "Connection: close",
             ]) + "ok"), .close]
         }
-        let session = HTTPSession(logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.logger = quietLogger })
         try session.update { $0.authentications = [DigestAuthentication(username: "ada", password: "pw")] }
         let error = await httpError { _ = try await HTTPCycle.get(server.url("/private"), session: session) }
         #expect((error?.underlying as? AuthError)?.code == .serverNotAuthenticated)

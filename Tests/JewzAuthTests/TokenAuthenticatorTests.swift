@@ -16,7 +16,7 @@ import Testing
 
         func refresh() async throws -> TokenAuthenticator.Credential {
             calls.add(1, ordering: .relaxed)
-            let session = HTTPSession(logger: quietLogger)
+            let session = HTTPSession(configuration: .init { $0.logger = quietLogger })
             defer { Task { try? await session.shutdown() } }
             let response = try await HTTPCycle.get(sandbox.url("/token/issue"), session: session)
             let object = try JSONSerialization.jsonObject(with: response.data) as? [String: String]

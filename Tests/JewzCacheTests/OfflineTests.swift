@@ -14,7 +14,8 @@ import Testing
         var configuration = HTTPSession.Configuration()
         configuration.cache = cache
         let sandbox = try await Sandbox.start()
-        let session = HTTPSession(configuration: configuration, logger: quietLogger)
+        configuration.logger = quietLogger
+        let session = HTTPSession(configuration: configuration)
         let url = sandbox.url("/cached/offline?cc=max-age=10,stale-if-error=600")
         // Stored under a key of its own, so that a URL on a port that refuses finds it below.
         let keyed = HTTPRequest.Caching(key: "offline")

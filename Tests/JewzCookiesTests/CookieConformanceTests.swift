@@ -59,7 +59,8 @@ struct CookieCase: Decodable, Sendable, CustomTestStringConvertible {
         var configuration = HTTPSession.Configuration()
         // The suite was written in 2011: its "future" dates (Expires=… 2019) are checked from then.
         configuration.cookieJar = try HTTPCookieJar(now: { Date(timeIntervalSince1970: 1_300_000_000) })
-        let session = HTTPSession(configuration: configuration, transport: mock)
+        configuration.customTransport = mock
+        let session = HTTPSession(configuration: configuration)
         _ = try await session.send(HTTPRequest(url: server))
         _ = try await session.send(HTTPRequest(url: result))
         let sent = (mock.requests.last?.headers["Cookie"] ?? "").split(separator: ";").map { field in

@@ -110,7 +110,7 @@ import Testing
             let refreshes = Atomic(0)
             // Tokens come from a session of their own: asking the session they authorize would
             // wait for the refresh in flight, which is this one.
-            let issuer = HTTPSession(logger: quietLogger)
+            let issuer = HTTPSession(configuration: .init { $0.logger = quietLogger })
             defer { Task { try? await issuer.shutdown() } }
             let tokens = TokenAuthenticator {
                 refreshes.add(1, ordering: .relaxed)

@@ -10,12 +10,13 @@ private enum Packages_HAR_README_md {
     // Packages/HAR/README.md:22
     static func example22() async throws {
         let session = HTTPSession()
+        var configuration = HTTPSession.Configuration()
 
         let recorder = try HARRecorder(writingTo: URL(fileURLWithPath: "Fixtures/api.har"))
         try session.update { $0.networkMiddleware.append(recorder) }
         // … run the suite against the real server once; later, offline:
         let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: "Fixtures/api.har"))
-        let offline = HTTPSession(transport: HARReplayTransport(archive: archive))
+        let offline = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
         let user = try await HTTPCycle.get("https://api.example.com/users/42", session: offline)
         let passing = HARReplayTransport(archive: archive, fallback: AsyncHTTPClientTransport())   // unmatched → network
     }

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Session_HTTPSession_Configuration_swift {
-    // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:14
-    static func example14() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:16
+    static func example16() async throws {
         var configuration = HTTPSession.Configuration()
         configuration.baseURL = URL(string: "https://api.example.com/v1")
         configuration.retryPolicy.retryableStatusCodes.insert(429)
@@ -15,8 +15,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_Configuration_swift {
         let session = HTTPSession(configuration: configuration)
     }
 
-    // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:138
-    static func example138() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:157
+    static func example157() async throws {
         var configuration = HTTPSession.Configuration()
         let basic = BasicAuthentication(username: "ada", password: "s3cret")
         let session = HTTPSession(configuration: .init { $0.authentications = [basic] })

@@ -14,8 +14,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_swift {
         try await session.shutdown()
     }
 
-    // Packages/HTTPCore/Sources/Session/HTTPSession.swift:103
-    static func example103() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPSession.swift:104
+    static func example104() async throws {
         let session = HTTPSession()
         try session.update { configuration in
             configuration.retryPolicy.retryableStatusCodes.insert(429)

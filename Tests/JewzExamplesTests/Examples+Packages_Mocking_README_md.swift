@@ -12,12 +12,13 @@ private enum Packages_Mocking_README_md {
     // Packages/Mocking/README.md:9
     static func example9() async throws {
         let url = URL(string: "https://api.example.com/items")!
+        var configuration = HTTPSession.Configuration()
 
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
         mock.stub(.post, path: "/orders", status: 503, headers: ["Retry-After": "1"])
         mock.stub(.get, path: "/slow", failure: .timedOut, delay: .milliseconds(50))
-        let session = HTTPSession(transport: mock)
+        let session = HTTPSession(configuration: .init { $0.customTransport = mock })
         let user = try await session.send(HTTPRequest(url: URL(string: "https://api.example.com/users/42")!))
         #expect(mock.requests.count == 1)
     }

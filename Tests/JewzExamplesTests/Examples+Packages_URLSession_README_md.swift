@@ -14,8 +14,8 @@ private enum Packages_URLSession_README_md {
 
         var configuration = HTTPSession.Configuration()
         configuration.transport.timeouts.idle = .seconds(30)
-        let session = HTTPSession(
-            configuration: configuration, transport: try URLSessionTransport(configuration: configuration))
+        configuration.customTransport = try URLSessionTransport(configuration: configuration)
+        let session = HTTPSession(configuration: configuration)
         let response = try await session.send(HTTPRequest(url: url))
     }
 }

@@ -142,6 +142,6 @@ private enum README_md {
         // Tests without a server (JewzMocking): stubs go through the same processors and policies.
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: ["name": "Ada"])
-        let offline = HTTPSession(transport: mock)
+        let offline = HTTPSession(configuration: .init { $0.customTransport = mock })
     }
 }

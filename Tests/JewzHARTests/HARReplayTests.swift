@@ -36,7 +36,9 @@ import Testing
         configuration.shouldTreatStatusCodeAsFailure = { _ in false }
         configuration.retryPolicy = .never
         configuration.contentCodings = gzip()
-        return HTTPSession(configuration: configuration, transport: transport, logger: quietLogger)
+        configuration.customTransport = transport
+        configuration.logger = quietLogger
+        return HTTPSession(configuration: configuration)
     }
 
     /// The suite recorded against a Sandbox that is gone afterwards: its results, the archive

@@ -98,7 +98,7 @@ import Testing
         // asked at the transport's door, so a cancelled caller's request never goes out.
         let mock = MockTransport()
         try mock.fakeGET("/items", json: ["id": 1])
-        let session = HTTPSession(transport: mock, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.customTransport = mock; $0.logger = quietLogger })
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await HTTPCycle.get("https://api.example.com/items", session: session)

@@ -5,7 +5,7 @@ import Testing
 /// The cycle's lifecycle as a value: every transition without a server. Its calls are made and
 /// never run.
 @Suite struct CycleLifecycleTests {
-    private let session = HTTPSession(transport: NoTransport())
+    private let session = HTTPSession(configuration: .init { $0.customTransport = NoTransport() })
 
     private func call() -> HTTPCall {
         HTTPCall(session: session, settings: RunSettings(request: HTTPRequest(url: URL(filePath: "/")), options: .init()), vettedURL: nil)

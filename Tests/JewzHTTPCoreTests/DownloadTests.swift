@@ -261,7 +261,7 @@ func keepingDownload(
             #expect(request.headers["If-Range"] == "\"v\"")
             return .response(status: 206, headers: ["Content-Range": "bytes 0-9/2000", "ETag": "\"v\""], body: Data(count: 10))
         }
-        let session = HTTPSession(transport: transport, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.customTransport = transport; $0.logger = quietLogger })
         let cycle = HTTPCycle(requestURL: URL(string: "http://example.test/file")!, session: session)
         cycle.options.responseBody = .download(HTTPDownload(
             resumingFrom: DownloadResumeData(

@@ -214,7 +214,7 @@ final class Counter: Sendable {
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "completion")
         let sandbox = try await Sandbox.start()
-        let session = HTTPSession(completionQueue: queue)
+        let session = HTTPSession(configuration: .init { $0.completionQueue = queue })
         let (text, onQueue, error): (String?, Bool, HTTPError?) = try await withCheckedThrowingContinuation { continuation in
             do {
                 let cycle = try HTTPCycle.get(sandbox.url("/echo/"), parameters: ["content": "later", "delay": 0.05], session: session) { cycle, error in
@@ -308,7 +308,7 @@ final class Counter: Sendable {
     }
 
     @Test func aRunThatFailsAtOnceDoesNotStayRunning() async throws {
-        let cycle = try HTTPCycle("http://127.0.0.1:9/", method: .get, session: HTTPSession(transport: MockTransport(), logger: quietLogger))
+        let cycle = try HTTPCycle("http://127.0.0.1:9/", method: .get, session: HTTPSession(configuration: .init { $0.customTransport = MockTransport(); $0.logger = quietLogger }))
         for _ in 0..<200 {
             cycle.request.headers["Bad Name"] = "x"
             _ = await httpError { try await cycle.start() }
@@ -317,7 +317,7 @@ final class Counter: Sendable {
     }
 
     @Test(arguments: TransportKind.allCases) func aRefusedConnectionIsAConnectionFailure(transport: TransportKind) async throws {
-        let session = HTTPSession(transport: try transport.make(.init()), logger: quietLogger)
+        let session = HTTPSession(configuration: try .init { $0.customTransport = try transport.make(.init()); $0.logger = quietLogger })
         let error = try await withRefusedURL("/hello/") { url in await httpError { _ = try await HTTPCycle.get(url, session: session) } }
         try await session.shutdown()
         #expect(error?.code == .connectionFailed, "got \(String(describing: error))")

@@ -33,7 +33,7 @@ struct RecordingLogHandler: LogHandler {
         let sandbox = try await Sandbox.start()
         let recorded = RecordingLogHandler.Recorded()
         let logger = Logger(label: "test") { _ in RecordingLogHandler(lines: recorded) }
-        let session = HTTPSession(logger: logger)
+        let session = HTTPSession(configuration: .init { $0.logger = logger })
         try session.update { $0.retryPolicy = .never }
         let port = sandbox.url("/").split(separator: ":")[2].prefix { $0.isNumber }
         let target = "http://127.0.0.1:\(port)/status/500"

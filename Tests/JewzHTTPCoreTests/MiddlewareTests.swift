@@ -38,7 +38,7 @@ final class StageMonitor: HTTPEventMonitor {
 /// what they may do — short-circuit, throw, call `next` twice, read the body.
 @Suite struct MiddlewareTests {
     @Test func theOrderIsOneListAndHoldsOnlyWhatIsConfigured() throws {
-        let plain = HTTPSession(transport: MockTransport())
+        let plain = HTTPSession(configuration: .init { $0.customTransport = MockTransport() })
         #expect(plain.stageNames == ["retry", "redirects", "transport"])
         let trail = Trail()
         let configured = HTTPSession(
@@ -48,7 +48,8 @@ final class StageMonitor: HTTPEventMonitor {
                 configuration.authentications = [ChallengeAnsweringBasic(user: "u", password: "p")]
                 configuration.cookieJar = try HTTPCookieJar()
                 configuration.coalescesIdenticalGETs = true
-            }, transport: MockTransport())
+                configuration.customTransport = MockTransport()
+            })
         #expect(configured.stageNames == [
             "app", "retry", "redirects", "authentication", "cookies", "net", "coalescing", "transport",
         ])

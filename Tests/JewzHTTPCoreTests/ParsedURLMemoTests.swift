@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func cyclesMadeFromOneStringCarryEqualURLs() async throws {
-        let session = HTTPSession(transport: MockTransport())
+        let session = HTTPSession(configuration: .init { $0.customTransport = MockTransport() })
         let first = try HTTPCycle("http://example.test/users?id=1", method: .get, session: session)
         let second = try HTTPCycle("http://example.test/users?id=1", method: .get, session: session)
         #expect(first.request.url == second.request.url)

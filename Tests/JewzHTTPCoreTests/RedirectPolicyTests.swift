@@ -68,14 +68,15 @@ import Testing
         let mock = MockTransport()
         mock.stub(.get, path: "/secure", status: 302, headers: ["Location": "http://example.test/plain"])
         mock.stub(.get, path: "/plain", status: 200, body: Data("plain".utf8))
-        let session = HTTPSession(transport: mock)
+        let session = HTTPSession(configuration: .init { $0.customTransport = mock })
         let error = await httpError { try await HTTPCycle.get("https://example.test/secure", session: session) }
         #expect(error?.code == .insecureRedirect)
         #expect(error?.description.contains("allowsInsecureRedirects") == true)
 
         var configuration = HTTPSession.Configuration()
         configuration.allowsInsecureRedirects = true
-        let permissive = HTTPSession(configuration: configuration, transport: mock)
+        configuration.customTransport = mock
+        let permissive = HTTPSession(configuration: configuration)
         let response = try await HTTPCycle.get("https://example.test/secure", session: permissive)
         #expect(response.text == "plain")
     }
@@ -93,7 +94,7 @@ import Testing
     @Test func aLocationThatIsNotHTTPIsAnInvalidResponse() async throws {
         let mock = MockTransport()
         mock.stub(.get, path: "/away", status: 302, headers: ["Location": "ftp://example.test/file"])
-        let error = await httpError { try await HTTPCycle.get("http://example.test/away", session: HTTPSession(transport: mock)) }
+        let error = await httpError { try await HTTPCycle.get("http://example.test/away", session: HTTPSession(configuration: .init { $0.customTransport = mock })) }
         #expect(error?.code == .invalidResponse)
     }
 }

@@ -149,7 +149,7 @@ import Testing
     }
 
     @Test func solicitedRetriesStayCancellable() async throws {
-        let session = HTTPSession(logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.logger = quietLogger })
         try session.update { $0.retryPolicy = quickPolicy() }
         let error = try await withRefusedURL("/hello/") { url in
             let cycle = try HTTPCycle(url, method: .get, options: .init(solicited: true), session: session)

@@ -12,7 +12,9 @@ import Testing
         let sandbox = try await Sandbox.start()
         var configuration = HTTPSession.Configuration()
         configuration.baseURL = URL(string: sandbox.url("/"))
-        let session = HTTPSession(configuration: configuration, transport: try transport.make(configuration), logger: quietLogger)
+        configuration.customTransport = try transport.make(configuration)
+        configuration.logger = quietLogger
+        let session = HTTPSession(configuration: configuration)
         func send(_ method: HTTPMethod, key: String) -> Task<Void, any Error> {
             Task {
                 _ = try await HTTPCycle.Sender(method)(

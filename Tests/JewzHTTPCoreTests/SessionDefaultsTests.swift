@@ -24,7 +24,9 @@ private struct MarkingProcessor: HTTPResponseProcessor {
         mock.stub(.get, path: "/text", headers: ["Content-Type": "application/json"], body: Data("hi".utf8))
         var configuration = HTTPSession.Configuration()
         configuration.responseProcessors = [MarkingProcessor(mark: "session")]
-        let session = HTTPSession(configuration: configuration, transport: mock, logger: quietLogger)
+        configuration.customTransport = mock
+        configuration.logger = quietLogger
+        let session = HTTPSession(configuration: configuration)
         let inherited = try await HTTPCycle.get("https://api.example/text", session: session)
         #expect(inherited.object as? String == "session:hi")
         let own = try await HTTPCycle.get(
@@ -57,7 +59,7 @@ private struct MarkingProcessor: HTTPResponseProcessor {
         let mock = MockTransport()
         mock.fakeGET("/logo", file: file, contentType: "image/svg+xml")
         try Data("<svg>second</svg>".utf8).write(to: file)
-        let session = HTTPSession(configuration: .init { $0.processorRegistry = ProcessorRegistry() }, transport: mock, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.processorRegistry = ProcessorRegistry(); $0.customTransport = mock; $0.logger = quietLogger })
         let response = try await HTTPCycle.get("https://cdn.example/logo", session: session)
         #expect(response.text == "<svg>second</svg>")
         #expect(response.headers["Content-Type"] == "image/svg+xml")
@@ -72,8 +74,7 @@ private struct MarkingProcessor: HTTPResponseProcessor {
         let queue = DispatchQueue(label: "test.completion")
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "completion")
-        let session = HTTPSession(
-            configuration: .init { $0.processorRegistry = ProcessorRegistry() }, transport: mock, completionQueue: queue, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.processorRegistry = ProcessorRegistry(); $0.customTransport = mock; $0.logger = quietLogger; $0.completionQueue = queue })
         let calls = Mutex<[(onQueue: Bool, status: Int?, error: HTTPError?)]>([])
         let returned = HTTPCycle(request: HTTPRequest(url: try #require(URL(string: "https://api.example/items")), method: .post), session: session)
         returned.start { cycle, error in
@@ -107,7 +108,7 @@ private struct MarkingProcessor: HTTPResponseProcessor {
         policy.baseDelay = .milliseconds(200)
         policy.backoffMultiplier = 2
         policy.jitter = 0
-        let session = HTTPSession(transport: mock, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.customTransport = mock; $0.logger = quietLogger })
         try session.update { $0.retryPolicy = policy }
         _ = try await HTTPCycle.get("https://api.example/flaky", session: session)
         let times = arrivals.withLock { $0 }
@@ -124,7 +125,7 @@ private struct MarkingProcessor: HTTPResponseProcessor {
         mock.stub(.get, path: "/broken", status: 500, body: Data((String(repeating: "a", count: 600) + String(repeating: "b", count: 400)).utf8))
         let recorded = RecordingLogHandler.Recorded()
         let logger = Logger(label: "test") { _ in RecordingLogHandler(lines: recorded) }
-        let session = HTTPSession(configuration: .init { $0.retryPolicy = .never }, transport: mock, logger: logger)
+        let session = HTTPSession(configuration: .init { $0.retryPolicy = .never; $0.customTransport = mock; $0.logger = logger })
         let error = await httpError { try await HTTPCycle.get("https://api.example/broken", session: session) }
         #expect(error?.statusCode == 500)
         let line = try #require(recorded.all.first { $0.contains("\"body\"") }, "\(recorded.all)")

@@ -25,7 +25,8 @@ import Testing
     @Test(arguments: ["https://api.test/v1", "https://api.test/v1/"]) func aBasePathIsKept(_ base: String) throws {
         var configuration = HTTPSession.Configuration()
         configuration.baseURL = URL(string: base)
-        let api = HTTPSession(configuration: configuration, transport: MockTransport())
+        configuration.customTransport = MockTransport()
+        let api = HTTPSession(configuration: configuration)
         for path in ["/users/42", "users/42"] {
             let cycle = try HTTPCycle(path, method: .get, parameters: ["q": "a b"], session: api)
             #expect(cycle.request.url.absoluteString == "https://api.test/v1/users/42?q=a%20b")
@@ -33,7 +34,7 @@ import Testing
     }
 
     @Test func withoutABaseURLAPathIsAnInvalidURL() async throws {
-        let error = await httpError { try await HTTPCycle.get("/users/42", session: HTTPSession(transport: MockTransport())) }
+        let error = await httpError { try await HTTPCycle.get("/users/42", session: HTTPSession(configuration: .init { $0.customTransport = MockTransport() })) }
         #expect(error?.code == .invalidURL)
     }
 }
@@ -46,7 +47,8 @@ import Testing
             configuration.additionalHeaders = ["User-Agent": "configured/1.0"]
             let mock = MockTransport()
             mock.stub(.get, path: "/agent", status: 200)
-            try HTTPSession.configureDefault(configuration, transport: mock)
+            configuration.customTransport = mock
+            try HTTPSession.configureDefault(configuration)
             _ = try await HTTPCycle.get("http://example.test/agent")
             guard mock.requests.first?.headers["User-Agent"] == "configured/1.0" else { exit(1) }
         }

@@ -16,6 +16,7 @@ import Tracing
         configuration.tracer = tracer
         configuration.metricsFactory = metrics
         configuration.retryPolicy = quickPolicy()
+        configuration.logger = quietLogger
         return configuration
     }
 
@@ -78,7 +79,7 @@ import Tracing
         let tracer = InMemoryTracer()
         var configuration = traced(tracer)
         configuration.retryPolicy = .never
-        let session = HTTPSession(configuration: configuration, logger: quietLogger)
+        let session = HTTPSession(configuration: configuration)
         try await withRefusingPort { port in
             _ = await httpError { try await HTTPCycle.get("http://user:secret@127.0.0.1:\(port)/x", session: session) }
         }
@@ -166,9 +167,9 @@ import Tracing
     }
 
     @Test func withoutATracerOrBackendThePathHasNoTelemetryStage() async throws {
-        let plain = HTTPSession(configuration: traced(), logger: quietLogger)
+        let plain = HTTPSession(configuration: traced())
         #expect(!plain.stageNames.contains { ["tracing", "exchange tracing", "metrics"].contains($0) })
-        let traced = HTTPSession(configuration: traced(InMemoryTracer(), metrics: TestMetrics()), logger: quietLogger)
+        let traced = HTTPSession(configuration: traced(InMemoryTracer(), metrics: TestMetrics()))
         #expect(traced.stageNames.first == "tracing")
         #expect(Array(traced.stageNames.suffix(3)) == ["exchange tracing", "metrics", "transport"])
         try await plain.shutdown()

@@ -27,6 +27,23 @@ import Testing
         }
     }
 
+    @Test func aRequestTimeoutBoundsTheConnectAttempt() async throws {
+        // The transport allows a minute to connect: only the request's own timeout ends it sooner.
+        let session = HTTPSession(configuration: .init {
+            $0.transport.timeouts.connect = .seconds(60)
+            $0.logger = quietLogger
+        })
+        try await withUnacceptingPort { port in
+            var request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/x")!)
+            request.timeout = .milliseconds(500)
+            let started = ContinuousClock.now
+            let error = await httpError { _ = try await session.send(request, options: .init(retryPolicy: .never)) }
+            #expect(error?.code == .timedOut, "\(String(describing: error))")
+            #expect(ContinuousClock.now - started < .seconds(30), "not the transport's minute")
+        }
+        try await session.shutdown()
+    }
+
     @Test(arguments: TransportKind.allCases) func aRequestsIdleTimeoutOverridesTheTransports(transport: TransportKind) async throws {
         // The transport's idle timeout is the default minute: only the request's shorter one ends it.
         try await withSandbox(transport: transport) { sandbox, session in

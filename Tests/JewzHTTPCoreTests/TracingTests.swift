@@ -11,8 +11,7 @@ import Tracing
     @Test func aRealTracerGetsASpanForEachRequest() async throws {
         let tracer = InMemoryTracer()
         let sandbox = try await Sandbox.start()
-        let session = HTTPSession(
-            transport: AsyncHTTPClientTransport(configuration: .init(), tracer: tracer), logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.customTransport = AsyncHTTPClientTransport(configuration: .init(), tracer: tracer); $0.logger = quietLogger })
         do {
             try await HTTPCycle.get(sandbox.url("/hello"), session: session)
             try await HTTPCycle.post(sandbox.url("/echo"), session: session)

@@ -3,6 +3,7 @@ import JewzHTTPCore
 import JewzMocking
 import JewzSandbox
 import JewzTestSupport
+import Logging
 import Testing
 
 /// Transport settings are part of the session's one configuration: an update makes a new
@@ -29,16 +30,42 @@ import Testing
     }
 
     @Test func aSessionGivenItsTransportRefusesNewTransportSettings() throws {
-        let session = HTTPSession(transport: MockTransport())
+        let session = HTTPSession(configuration: .init { $0.customTransport = MockTransport() })
         let error = #expect(throws: HTTPError.self) {
             try session.update { $0.transport.timeouts.connect = .seconds(1) }
         }
         #expect(error?.code == .invalidConfiguration)
-        #expect(error?.description.contains("given its transport") == true)
+        #expect(error?.description.contains("has a custom transport") == true)
         #expect(session.configuration.transport.timeouts.connect == .seconds(10), "nothing changed")
         // Other settings still change.
         try session.update { $0.followsRedirects = false }
         #expect(!session.configuration.followsRedirects)
+    }
+
+    @Test func aSessionKeepsTheTransportItWasMadeWith() throws {
+        for session in [HTTPSession(), HTTPSession(configuration: .init { $0.customTransport = MockTransport() })] {
+            let before = session.transport as AnyObject
+            let error = #expect(throws: HTTPError.self) {
+                try session.update { $0.customTransport = MockTransport() }
+            }
+            #expect(error?.code == .invalidConfiguration)
+            #expect(error?.description.contains("make a new session") == true)
+            #expect(session.transport as AnyObject === before)
+        }
+    }
+
+    @Test func theLoggerAndTheCompletionQueueChangeWithTheConfiguration() throws {
+        let session = HTTPSession(configuration: .init { $0.customTransport = MockTransport() })
+        let own = session.completionQueue
+        let queue = DispatchQueue(label: "test.completion")
+        try session.update {
+            $0.completionQueue = queue
+            $0.logger = Logger(label: "test.logger")
+        }
+        #expect(session.completionQueue === queue)
+        #expect(session.logger.label == "test.logger")
+        try session.update { $0.completionQueue = nil }
+        #expect(session.completionQueue === own, "the session's own queue again")
     }
 
     @Test func aSessionShutDownStaysShutWhenItsTransportSettingsChange() async throws {

@@ -78,7 +78,9 @@ import Testing
     }
 
     private func withSession(_ configuration: HTTPSession.Configuration, _ body: (HTTPSession) async throws -> Void) async throws {
-        let session = HTTPSession(configuration: configuration, logger: quietLogger)
+        var configuration = configuration
+        configuration.logger = quietLogger
+        let session = HTTPSession(configuration: configuration)
         do {
             try await body(session)
         } catch {

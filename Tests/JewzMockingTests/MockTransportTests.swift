@@ -16,7 +16,7 @@ import Testing
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
         mock.stub(.delete, path: "/users/42", status: 204)
-        let session = HTTPSession(configuration: .init { $0.processorRegistry = ProcessorRegistry() }, transport: mock, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.processorRegistry = ProcessorRegistry(); $0.customTransport = mock; $0.logger = quietLogger })
         let response = try await HTTPCycle.get("https://api.example.com/users/42", session: session)
         #expect(try JSONDecoder().decode(User.self, from: response.data) == User(id: 42, name: "Ada"))
         let deleted = try await HTTPCycle.delete("https://api.example.com/users/42", session: session)
@@ -35,7 +35,7 @@ import Testing
             return call < 3 ? .response(status: 503, headers: [:], body: Data()) : .response(status: 200, headers: [:], body: Data("ok".utf8))
         }
         mock.stub(.get, path: "/gone", status: 410, body: Data("gone".utf8))
-        let session = HTTPSession(transport: mock, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.customTransport = mock; $0.logger = quietLogger })
         try session.update { $0.retryPolicy = quickPolicy() }
         let flaky = try HTTPCycle("https://h.example/flaky", method: .get, session: session)
         #expect(try await flaky.start().text == "ok")
@@ -52,7 +52,7 @@ import Testing
         let mock = MockTransport()
         mock.stub(path: "/down", failure: .connectionFailed(reason: "mocked"))
         mock.stub(.get, path: "/slow", body: Data("late".utf8), delay: .seconds(5))
-        let session = HTTPSession(transport: mock, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.customTransport = mock; $0.logger = quietLogger })
         try session.update { $0.retryPolicy = .never }
         guard let failure = await httpError({ _ = try await HTTPCycle.get("https://h.example/down", session: session) }),
             failure.code == .connectionFailed
@@ -81,7 +81,7 @@ import Testing
         let sandbox = try await Sandbox.start()
         let mock = MockTransport(fallback: AsyncHTTPClientTransport())
         try mock.fakeGET("/json", json: ["faked": true])
-        let session = HTTPSession(transport: mock, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.customTransport = mock; $0.logger = quietLogger })
         let faked = try await HTTPCycle.get(sandbox.url("/json"), session: session)
         #expect(faked.text == #"{"faked":true}"#)
         let real = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)

@@ -114,7 +114,7 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
         transport.stub(.get, path: "/ranges", status: 206, headers: ["Content-Type": "multipart/byteranges; boundary=XyZ"], body: body)
         let registry = ProcessorRegistry()
         try registry.register(HTTPMultipartProcessor(), for: HTTPMultipartProcessor.mediaTypePatterns)
-        let session = HTTPSession(configuration: .init { $0.processorRegistry = registry }, transport: transport, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.processorRegistry = registry; $0.customTransport = transport; $0.logger = quietLogger })
         let response = try await HTTPCycle.get("http://example.test/ranges", session: session)
         let multipart = try #require(response.multipart)
         #expect(multipart.subtype == "byteranges")

@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func aStatusIsTheClientsToHandleAndAFailureKeepsItsTypedError() async throws {
-        let session = HTTPSession(configuration: .init { $0.retryPolicy = .never }, logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.retryPolicy = .never; $0.logger = quietLogger })
         try await withRefusingPort { port in
             let client = Client(serverURL: try #require(URL(string: "http://127.0.0.1:\(port)")), transport: HTTPSessionTransport(session: session))
             let error = await #expect(throws: ClientError.self) { try await client.sample() }

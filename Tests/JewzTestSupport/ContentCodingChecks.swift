@@ -18,7 +18,7 @@ public struct ContentCodingChecks: Sendable {
 
     private func codings(_ limits: DecompressionLimits = DecompressionLimits()) -> ContentCodingRegistry {
         let registry = ContentCodingRegistry()
-        registry.register(decoder(limits), for: coding)
+        registry.register(decoder(limits), for: [coding])
         return registry
     }
 

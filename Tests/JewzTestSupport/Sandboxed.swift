@@ -28,7 +28,9 @@ func withSession<Server>(
     var configuration = configuration
     configuration.processorRegistry = registry
     configuration.contentCodings = contentCodings
-    let session = HTTPSession(configuration: configuration, transport: try transport.make(configuration), logger: quietLogger)
+    configuration.customTransport = try transport.make(configuration)
+    configuration.logger = quietLogger
+    let session = HTTPSession(configuration: configuration)
     do {
         try await body(server, session)
     } catch {

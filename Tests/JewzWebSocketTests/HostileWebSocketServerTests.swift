@@ -87,7 +87,7 @@ import Testing
     @Test(arguments: cases)
     func theConnectionEndsAsTheRFCSays(_ hostile: Case) async throws {
         let server = try await HostileServer.start(extensions: hostile.extensions, frames: hostile.frames)
-        let session = HTTPSession(logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.logger = quietLogger })
         var options = WebSocketOptions(maximumMessageSize: hostile.maximumMessageSize, closeTimeout: .milliseconds(500))
         options.request.retryPolicy = .never
         let url = try #require(URL(string: server.url("/hostile")))
@@ -110,7 +110,7 @@ import Testing
 
     @Test func anExtensionThatWasNotOfferedIsARejectedHandshake() async throws {
         let server = try await HostileServer.start(extensions: "x-webkit-deflate-frame", frames: [])
-        let session = HTTPSession(logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.logger = quietLogger })
         let url = try #require(URL(string: server.url("/")))
         await #expect { try await session.withWebSocket(to: url) { _ in } } throws: { ($0 as? WebSocketError)?.code == .handshakeRejected }
         try await session.shutdown()
@@ -121,7 +121,7 @@ import Testing
         let server = try await ScriptedServer.start { _ in
             [.send("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: bm9wZQ==\r\n\r\n")]
         }
-        let session = HTTPSession(logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.logger = quietLogger })
         let url = try #require(URL(string: server.url("/")))
         await #expect {
             try await session.withWebSocket(to: url) { _ in }
@@ -134,7 +134,7 @@ import Testing
 
     @Test func aPingTheServerDoesNotAnswerTimesOut() async throws {
         let server = try await HostileServer.start(frames: [])
-        let session = HTTPSession(logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.logger = quietLogger })
         let url = try #require(URL(string: server.url("/")))
         let options = WebSocketOptions(pingTimeout: .milliseconds(100), closeTimeout: .milliseconds(100))
         _ = try await session.withWebSocket(to: url, options: options) { socket in
@@ -146,7 +146,7 @@ import Testing
 
     @Test func aServerThatGoesSilentFailsTheKeepAlive() async throws {
         let server = try await HostileServer.start(frames: [])
-        let session = HTTPSession(logger: quietLogger)
+        let session = HTTPSession(configuration: .init { $0.logger = quietLogger })
         let options = WebSocketOptions(pingInterval: .milliseconds(50), pingTimeout: .milliseconds(200), closeTimeout: .milliseconds(100))
         let url = try #require(URL(string: server.url("/")))
         let error = try await session.withWebSocket(to: url, options: options) { socket in

@@ -46,7 +46,7 @@ import Testing
             let url = try #require(URL(string: "http://127.0.0.1:\(port)/ws/echo"))
             var options = WebSocketOptions()
             options.request.retryPolicy = .never
-            let session = HTTPSession(logger: quietLogger)
+            let session = HTTPSession(configuration: .init { $0.logger = quietLogger })
             let started = ContinuousClock.now
             let error = await httpError {
                 _ = try await session.withReconnectingWebSocket(HTTPRequest(url: url), options: options, reconnection: quick) { _, _ in true }

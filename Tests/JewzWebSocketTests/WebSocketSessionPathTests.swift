@@ -118,7 +118,8 @@ import Testing
         let sandbox = try await Sandbox.start(unixSocketPath: path)
         var configuration = HTTPSession.Configuration()
         configuration.transport.unixSocketPath = path
-        let session = HTTPSession(configuration: configuration, logger: quietLogger)
+        configuration.logger = quietLogger
+        let session = HTTPSession(configuration: configuration)
         let echoed = try await session.withWebSocket(to: try #require(URL(string: "ws://localhost/ws/echo"))) { socket in
             try await socket.send(text: "through a socket file")
             var iterator = socket.messages.makeAsyncIterator()

@@ -12,7 +12,7 @@ import JewzLocking
 /// let mock = MockTransport()
 /// try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
 /// mock.stub(.post, path: "/orders", status: 503, headers: ["Retry-After": "1"])
-/// let session = HTTPSession(transport: mock)
+/// let session = HTTPSession(configuration: .init { $0.customTransport = mock })
 /// ```
 public final class MockTransport: HTTPTransport {
     /// No stub matches a request: add one with ``stub(_:path:status:headers:body:delay:)``.

@@ -84,7 +84,8 @@ extension TourStep {
                     let recorder = HARRecorder()            // or HARRecorder(writingTo: file)
                     try session.update { $0.networkMiddleware = [recorder] }
                     let live = try await HTTPCycle.get(url("/json"), session: session)
-                    let offline = HTTPSession(transport: HARReplayTransport(archive: try recorder.archive()))
+                    let archive = try recorder.archive()
+                    let offline = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
                     let again = try await HTTPCycle.get(url("/json"), session: offline)   // from the archive
                     """
             ) {
@@ -93,7 +94,8 @@ extension TourStep {
                 try session.update { $0.networkMiddleware = [recorder] }
                 let live = try await HTTPCycle.get(url("/json"), session: session)
                 try await session.shutdown()
-                let offline = HTTPSession(transport: HARReplayTransport(archive: try recorder.archive()))
+                let archive = try recorder.archive()
+                let offline = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
                 let again = try await HTTPCycle.get(url("/json"), session: offline)
                 try await offline.shutdown()
                 let same = again.data == live.data && again.statusCode == 200

@@ -274,13 +274,13 @@ extension TourStep {
                 code: """
                     let mock = MockTransport()
                     try mock.fakeGET("/users/42", json: ["name": "Ada"])
-                    let response = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(transport: mock))
+                    let response = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(configuration: .init { $0.customTransport = mock }))
                     response.json?["name"].string
                     """
             ) {
                 let mock = MockTransport()
                 try mock.fakeGET("/users/42", json: ["name": "Ada"])
-                let response = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(transport: mock))
+                let response = try await HTTPCycle.get("https://api.example.com/users/42", session: HTTPSession(configuration: .init { $0.customTransport = mock }))
                 return Outcome("\"\(response.json?["name"].string ?? "")\"", expected: "\"Ada\"")
             },
             TourStep(

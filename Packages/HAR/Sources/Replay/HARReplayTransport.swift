@@ -12,7 +12,7 @@ import JewzHTTPCore
 ///
 /// ```swift
 /// let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: "Fixtures/api.har"))
-/// let session = HTTPSession(transport: HARReplayTransport(archive: archive))
+/// let session = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
 /// let user = try await HTTPCycle.get("https://api.example.com/users/42", session: session)
 /// ```
 public final class HARReplayTransport: HTTPTransport {

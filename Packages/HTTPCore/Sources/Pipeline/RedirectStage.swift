@@ -40,7 +40,7 @@ struct RedirectStage: HTTPMiddleware {
                 throw HTTPError.redirectLoop(url: request.url.redactedString)
             }
             try request.validateForSending()
-            next.call.session.logger.debug("redirect \(response.statusCode) → \(request.method) \(request.url.redactedString)")
+            next.call.settings.configuration.logger.debug("redirect \(response.statusCode) → \(request.method) \(request.url.redactedString)")
             response = try await next(request)
         }
         return response

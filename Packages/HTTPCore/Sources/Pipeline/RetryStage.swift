@@ -49,7 +49,7 @@ struct RetryStage: HTTPMiddleware {
         if let deadline = call.deadline, ClockReading.now + delay >= deadline { return nil }
         call.emit(.retrying(reason: failure, delay: delay, attempt: retries + 1, elapsed: ClockReading.now - call.started))
         call.record(retryCount: retries + 1)
-        call.session.logger.debug(
+        call.settings.configuration.logger.debug(
             "retrying \(request.method) \(request.url.redactedString) in \(delay) after \(failure)",
             metadata: ["retry": "\(retries + 1)"])
         return delay

@@ -35,20 +35,20 @@ struct TransportStage: HTTPMiddleware {
     @inline(__always)
     nonisolated(nonsending) private func sending(_ request: HTTPRequest, next: HTTPNext, into bridge: ResponseBodyChannel?) async throws -> HTTPResponse {
         let call = next.call
-        let started = Self.logStart(of: request, logger: call.session.logger)
+        let started = Self.logStart(of: request, logger: call.settings.configuration.logger)
         let response: HTTPResponse
         do {
             response = try await exchange(request, next: next, into: bridge)
         } catch let failure as StaleConnection {
             // A kept-alive connection the server had closed: once more, on another.
-            Self.logStale(request, failure, logger: call.session.logger)
+            Self.logStale(request, failure, logger: call.settings.configuration.logger)
             do {
                 response = try await exchange(request, next: next, into: bridge)
             } catch let again as StaleConnection {
                 throw again.underlying
             }
         }
-        if let started { Self.logEnd(of: request, response: response, started: started, logger: call.session.logger) }
+        if let started { Self.logEnd(of: request, response: response, started: started, logger: call.settings.configuration.logger) }
         return response
     }
 

@@ -44,8 +44,9 @@ public final class ContentCodingRegistry: Sendable {
 
     public init() {}
 
-    /// Registers `decoder` for each coding token (`gzip`, `x-gzip`…), replacing earlier ones.
-    public func register(_ decoder: any HTTPContentDecoder, for tokens: String...) {
+    /// Registers `decoder` for each coding token of `tokens` (`["gzip", "x-gzip"]`, a decoder's
+    /// `codings`), replacing earlier ones.
+    public func register(_ decoder: any HTTPContentDecoder, for tokens: [String]) {
         entries.withLock { entries in
             for token in tokens.map({ $0.lowercased() }) {
                 entries.decoders.removeAll { $0.token == token }
@@ -55,11 +56,6 @@ public final class ContentCodingRegistry: Sendable {
             entries.acceptEncoding = advertised.isEmpty ? nil : advertised.joined(separator: ", ")
             entries.requestHeaders = nil
         }
-    }
-
-    /// Registers `decoder` for each token of `tokens` (a decoder's `codings`), replacing earlier ones.
-    public func register(_ decoder: any HTTPContentDecoder, for tokens: [String]) {
-        for token in tokens { register(decoder, for: token) }
     }
 
     /// The decoder for a coding token, if registered.

@@ -91,7 +91,7 @@ extension HTTPCall {
             // An override that does not parse leaves the response's own type in charge.
             let override = request.responseContentTypeOverride.flatMap { MediaType($0) == nil ? nil : $0 }
             guard let contentType = override ?? response.headers["Content-Type"],
-                let processor = settings.configuration.processorRegistry.processor(forContentType: contentType, warning: session.logger)
+                let processor = settings.configuration.processorRegistry.processor(forContentType: contentType, warning: settings.configuration.logger)
             else { return }
             try Self.applying(processor) { try processor.process(&response) }
         } else {
@@ -155,6 +155,6 @@ extension HTTPCall {
             metadata["status"] = "\(response.statusCode)"
             metadata["body"] = "\(String(decoding: response.data.prefix(512), as: UTF8.self))"
         }
-        session.logger.error("\(error)", metadata: metadata)
+        settings.configuration.logger.error("\(error)", metadata: metadata)
     }
 }

@@ -1,12 +1,14 @@
 import CoreMetrics
+import Dispatch
 import Foundation
+import Logging
 import Tracing
 
 extension HTTPSession {
     /// Every setting of a session, in one value: what its transport connects with, the
     /// policies its calls share, and the steps its requests go through.
     ///
-    /// Give it to ``HTTPSession/init(configuration:transport:completionQueue:logger:)``, and
+    /// Give it to ``HTTPSession/init(configuration:)`` (or ``HTTPSession/configureDefault(_:)``), and
     /// change it later with ``HTTPSession/update(_:)``; a change applies from the next call on
     /// (a cycle's next start). A call's ``HTTPRequestOptions`` (processors, authentications,
     /// retry policy) override the session's.
@@ -30,6 +32,16 @@ extension HTTPSession {
         }
         /// Counts changes to ``transport``, so that ``HTTPSession/update(_:)`` can tell one.
         var transportRevision = 0
+        /// A transport of your own — a `MockTransport`, `URLSessionTransport`, one that wraps
+        /// another — used instead of one made from ``transport``, whose settings it ignores.
+        /// `nil` (the default) makes an ``AsyncHTTPClientTransport``. Either way the session's
+        /// ``HTTPSession/shutdown()`` shuts it down. Chosen when the session is made: a session
+        /// does not change its transport for one of another kind.
+        public var customTransport: (any HTTPTransport)? {
+            didSet { customTransportRevision &+= 1 }
+        }
+        /// Counts changes to ``customTransport``, so that ``HTTPSession/update(_:)`` can refuse one.
+        var customTransportRevision = 0
 
         // MARK: The request path
 
@@ -114,6 +126,13 @@ extension HTTPSession {
         public var additionalHeaders: HTTPHeaderFields = ["User-Agent": "Jewzruxin/0.1"]
 
         // MARK: Observing
+
+        /// Where the session logs: each exchange at `debug` (redirects and retries too), failed
+        /// calls at `error`, a response no processor could read at `warning`.
+        public var logger = Logger(label: "jewzruxin")
+        /// The queue completion handlers run on; `nil` (the default) gives each session a serial
+        /// queue of its own.
+        public var completionQueue: DispatchQueue?
 
         /// Monitors told of every event of every call of the session.
         public var eventMonitors: [any HTTPEventMonitor] = []

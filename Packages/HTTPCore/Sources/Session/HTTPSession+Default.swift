@@ -4,25 +4,23 @@ extension HTTPSession {
     /// What the default session is made from, and whether it has been.
     private struct DefaultSetup: Sendable {
         var configuration = Configuration()
-        var transport: (any HTTPTransport)?
         var isMade = false
     }
 
     private static let defaultSetup = Mutex(DefaultSetup())
 
-    /// Sets the configuration (timeouts, headers, redirect policy, cookie jar…) and, if
-    /// given, the transport of ``default``, before its first use.
+    /// Sets the configuration of ``default`` (timeouts, headers, redirect policy, cookie jar,
+    /// transport…), before its first use.
     ///
     /// - Throws: ``HTTPError/Code/invalidConfiguration`` once ``default`` has been made: a
     ///   session's configuration does not change under the requests already using it.
-    public static func configureDefault(_ configuration: Configuration, transport: (any HTTPTransport)? = nil) throws(HTTPError) {
+    public static func configureDefault(_ configuration: Configuration) throws(HTTPError) {
         try defaultSetup.withLock { (setup) throws(HTTPError) in
             guard !setup.isMade else {
                 throw .invalidConfiguration(
                     "the default session is already in use; call HTTPSession.configureDefault before the first request, or create a session of your own")
             }
             setup.configuration = configuration
-            setup.transport = transport
         }
     }
 
@@ -33,6 +31,6 @@ extension HTTPSession {
             setup.isMade = true
             return setup
         }
-        return HTTPSession(configuration: setup.configuration, transport: setup.transport)
+        return HTTPSession(configuration: setup.configuration)
     }
 }

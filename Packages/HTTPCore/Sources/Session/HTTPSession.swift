@@ -27,9 +27,13 @@ public final class HTTPSession: Sendable {
     /// Whether the session made its transport (and makes a new one when its settings change).
     private let makesTransport: Bool
     private let isShutDown = Atomic(false)
-    /// The queue completion handlers are called on (serial unless you pass another).
-    public let completionQueue: DispatchQueue
-    public let logger: Logger
+    /// The queue completion handlers are called on: the configuration's
+    /// ``Configuration-swift.struct/completionQueue``, or a serial queue of the session's own.
+    package var completionQueue: DispatchQueue { settings().completionQueue }
+    /// Where the session logs: the configuration's ``Configuration-swift.struct/logger``.
+    package var logger: Logger { settings().configuration.logger }
+    /// The completion queue of a configuration that names none.
+    private let ownCompletionQueue = DispatchQueue(label: "jewzruxin.session.completion")
 
     /// What a run reads: the configuration and what is made from it, in one immutable object
     /// that every change replaces, so that a run's snapshot is one reference. Copying the
@@ -41,13 +45,15 @@ public final class HTTPSession: Sendable {
         /// Boxed, so that a run takes it with one retain (see ``HTTPCall/retryPolicy``).
         let retryPolicy: Boxed<RetryPolicy>
         let parts: Pipeline.Parts
+        let completionQueue: DispatchQueue
 
         /// Whether requests may have to wait for a place: a maximum, or a pause.
         private let queues: Bool
 
-        init(_ configuration: Configuration, parts: Pipeline.Parts) {
+        init(_ configuration: Configuration, parts: Pipeline.Parts, ownCompletionQueue: DispatchQueue) {
             self.configuration = configuration
             self.parts = parts
+            completionQueue = configuration.completionQueue ?? ownCompletionQueue
             retryPolicy = Boxed(configuration.retryPolicy)
             queues = configuration.maximumActiveRequests != nil || parts.queue.isPaused
             sessionPipeline = Pipeline(
@@ -70,23 +76,18 @@ public final class HTTPSession: Sendable {
         current.withLock { $0 }
     }
 
-    /// Creates a session.
+    /// Creates a session with every setting in `configuration`; change it later with
+    /// ``update(_:)``.
     ///
-    /// - Parameters:
-    ///   - configuration: every setting; change it later with ``update(_:)``.
-    ///   - transport: the transport to use; by default an ``AsyncHTTPClientTransport`` made
-    ///     from `configuration.transport`, which the session shuts down.
-    public init(
-        configuration: Configuration = .init(), transport: (any HTTPTransport)? = nil,
-        completionQueue: DispatchQueue = DispatchQueue(label: "jewzruxin.session.completion"),
-        logger: Logger = Logger(label: "jewzruxin")
-    ) {
-        makesTransport = transport == nil
-        self.completionQueue = completionQueue
-        self.logger = logger
+    /// The session connects through the configuration's
+    /// ``Configuration-swift.struct/customTransport`` if it has one, else through an
+    /// ``AsyncHTTPClientTransport`` it makes from ``Configuration-swift.struct/transport``.
+    public init(configuration: Configuration = .init()) {
+        makesTransport = configuration.customTransport == nil
         let parts = Pipeline.Parts(
-            transport: transport ?? AsyncHTTPClientTransport(configuration: configuration.transport), queue: queue, coalescer: SingleFlight())
-        current = Mutex(Settings(configuration, parts: parts))
+            transport: configuration.customTransport ?? AsyncHTTPClientTransport(configuration: configuration.transport), queue: queue,
+            coalescer: SingleFlight())
+        current = Mutex(Settings(configuration, parts: parts, ownCompletionQueue: ownCompletionQueue))
         apply(configuration)
     }
 
@@ -114,9 +115,10 @@ public final class HTTPSession: Sendable {
     /// a new transport for the requests that start from then on; those already under way finish
     /// on the one they started with, which shuts down once they are done.
     ///
-    /// - Throws: ``HTTPError/Code/invalidConfiguration`` when `change` touches the transport
-    ///   settings of a session that was given its transport (it cannot remake that one);
-    ///   nothing changes then. What `change` throws, likewise.
+    /// - Throws: ``HTTPError/Code/invalidConfiguration`` when `change` sets another
+    ///   ``Configuration-swift.struct/customTransport``, or touches the transport settings of a
+    ///   session that has a custom one (it cannot remake that one); nothing changes then. What
+    ///   `change` throws, likewise.
     public func update(_ change: (inout Configuration) throws -> Void) throws {
         try replaceSettings(changing: change)
         apply(settings().configuration)
@@ -131,10 +133,14 @@ public final class HTTPSession: Sendable {
             try change(&configuration)
             var parts = before.parts
             var madeTransport = false
+            guard configuration.customTransportRevision == before.configuration.customTransportRevision else {
+                throw HTTPError.invalidConfiguration(
+                    "a session keeps the transport it was made with; make a new session with the configuration's customTransport")
+            }
             if configuration.transportRevision != before.configuration.transportRevision {
                 guard makesTransport else {
                     throw HTTPError.invalidConfiguration(
-                        "this session was given its transport, which it cannot remake for new transport settings; make the transport anew and a session with it")
+                        "this session has a custom transport, which it cannot remake for new transport settings; make the transport anew and a session with it")
                 }
                 // A shut-down session keeps its shut transport: requests go on failing.
                 if !isShutDown.load(ordering: .acquiring) {
@@ -144,7 +150,7 @@ public final class HTTPSession: Sendable {
                     madeTransport = true
                 }
             }
-            let after = Settings(configuration, parts: parts)
+            let after = Settings(configuration, parts: parts, ownCompletionQueue: ownCompletionQueue)
             let replaced = current.withLock { current in
                 // A shutdown that came meanwhile wins over a transport made before it.
                 guard current === before, !(madeTransport && isShutDown.load(ordering: .acquiring)) else { return false }

@@ -17,7 +17,7 @@ func serviceCases(hello: String) throws -> (cases: [Case], sessions: [HTTPSessio
             ["Name": "user", "URITemplate": "/users/{user}"],
         ],
     ])
-    let instant = HTTPSession(transport: InstantTransport())
+    let instant = HTTPSession(configuration: .init { $0.customTransport = InstantTransport() })
     let onInstant = HTTPService(profile: profile, session: instant)
     let values: [String: URITemplate.Value] = ["owner": "apple", "repo": "swift-nio", "state": "open", "labels": ["bug", "help wanted"], "page": 2]
     let expanded = try profile.resource(named: "issues").map { profile.baseURL + (try $0.template.expand(values)) } ?? hello

@@ -292,7 +292,7 @@ if getenv("CYCLE_ONLY") != nil {
     // it, the transport alone, so that the difference is the cycle's own cost.
     let transport = InstantTransport(yields: getenv("YIELD") != nil)
     let steps = ProcessInfo.processInfo.environment["MIDDLEWARE"].flatMap { Int($0) } ?? 0
-    let instant = HTTPSession(configuration: .init { $0.middleware = Array(repeating: NoOpMiddleware(), count: steps) }, transport: transport)
+    let instant = HTTPSession(configuration: .init { $0.middleware = Array(repeating: NoOpMiddleware(), count: steps); $0.customTransport = transport })
     // DISTINCT_URLS=1: a URL no request used before (a query of its own), so that the session's
     // memo of recent URLs never answers and each request pays Foundation's parse.
     // The strings are made before the blocks, so that only their parse is measured.

@@ -112,7 +112,8 @@ struct ProxyCommand: AsyncParsableCommand {
             if let record { configuration.networkMiddleware = [try HARRecorder(writingTo: URL(fileURLWithPath: record))] }
             guard let archive else { return HTTPSession(configuration: configuration) }
             let network = fallback ? AsyncHTTPClientTransport(configuration: configuration.transport) : nil
-            return HTTPSession(configuration: configuration, transport: HARReplayTransport(archive: archive, fallback: network))
+            configuration.customTransport = HARReplayTransport(archive: archive, fallback: network)
+            return HTTPSession(configuration: configuration)
         } catch {
             printError(error.description)
             throw JewzExit.usage.code
