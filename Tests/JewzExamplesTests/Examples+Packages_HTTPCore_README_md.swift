@@ -15,8 +15,9 @@ private enum Packages_HTTPCore_README_md {
         let feedURL = URL(string: "https://example.com/feed")!
         let chunk = Data()
 
-        let session = HTTPSession()
-        try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
+        var configuration = HTTPSession.Configuration()
+        try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
+        let session = HTTPSession(configuration: configuration)
 
         // The core: a request in, the processed response out; cancelling the task cancels it.
         let report = try await session.send(HTTPRequest(url: reportURL), options: .init(retryPolicy: .never))
@@ -35,8 +36,8 @@ private enum Packages_HTTPCore_README_md {
         try await session.shutdown()
     }
 
-    // Packages/HTTPCore/README.md:40
-    static func example40() async throws {
+    // Packages/HTTPCore/README.md:41
+    static func example41() async throws {
         let session = HTTPSession()
         let cookiesFile = URL(filePath: "cookies.json")
         var configuration = HTTPSession.Configuration()
@@ -46,8 +47,8 @@ private enum Packages_HTTPCore_README_md {
         let user = try await HTTPCycle.get("/users/42", session: api)   // https://api.example.com/v1/users/42
     }
 
-    // Packages/HTTPCore/README.md:51
-    static func example51() async throws {
+    // Packages/HTTPCore/README.md:52
+    static func example52() async throws {
         let session = HTTPSession()
         var configuration = HTTPSession.Configuration()
         configuration.transport.unixSocketPath = "/var/run/docker.sock"        // every request, as curl --unix-socket
@@ -55,8 +56,8 @@ private enum Packages_HTTPCore_README_md {
         let one = try await HTTPCycle.get("http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info")   // one request
     }
 
-    // Packages/HTTPCore/README.md:72
-    static func example72() async throws {
+    // Packages/HTTPCore/README.md:73
+    static func example73() async throws {
         let session = HTTPSession()
         let logger = Logger(label: "example")
         try session.update { configuration in
@@ -72,8 +73,8 @@ private enum Packages_HTTPCore_README_md {
         session.stageNames   // ["headers", "retry", "redirects", "logging", "sign", "transport"]
     }
 
-    // Packages/HTTPCore/README.md:91
-    static func example91() async throws {
+    // Packages/HTTPCore/README.md:92
+    static func example92() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         var configuration = HTTPSession.Configuration()
@@ -94,15 +95,15 @@ private enum Packages_HTTPCore_README_md {
         response.headers["X-Body-SHA256"]
     }
 
-    // Packages/HTTPCore/README.md:119
-    static func example119() async throws {
+    // Packages/HTTPCore/README.md:120
+    static func example120() async throws {
         let api = HTTPSession()
         api.cancelCalls(method: .get, path: "/users")                  // or api.cancelAllCalls(), at sign-out
         api.pendingCalls.first?.priority = .high                       // move a queued call up
     }
 
-    // Packages/HTTPCore/README.md:131
-    static func example131() async throws {
+    // Packages/HTTPCore/README.md:132
+    static func example132() async throws {
         var configuration = HTTPSession.Configuration()
         configuration.transport.tls.additionalTrustRoots = [try .init(contentsOfFile: "company-ca.pem")]
         configuration.transport.tls.clientIdentity = try .init(certificateFile: "me.pem", privateKeyFile: "me.key")
@@ -110,8 +111,8 @@ private enum Packages_HTTPCore_README_md {
         configuration.transport.timeouts.idle = .seconds(30)          // a request's idleTimeout overrides it
     }
 
-    // Packages/HTTPCore/README.md:141
-    static func example141() async throws {
+    // Packages/HTTPCore/README.md:142
+    static func example142() async throws {
         var configuration = HTTPSession.Configuration()
         let primaryRootPin = "sha256/AAAA"
         let backupRootPin = "sha256/BBBB"
@@ -119,8 +120,8 @@ private enum Packages_HTTPCore_README_md {
                                                          anchors: [try .init(contentsOfFile: "company-ca.pem")])
     }
 
-    // Packages/HTTPCore/README.md:169
-    static func example169() async throws {
+    // Packages/HTTPCore/README.md:170
+    static func example170() async throws {
         let session = HTTPSession()
         do {
             try await HTTPCycle.get("https://example.com/users/42", session: session)
@@ -129,8 +130,8 @@ private enum Packages_HTTPCore_README_md {
         }
     }
 
-    // Packages/HTTPCore/README.md:177
-    static func example177() async throws {
+    // Packages/HTTPCore/README.md:178
+    static func example178() async throws {
         let destination = URL(filePath: "big.iso")
         let video = URL(filePath: "video.mp4")
         let upload = try await HTTPCycle.upload("https://example.com/files", source: .file(video),

@@ -21,12 +21,13 @@ private enum Packages_HTTPCore_Sources_Processing_HTTPProcessor_swift {
 
     // Packages/HTTPCore/Sources/Processing/HTTPProcessor.swift:35
     static func example35() async throws {
+        let session = HTTPSession()
         let response = HTTPResponse(statusCode: 200)
         struct CSVReader: HTTPResponseProcessor {
             func process(_ response: inout HTTPResponse) throws {
                 response.object = response.text?.split(separator: "\n").map { $0.split(separator: ",") }
             }
         }
-        try ProcessorRegistry.shared.register(CSVReader(), for: "text/csv")
+        try session.update { try $0.processorRegistry.register(CSVReader(), for: "text/csv") }
     }
 }

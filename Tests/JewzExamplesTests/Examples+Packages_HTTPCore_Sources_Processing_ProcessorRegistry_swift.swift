@@ -6,8 +6,9 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Processing_ProcessorRegistry_swift {
-    // Packages/HTTPCore/Sources/Processing/ProcessorRegistry.swift:14
-    static func example14() async throws {
-        try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
+    // Packages/HTTPCore/Sources/Processing/ProcessorRegistry.swift:21
+    static func example21() async throws {
+        let session = HTTPSession()
+        try session.update { try $0.processorRegistry.register(CSVProcessor(), for: "text/csv") }
     }
 }

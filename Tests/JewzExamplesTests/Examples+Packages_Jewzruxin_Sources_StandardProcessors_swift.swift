@@ -6,12 +6,13 @@ import Logging
 import Synchronization
 
 private enum Packages_Jewzruxin_Sources_StandardProcessors_swift {
-    // Packages/Jewzruxin/Sources/StandardProcessors.swift:18
-    static func example18() async throws {
+    // Packages/Jewzruxin/Sources/StandardProcessors.swift:19
+    static func example19() async throws {
 
         let response = try await HTTPCycle.get("https://api.example.com/items")
         let first = response.json?["items"][0]
-        let strict = ProcessorRegistry()                     // a session's own registry
-        StandardProcessors.install(in: strict, codings: ContentCodingRegistry())
+        var strict = ProcessorRegistry()                     // a session's own registry
+        var codings = ContentCodingRegistry()
+        StandardProcessors.install(in: &strict, codings: &codings)
     }
 }

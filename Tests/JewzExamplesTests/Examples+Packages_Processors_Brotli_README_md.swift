@@ -11,11 +11,10 @@ private enum Packages_Processors_Brotli_README_md {
     static func example9() async throws {
 
         // With HTTPCore alone (a program that links the umbrella Jewzruxin has it registered, no call):
-        ContentCodingRegistry.shared.register(HTTPBrotliDecoder(), for: HTTPBrotliDecoder.codings)
-        // Tighter limits for one session:
-        let codings = ContentCodingRegistry()
-        codings.register(HTTPBrotliDecoder(limits: DecompressionLimits(maximumDecodedSize: 64 << 20)), for: ["br"])
         var configuration = HTTPSession.Configuration()
-        configuration.contentCodings = codings
+        configuration.contentCodings.register(HTTPBrotliDecoder(), for: HTTPBrotliDecoder.codings)
+        // Tighter limits:
+        configuration.contentCodings.register(HTTPBrotliDecoder(limits: DecompressionLimits(maximumDecodedSize: 64 << 20)), for: ["br"])
+        let session = HTTPSession(configuration: configuration)
     }
 }

@@ -8,6 +8,7 @@ import Synchronization
 private enum Packages_Processors_Brotli_Sources_HTTPBrotliDecoder_swift {
     // Packages/Processors/Brotli/Sources/HTTPBrotliDecoder.swift:7
     static func example7() async throws {
-        ContentCodingRegistry.shared.register(HTTPBrotliDecoder(), for: HTTPBrotliDecoder.codings)
+        let session = HTTPSession()
+        try session.update { $0.contentCodings.register(HTTPBrotliDecoder(), for: HTTPBrotliDecoder.codings) }
     }
 }

@@ -15,6 +15,6 @@ private enum Packages_Processors_Form_README_md {
         let results = try await HTTPCycle.post("https://example.com/search", requestObject: form,
                                                options: .init(requestProcessors: [HTTPFormProcessor(listStyle: .brackets)]))
         let fields = try FormFields(decoding: "a=1&a=2")   // values(for: "a") == ["1", "2"]
-        // With HTTPCore alone: try ProcessorRegistry.shared.register(HTTPFormProcessor(), for: HTTPFormProcessor.mediaTypePatterns)
+        // With HTTPCore alone: try configuration.processorRegistry.register(HTTPFormProcessor(), for: HTTPFormProcessor.mediaTypePatterns)
     }
 }

@@ -10,11 +10,12 @@ private enum Packages_Processors_Gzip_README_md {
     // Packages/Processors/Gzip/README.md:10
     static func example10() async throws {
         let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
         let cycle = HTTPCycle(requestURL: url)
         let data = Data("hello".utf8)
 
         // With HTTPCore alone (a program that links the umbrella Jewzruxin has it registered, no call):
-        ContentCodingRegistry.shared.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
+        try session.update { $0.contentCodings.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings) }
         // Opt-in request compression: after the processor that makes the body.
         cycle.options.requestProcessors = [HTTPJSONProcessor(), HTTPGzipProcessor()]
         // Plain functions:

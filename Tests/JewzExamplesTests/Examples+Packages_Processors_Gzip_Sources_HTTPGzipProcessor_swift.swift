@@ -9,8 +9,9 @@ private enum Packages_Processors_Gzip_Sources_HTTPGzipProcessor_swift {
     // Packages/Processors/Gzip/Sources/HTTPGzipProcessor.swift:12
     static func example12() async throws {
         let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
         let cycle = HTTPCycle(requestURL: url)
-        ContentCodingRegistry.shared.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
+        try session.update { $0.contentCodings.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings) }
         cycle.options.requestProcessors = [HTTPJSONProcessor(), HTTPGzipProcessor()]   // compress this upload
     }
 }

@@ -21,6 +21,6 @@ private enum Packages_Processors_JSON_README_md {
         print(value.formatted(pretty: true))          // members stay in document order
         let (_, body) = try await HTTPCycle(requestURL: feedURL).startStreaming()
         for try await item in body.jsonLines(as: Item.self) { print(item) }   // as each line arrives
-        // With HTTPCore alone: try ProcessorRegistry.shared.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
+        // With HTTPCore alone: try configuration.processorRegistry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
     }
 }

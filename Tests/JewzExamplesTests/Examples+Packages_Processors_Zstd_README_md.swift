@@ -9,10 +9,11 @@ import Synchronization
 private enum Packages_Processors_Zstd_README_md {
     // Packages/Processors/Zstd/README.md:17
     static func example17() async throws {
+        let session = HTTPSession()
         let compressed = Data()
 
         // With HTTPCore alone (a program that links the umbrella Jewzruxin has it registered, no call):
-        ContentCodingRegistry.shared.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings)
+        try session.update { $0.contentCodings.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings) }
         // A libzstd elsewhere: HTTPZstdDecoder(libraryName: "/opt/zstd/lib/libzstd.so.1")
         // Or decode bytes you hold:
         let decoder = ZstdDecompressor()

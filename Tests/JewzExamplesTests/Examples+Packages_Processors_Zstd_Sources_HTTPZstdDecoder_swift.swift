@@ -8,6 +8,7 @@ import Synchronization
 private enum Packages_Processors_Zstd_Sources_HTTPZstdDecoder_swift {
     // Packages/Processors/Zstd/Sources/HTTPZstdDecoder.swift:10
     static func example10() async throws {
-        ContentCodingRegistry.shared.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings)
+        let session = HTTPSession()
+        try session.update { $0.contentCodings.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings) }
     }
 }

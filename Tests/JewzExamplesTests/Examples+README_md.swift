@@ -72,11 +72,10 @@ private enum README_md {
         // URI templates, RFC 6570 level 4.
         let path = try URITemplate("/repos{/owner,repo}{?page}").expand(["owner": "swift", "repo": "nio", "page": 2])
 
-        // Your own processor (an HTTPResponseProcessor: a misspelt method does not compile), by content type.
-        try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
-
         // Sessions share one configuration — processors, authentications, policies, middleware — with their cycles.
         var configuration = HTTPSession.Configuration()
+        // Your own processor (an HTTPResponseProcessor: a misspelt method does not compile), by content type.
+        try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
         configuration.shouldTreatStatusCodeAsFailure = { $0 >= 500 }
         configuration.retryPolicy.retryableStatusCodes.insert(429)   // timeouts, 408, 503 by default; Retry-After honoured
         configuration.maximumActiveRequests = 4                      // a queue with pause(), resume() and priorities

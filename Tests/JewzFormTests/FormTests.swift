@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func roundTripThroughTheServerIsParsedByTheRegistry() async throws {
-        let registry = ProcessorRegistry()
+        var registry = ProcessorRegistry()
         try registry.register(HTTPFormProcessor(), for: HTTPFormProcessor.mediaTypePatterns)
         try await withSandbox(registry: registry) { sandbox, session in
             let sent: FormFields = ["name": "Zoë O'Brien", "tag": ["x", "x"], "blank": ""]

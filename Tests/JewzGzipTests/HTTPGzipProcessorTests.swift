@@ -7,7 +7,7 @@ import Testing
 
 /// A Sandbox session whose content-coding registry knows gzip and deflate.
 func withGzipSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async throws {
-    let codings = ContentCodingRegistry()
+    var codings = ContentCodingRegistry()
     codings.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
     try await withSandbox(contentCodings: codings, body)
 }
@@ -24,7 +24,7 @@ func withGzipSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async 
 
     /// #27 defect 4: 12,000 stacked codings once built 12,000 decoders with their buffers.
     @Test func stackedCodingsAreCappedAtFive() async throws {
-        let codings = ContentCodingRegistry()
+        var codings = ContentCodingRegistry()
         codings.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
         let header = Array(repeating: "gzip", count: 12_000).joined(separator: ", ")
         try await withScriptedServer(contentCodings: codings, { _ in

@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func bodiesAreDecodedBase64WhenBinaryAndLeftOutPastTheLimit() async throws {
-        let gzip = ContentCodingRegistry()
+        var gzip = ContentCodingRegistry()
         gzip.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
         let (_, archive) = try await recording(.init(bodyLimit: 1000), contentCodings: gzip) { sandbox, session in
             _ = try await HTTPCycle.get(sandbox.url("/encoded?coding=gzip&content=hello%20&repeat=50"), session: session)

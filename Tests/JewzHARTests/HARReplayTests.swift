@@ -10,7 +10,7 @@ import Testing
 /// gone.
 @Suite struct HARReplayTests {
     private static func gzip() -> ContentCodingRegistry {
-        let registry = ContentCodingRegistry()
+        var registry = ContentCodingRegistry()
         registry.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
         return registry
     }

@@ -177,7 +177,7 @@ final class Counter: Sendable {
     }
 
     @Test(arguments: TransportKind.allCases) func aOneCallFormThrowsTheFailingResponseWithItsBody(transport: TransportKind) async throws {
-        let registry = ProcessorRegistry()
+        var registry = ProcessorRegistry()
         try registry.register(TaggingProcessor(tag: "parsed"), for: "text/*")
         try await withSandbox(registry: registry, transport: transport) { sandbox, session in
             let error = await httpError {

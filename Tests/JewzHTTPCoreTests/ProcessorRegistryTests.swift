@@ -18,7 +18,7 @@ struct TaggingProcessor: HTTPResponseProcessor {
     }
 
     @Test func theMostSpecificPatternWins() throws {
-        let registry = ProcessorRegistry()
+        var registry = ProcessorRegistry()
         try registry.register(TaggingProcessor(tag: "any"), for: "*/*")
         try registry.register(TaggingProcessor(tag: "application"), for: "application/*")
         try registry.register(TaggingProcessor(tag: "json-suffix"), for: "application/*+json")
@@ -32,7 +32,7 @@ struct TaggingProcessor: HTTPResponseProcessor {
     }
 
     @Test func registeringAgainReplacesAndUnregisterRemoves() throws {
-        let registry = ProcessorRegistry()
+        var registry = ProcessorRegistry()
         try registry.register(TaggingProcessor(tag: "one"), for: "text/csv", "text/tab-separated-values")
         try registry.register(TaggingProcessor(tag: "two"), for: "TEXT/CSV")
         #expect(try tag(registry, "text/csv") == "two")
@@ -43,7 +43,7 @@ struct TaggingProcessor: HTTPResponseProcessor {
 
     @Test func aLookupSeenBeforeFollowsLaterRegistrations() throws {
         // Lookups by Content-Type value are cached; every registration must show through.
-        let registry = ProcessorRegistry()
+        var registry = ProcessorRegistry()
         #expect(try tag(registry, "text/csv; charset=utf-8") == nil)
         try registry.register(TaggingProcessor(tag: "text"), for: "text/*")
         #expect(try tag(registry, "text/csv; charset=utf-8") == "text")
@@ -59,7 +59,7 @@ struct TaggingProcessor: HTTPResponseProcessor {
 
     @Test(arguments: ["json", "*/json", "text/*+", "text/csv; charset=utf-8", "a b/c", "", "te*t/plain", "text/pl*in"])
     func invalidPatternsThrowAndRegisterNothing(_ pattern: String) {
-        let registry = ProcessorRegistry()
+        var registry = ProcessorRegistry()
         let error = #expect(throws: HTTPError.self) {
             try registry.register(TaggingProcessor(tag: "x"), for: "text/plain", pattern)
         }

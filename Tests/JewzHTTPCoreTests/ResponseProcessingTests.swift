@@ -29,7 +29,7 @@ import Testing
 
     @Test func theRegistryProcessesResponsesByContentType() async throws {
         try await withSandbox { sandbox, session in
-            try session.configuration.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
+            try session.update { try $0.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv") }
             let response = try await HTTPCycle.get(sandbox.url("/csv"), session: session)
             #expect(response.object as? String == "csv")
 
@@ -43,7 +43,7 @@ import Testing
 
     @Test func aRequestCanOptOutOrForceTheContentType() async throws {
         try await withSandbox { sandbox, session in
-            try session.configuration.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv")
+            try session.update { try $0.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv") }
             let optOut = try HTTPCycle(sandbox.url("/csv"), method: .get, session: session)
             optOut.request.appliesContentTypeProcessing = false
             try await optOut.start()

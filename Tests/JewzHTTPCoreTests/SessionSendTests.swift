@@ -9,7 +9,7 @@ import Testing
 /// cancelled by its task alone.
 @Suite struct SessionSendTests {
     @Test func sendReturnsTheProcessedResponse() async throws {
-        let registry = ProcessorRegistry()
+        var registry = ProcessorRegistry()
         try registry.register(UppercasingProcessor(), for: "text/plain")
         try await withSandbox(registry: registry) { sandbox, session in
             let response = try await session.send(HTTPRequest(url: URL(string: sandbox.url("/hello/"))!))

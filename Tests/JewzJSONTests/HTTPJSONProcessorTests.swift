@@ -7,7 +7,7 @@ import Testing
 
 /// A session whose registry knows JSON, against a fresh Sandbox.
 func withJSONSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async throws {
-    let registry = ProcessorRegistry()
+    var registry = ProcessorRegistry()
     try registry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
     try await withSandbox(registry: registry, body)
 }

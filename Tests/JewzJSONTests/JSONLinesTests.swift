@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func theProcessorReadsAndWritesWholeBodies() async throws {
-        let registry = ProcessorRegistry()
+        var registry = ProcessorRegistry()
         try registry.register(HTTPJSONLinesProcessor(), for: HTTPJSONLinesProcessor.mediaTypePatterns)
         try await withSandbox(registry: registry) { sandbox, session in
             let response = try await HTTPCycle.get(sandbox.url("/ndjson?count=3"), session: session)

@@ -112,7 +112,7 @@ func temporaryFile(_ contents: Data, name: String = UUID().uuidString) throws ->
             "preamble\r\n--XyZ\r\nContent-Type: text/plain\r\nContent-Range: bytes 0-4/20\r\n\r\nHello\r\n--XyZ  \r\nContent-Type: text/plain\r\nContent-Range: bytes 10-14/20\r\n\r\nWorld\r\n--XyZ--\r\nepilogue".utf8)
         let transport = MockTransport()
         transport.stub(.get, path: "/ranges", status: 206, headers: ["Content-Type": "multipart/byteranges; boundary=XyZ"], body: body)
-        let registry = ProcessorRegistry()
+        var registry = ProcessorRegistry()
         try registry.register(HTTPMultipartProcessor(), for: HTTPMultipartProcessor.mediaTypePatterns)
         let session = HTTPSession(configuration: .init { $0.processorRegistry = registry; $0.customTransport = transport; $0.logger = quietLogger })
         let response = try await HTTPCycle.get("http://example.test/ranges", session: session)

@@ -17,7 +17,7 @@ public struct ContentCodingChecks: Sendable {
     }
 
     private func codings(_ limits: DecompressionLimits = DecompressionLimits()) -> ContentCodingRegistry {
-        let registry = ContentCodingRegistry()
+        var registry = ContentCodingRegistry()
         registry.register(decoder(limits), for: [coding])
         return registry
     }

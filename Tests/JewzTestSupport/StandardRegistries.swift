@@ -1,11 +1,11 @@
 import Jewzruxin
 
 extension ProcessorRegistry {
-    /// A registry holding what `StandardProcessors.install()` registers, apart from the shared
-    /// one, so that tests never depend on what another test installed.
+    /// A registry holding what `StandardProcessors.install(in:codings:)` registers.
     public static func standard() -> ProcessorRegistry {
-        let registry = ProcessorRegistry()
-        StandardProcessors.install(in: registry, codings: ContentCodingRegistry())
+        var registry = ProcessorRegistry()
+        var codings = ContentCodingRegistry()
+        StandardProcessors.install(in: &registry, codings: &codings)
         return registry
     }
 }

@@ -34,7 +34,7 @@ import Testing
             #expect(warnings.first?.contains(
                 "A response of type application/json was not parsed (response.object is nil): no processor is registered for it. "
                     + "Depend on the umbrella module Jewzruxin, which registers the standard processors, or register JewzJSON's: "
-                    + "try ProcessorRegistry.shared.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns). Told once.") == true)
+                    + "try session.update { try $0.processorRegistry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns) }. Told once.") == true)
         }
     }
 }

@@ -6,7 +6,7 @@ import JewzXML
 import Testing
 
 func withXMLSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async throws {
-    let registry = ProcessorRegistry()
+    var registry = ProcessorRegistry()
     try registry.register(HTTPXMLProcessor(), for: HTTPXMLProcessor.mediaTypePatterns)
     try await withSandbox(registry: registry, body)
 }

@@ -24,7 +24,7 @@ import Testing
     /// RFC 9659: a client may refuse a window past 8 MiB, and this one does, so one response
     /// cannot make it hold more.
     @Test func aWindowPast8MiBIsRefused() async throws {
-        let codings = ContentCodingRegistry()
+        var codings = ContentCodingRegistry()
         codings.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings)
         try await withSandbox(contentCodings: codings) { sandbox, session in
             let url = sandbox.url("/encoded?coding=zstd&content=abcdefghijklmnopqrstu&repeat=1000000&zstd-window=24")
@@ -44,7 +44,7 @@ import Testing
         #expect(!missing.isAvailable)
         #expect(missing.unavailableReason?.contains("libzstd-not-installed.so.1") == true)
         #expect(HTTPZstdDecoder().isAvailable, "the system's \(HTTPZstdDecoder.defaultLibraryName) should load here")
-        let codings = ContentCodingRegistry()
+        var codings = ContentCodingRegistry()
         codings.register(missing, for: HTTPZstdDecoder.codings)
         #expect(codings.tokens.isEmpty)
         try await withSandbox(contentCodings: codings) { sandbox, session in

@@ -13,11 +13,11 @@ struct LineCountingProcessor: HTTPResponseProcessor {
 
 @Suite struct StandardProcessorsTests {
     @Test func installingRegistersTheProcessorsAndDecodersWhereItIsTold() {
-        let registry = ProcessorRegistry()
-        let codings = ContentCodingRegistry()
+        var registry = ProcessorRegistry()
+        var codings = ContentCodingRegistry()
         #expect(registry.processor(forContentType: "application/json") == nil)
         #expect(codings.tokens.isEmpty)
-        StandardProcessors.install(in: registry, codings: codings)
+        StandardProcessors.install(in: &registry, codings: &codings)
         #expect(registry.processor(forContentType: "application/json") is HTTPJSONProcessor)
         #expect(registry.processor(forContentType: "application/hal+json; charset=utf-8") is HTTPJSONProcessor)
         #expect(registry.processor(forContentType: "application/x-www-form-urlencoded") is HTTPFormProcessor)
@@ -25,17 +25,26 @@ struct LineCountingProcessor: HTTPResponseProcessor {
         #expect(Set(codings.tokens).isSuperset(of: ["gzip", "deflate", "br"]))
         // Again: the same registrations, and a user's own made after it stay.
         try? registry.register(LineCountingProcessor(), for: "text/csv")
-        StandardProcessors.install(in: registry, codings: codings)
+        StandardProcessors.install(in: &registry, codings: &codings)
         #expect(registry.processor(forContentType: "text/csv") is LineCountingProcessor)
         #expect(registry.patterns.count == Set(registry.patterns).count)
     }
 
-    @Test func installingWithoutArgumentsFillsTheRegistriesSessionsUseByDefault() {
-        StandardProcessors.install()
+    @Test func aNewConfigurationHasTheStandardPartsWithoutACall() {
         let configuration = HTTPSession.Configuration()
-        #expect(configuration.processorRegistry === ProcessorRegistry.shared)
-        #expect(ProcessorRegistry.shared.processor(forContentType: "application/json") is HTTPJSONProcessor)
-        #expect(ContentCodingRegistry.shared.tokens.contains("gzip"))
+        #expect(configuration.processorRegistry.processor(forContentType: "application/json") is HTTPJSONProcessor)
+        #expect(configuration.processorRegistry.objectProcessor is HTTPJSONProcessor)
+        #expect(Set(configuration.contentCodings.tokens).isSuperset(of: ["gzip", "deflate", "br"]))
+    }
+
+    @Test func aRegistryIsAValueThatASessionReadsAsItWasWhenACallStarted() throws {
+        var configuration = HTTPSession.Configuration()
+        let before = configuration.processorRegistry
+        try configuration.processorRegistry.register(LineCountingProcessor(), for: "application/json")
+        #expect(configuration.processorRegistry.processor(forContentType: "application/json") is LineCountingProcessor)
+        #expect(before.processor(forContentType: "application/json") is HTTPJSONProcessor, "a copy does not change")
+        #expect(HTTPSession.Configuration().processorRegistry.processor(forContentType: "application/json") is HTTPJSONProcessor,
+            "nor does the next configuration's")
     }
 
     @Test func responsesAreParsedAutomaticallyWithTheDefaultSessionSetup() async throws {
@@ -46,7 +55,7 @@ struct LineCountingProcessor: HTTPResponseProcessor {
     }
 
     @Test func aUsersProcessorIsAppliedAutomaticallyOnceRegistered() async throws {
-        let registry = ProcessorRegistry()
+        var registry = ProcessorRegistry()
         try registry.register(LineCountingProcessor(), for: "text/csv")
         try await withSandbox(registry: registry) { sandbox, session in
             let response = try await HTTPCycle.get(sandbox.url("/csv"), session: session)

@@ -3,7 +3,7 @@ import JewzHTTPCore
 import Logging
 
 /// A program built from JewzHTTPCore alone, as a user who depends on single modules builds one:
-/// it shows that such a program links without the umbrella, that its shared registries start
+/// it shows that such a program links without the umbrella, that a new configuration's registries start
 /// empty, and that a response a standard processor would have read says so in the log, once.
 ///
 /// Usage: CoreOnlyProbe URL [COUNT]   GETs URL COUNT times (2); prints the registered content
@@ -18,7 +18,7 @@ struct CoreOnlyProbe {
             exit(2)
         }
         let count = arguments.count >= 3 ? Int(arguments[2]) ?? 2 : 2
-        print("codings: \(ContentCodingRegistry.shared.tokens)")
+        print("codings: \(HTTPSession.Configuration().contentCodings.tokens)")
         let session = HTTPSession()
         do {
             for _ in 0..<count {

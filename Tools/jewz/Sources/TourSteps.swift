@@ -153,12 +153,17 @@ extension TourStep {
                             response.object = response.text?.split(separator: "\\n").map { $0.split(separator: ",").map(String.init) }
                         }
                     }
-                    try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
-                    let rows = try await HTTPCycle.get(url("/csv")).object as? [[String]]
+                    var configuration = HTTPSession.Configuration()
+                    try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
+                    let session = HTTPSession(configuration: configuration)
+                    let rows = try await HTTPCycle.get(url("/csv"), session: session).object as? [[String]]
                     """
             ) {
-                try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
-                let rows = try await HTTPCycle.get(url("/csv")).object as? [[String]]
+                var configuration = HTTPSession.Configuration()
+                try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
+                let session = HTTPSession(configuration: configuration)
+                let rows = try await HTTPCycle.get(url("/csv"), session: session).object as? [[String]]
+                try await session.shutdown()
                 return Outcome("\(rows?.count ?? 0) rows, first \(rows?.first ?? [])", expected: "3 rows, first [\"name\", \"language\"]")
             },
             TourStep(

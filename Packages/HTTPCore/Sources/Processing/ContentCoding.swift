@@ -23,64 +23,72 @@ public protocol HTTPContentDecoding: AnyObject {
     func finish(into output: inout Data) throws
 }
 
-/// Maps `Content-Encoding` tokens to decoders. A session advertises the tokens of the available
-/// decoders in `Accept-Encoding` and decodes matching responses.
-public final class ContentCodingRegistry: Sendable {
-    /// The registry sessions use unless given another one. In a program that links the umbrella
-    /// module Jewzruxin it holds gzip, deflate, br and zstd from its first use; in one built from
-    /// single modules it starts empty (and `Accept-Encoding` is not sent).
-    public static let shared = SharedRegistries.made.codings
-
-    private struct Entries {
-        var decoders: [(token: String, decoder: any HTTPContentDecoder)] = []
-        /// The tokens joined for `Accept-Encoding`, kept with them so that a request reads one
-        /// string instead of joining the list each time.
-        var acceptEncoding: String?
+/// Maps `Content-Encoding` tokens to decoders: a value, held by a session's configuration
+/// (``HTTPSession/Configuration-swift.struct/contentCodings``). A session advertises the tokens
+/// of the available decoders in `Accept-Encoding` and decodes matching responses.
+///
+/// A new configuration's registry holds gzip, deflate, br and zstd in a program that links the
+/// umbrella module Jewzruxin; in one built from single modules it starts empty (and
+/// `Accept-Encoding` is not sent).
+public struct ContentCodingRegistry: Sendable {
+    /// The entries, never changed once made: a registration makes new ones. An object, so that
+    /// a call's copy of the configuration takes the registry with one retain, and so that its
+    /// calls share one memo.
+    private final class Table: Sendable {
+        let decoders: [(token: String, decoder: any HTTPContentDecoder)]
+        /// The tokens of the available decoders joined for `Accept-Encoding`, so that a request
+        /// reads one string instead of joining the list each time.
+        let acceptEncoding: String?
         /// The last ``requestHeaders(adding:)`` answer, with the headers it was asked for.
-        var requestHeaders: (base: HTTPHeaderFields, headers: DefaultRequestHeaders)?
+        let requestHeaders = Mutex<(base: HTTPHeaderFields, headers: DefaultRequestHeaders)?>(nil)
+
+        init(decoders: [(token: String, decoder: any HTTPContentDecoder)] = []) {
+            self.decoders = decoders
+            let advertised = decoders.filter(\.decoder.isAvailable).map(\.token)
+            acceptEncoding = advertised.isEmpty ? nil : advertised.joined(separator: ", ")
+        }
     }
 
-    private let entries = Mutex(Entries())
+    private var table = Table()
 
+    /// Creates an empty registry.
     public init() {}
 
     /// Registers `decoder` for each coding token of `tokens` (`["gzip", "x-gzip"]`, a decoder's
     /// `codings`), replacing earlier ones.
-    public func register(_ decoder: any HTTPContentDecoder, for tokens: [String]) {
-        entries.withLock { entries in
-            for token in tokens.map({ $0.lowercased() }) {
-                entries.decoders.removeAll { $0.token == token }
-                entries.decoders.append((token, decoder))
-            }
-            let advertised = entries.decoders.filter(\.decoder.isAvailable).map(\.token)
-            entries.acceptEncoding = advertised.isEmpty ? nil : advertised.joined(separator: ", ")
-            entries.requestHeaders = nil
+    public mutating func register(_ decoder: any HTTPContentDecoder, for tokens: [String]) {
+        var decoders = table.decoders
+        for token in tokens.map({ $0.lowercased() }) {
+            decoders.removeAll { $0.token == token }
+            decoders.append((token, decoder))
         }
+        table = Table(decoders: decoders)
     }
 
     /// The decoder for a coding token, if registered.
     package func decoder(for token: String) -> (any HTTPContentDecoder)? {
         let token = token.trimmingHTTPWhitespace().lowercased()
-        return entries.withLock { $0.decoders.first { $0.token == token }?.decoder }
+        return table.decoders.first { $0.token == token }?.decoder
     }
 
     /// The tokens of the available decoders in registration order, as `Accept-Encoding` lists them.
     public var tokens: [String] {
-        entries.withLock { $0.decoders.filter(\.decoder.isAvailable).map(\.token) }
+        table.decoders.filter(\.decoder.isAvailable).map(\.token)
     }
 
     /// `base` with an `Accept-Encoding` that advertises the tokens, unless `base` has one or
     /// none is registered: what a request without headers of its own sends. The answer for
     /// the last `base` is kept, so that requests share one copy of it, checked once.
     func requestHeaders(adding base: HTTPHeaderFields) -> DefaultRequestHeaders {
-        entries.withLock { entries in
-            if let kept = entries.requestHeaders, kept.base == base { return kept.headers }
+        let table = table
+        return table.requestHeaders.withLock { kept in
+            if let kept, kept.base == base { return kept.headers }
             var headers = base
-            if let acceptEncoding = entries.acceptEncoding, !headers.contains("Accept-Encoding") {
+            if let acceptEncoding = table.acceptEncoding, !headers.contains("Accept-Encoding") {
                 headers.add(acceptEncoding, for: "Accept-Encoding")
             }
             let answer = DefaultRequestHeaders(fields: headers)
-            entries.requestHeaders = (base, answer)
+            kept = (base, answer)
             return answer
         }
     }

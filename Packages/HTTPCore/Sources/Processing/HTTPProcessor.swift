@@ -38,7 +38,7 @@ public protocol HTTPCredentialProcessor: HTTPRequestProcessor {}
 ///         response.object = response.text?.split(separator: "\n").map { $0.split(separator: ",") }
 ///     }
 /// }
-/// try ProcessorRegistry.shared.register(CSVReader(), for: "text/csv")
+/// try session.update { try $0.processorRegistry.register(CSVReader(), for: "text/csv") }
 /// ```
 public protocol HTTPResponseProcessor: Sendable {
     /// Turns `response.data` into `response.object`.

@@ -2,7 +2,9 @@ import JewzLocking
 import Logging
 import struct Synchronization.Atomic
 
-/// Maps media-type patterns to the processors that digest responses of those types.
+/// Maps media-type patterns to the processors that digest responses of those types: a value,
+/// held by a session's configuration (``HTTPSession/Configuration-swift.struct/processorRegistry``)
+/// and read as it was when each call started.
 ///
 /// An entry that also prepares requests (an ``HTTPProcessor``: JSON, forms, XML, multipart)
 /// writes bodies of its type too: ``requestProcessor(forContentType:)``.
@@ -11,37 +13,36 @@ import struct Synchronization.Atomic
 /// the most specific registered pattern wins in that order; parameters such as `charset` play
 /// no part in matching. Registering again for the same pattern replaces the processor.
 ///
+/// A new configuration's registry holds the standard processors (JSON, JSON lines, form, XML,
+/// multipart, and JSON for request objects) in a program that links the umbrella module
+/// Jewzruxin; in one built from single modules it starts empty, and the program registers what
+/// it uses.
+///
 /// ```swift
-/// try ProcessorRegistry.shared.register(CSVProcessor(), for: "text/csv")
+/// try session.update { try $0.processorRegistry.register(CSVProcessor(), for: "text/csv") }
 /// ```
-public final class ProcessorRegistry: Sendable {
-    /// The registry sessions use unless given another one. In a program that links the umbrella
-    /// module Jewzruxin it holds the standard processors from its first use (JSON, JSON lines,
-    /// form, XML, multipart, and JSON for request objects); in one built from single modules it
-    /// starts empty, and the program registers what it uses.
-    public static let shared = SharedRegistries.made.processors
-
-    private struct Entries {
-        var processors: [String: any HTTPResponseProcessor] = [:]
+public struct ProcessorRegistry: Sendable {
+    /// The entries, never changed once made: a registration makes new ones. An object, so that
+    /// a call's copy of the configuration takes the registry with one retain, and so that its
+    /// lookups share one memo.
+    private final class Table: Sendable {
+        let processors: [String: any HTTPResponseProcessor]
+        let objectProcessor: (any HTTPRequestProcessor)?
         /// Lookups by `Content-Type` value, so that a response of a type seen before costs one
-        /// dictionary read instead of a parse; emptied whenever a registration changes.
-        var byContentType: [String: Answer] = [:]
-        /// The last answer of ``processor(forContentType:)``: an API's responses mostly share one
-        /// `Content-Type`, which a comparison finds where the dictionary would hash it.
-        var lastAnswer: Answer?
-        /// Counts changes, so that a lookup that raced with one is not cached.
-        var generation = 0
-        var objectProcessor: (any HTTPRequestProcessor)?
+        /// dictionary read instead of a parse, and the last answer: an API's responses mostly
+        /// share one `Content-Type`, which a comparison finds where the dictionary would hash it.
+        let memo = Mutex<(byContentType: [String: Answer], last: Answer?)>(([:], nil))
+        /// Whether a response a standard processor would have read went unread, told once.
+        let warnedOfMissing = Atomic(false)
 
-        mutating func changed() {
-            generation += 1
-            byContentType = [:]
-            lastAnswer = nil
+        init(processors: [String: any HTTPResponseProcessor] = [:], objectProcessor: (any HTTPRequestProcessor)? = nil) {
+            self.processors = processors
+            self.objectProcessor = objectProcessor
         }
     }
 
-    /// How many distinct `Content-Type` values the lookup cache holds before it starts over.
-    private static let contentTypeCacheLimit = 64
+    /// How many distinct `Content-Type` values the lookup memo holds before it starts over.
+    private static let contentTypeMemoLimit = 64
 
     /// A `Content-Type` and the processor for it (`nil`: none). An object, so that a lookup
     /// hands it out with one retain: an optional existential is copied through the runtime's
@@ -59,9 +60,7 @@ public final class ProcessorRegistry: Sendable {
         }
     }
 
-    private let entries = Mutex(Entries())
-    /// Whether a response a standard processor would have read went unread here, told once.
-    private let warnedOfMissing = Atomic(false)
+    private var table = Table()
 
     /// Creates an empty registry.
     public init() {}
@@ -70,43 +69,41 @@ public final class ProcessorRegistry: Sendable {
     ///
     /// - Throws: ``HTTPError/Code/invalidConfiguration`` naming a pattern that is not one of
     ///   the four forms (type/subtype, type/*+suffix, type/*, */*); nothing is registered then.
-    public func register(_ processor: any HTTPResponseProcessor, for patterns: String...) throws(HTTPError) {
+    public mutating func register(_ processor: any HTTPResponseProcessor, for patterns: String...) throws(HTTPError) {
         try register(processor, for: patterns)
     }
 
     /// Registers `processor` for each of `patterns`.
     ///
     /// - Throws: ``HTTPError/Code/invalidConfiguration``; nothing is registered then.
-    public func register(_ processor: any HTTPResponseProcessor, for patterns: [String]) throws(HTTPError) {
+    public mutating func register(_ processor: any HTTPResponseProcessor, for patterns: [String]) throws(HTTPError) {
         let keys = try patterns.map(Self.normalizedPattern)
-        entries.withLock { entries in
-            for key in keys { entries.processors[key] = processor }
-            entries.changed()
-        }
+        var processors = table.processors
+        for key in keys { processors[key] = processor }
+        table = Table(processors: processors, objectProcessor: table.objectProcessor)
     }
 
     /// Removes the processor registered for `pattern`, if any.
-    public func unregister(_ pattern: String) {
+    public mutating func unregister(_ pattern: String) {
         guard let key = try? Self.normalizedPattern(pattern) else { return }
-        entries.withLock { entries in
-            entries.processors.removeValue(forKey: key)
-            entries.changed()
-        }
+        var processors = table.processors
+        processors.removeValue(forKey: key)
+        table = Table(processors: processors, objectProcessor: table.objectProcessor)
     }
 
     /// The processor that turns a request object into a body when the call has no request
     /// processor and the object is neither bytes nor a `String` (which go as they are). In a
-    /// program that links the umbrella the shared registry's is JewzJSON's
-    /// `HTTPJSONProcessor`, so that a `JSONValue`, a dictionary or any `Encodable` goes as
-    /// JSON; `nil` makes such an object an error.
+    /// program that links the umbrella it is JewzJSON's `HTTPJSONProcessor` from the start, so
+    /// that a `JSONValue`, a dictionary or any `Encodable` goes as JSON; `nil` makes such an
+    /// object an error.
     public var objectProcessor: (any HTTPRequestProcessor)? {
-        get { entries.withLock { $0.objectProcessor } }
-        set { entries.withLock { $0.objectProcessor = newValue } }
+        get { table.objectProcessor }
+        set { table = Table(processors: table.processors, objectProcessor: newValue) }
     }
 
     /// The registered patterns, sorted.
     package var patterns: [String] {
-        entries.withLock { $0.processors.keys.sorted() }
+        table.processors.keys.sorted()
     }
 
     /// The processor for a `Content-Type` value, by the most specific matching pattern.
@@ -119,28 +116,28 @@ public final class ProcessorRegistry: Sendable {
     /// umbrella and registered nothing for it), a warning saying what to add, once per registry.
     func processor(forContentType contentType: String, warning logger: Logger) -> (any HTTPResponseProcessor)? {
         let answer = answer(forContentType: contentType)
-        if let missing = answer.missing, !warnedOfMissing.exchange(true, ordering: .relaxed) {
+        if let missing = answer.missing, !table.warnedOfMissing.exchange(true, ordering: .relaxed) {
             logger.warning("\(missing.warning(for: contentType))")
         }
         return answer.processor
     }
 
     private func answer(forContentType contentType: String) -> Answer {
-        let (cached, generation) = entries.withLock { entries -> (Answer?, Int) in
-            if let last = entries.lastAnswer, last.contentType == contentType { return (last, entries.generation) }
-            let cached = entries.byContentType[contentType]
-            if let cached { entries.lastAnswer = cached }
-            return (cached, entries.generation)
+        let table = table
+        let cached = table.memo.withLock { memo -> Answer? in
+            if let last = memo.last, last.contentType == contentType { return last }
+            let cached = memo.byContentType[contentType]
+            if let cached { memo.last = cached }
+            return cached
         }
         if let cached { return cached }
-        // Parsed outside the lock; the answer is kept only if no registration came in between.
+        // Parsed outside the lock: the table does not change, so any thread's answer is right.
         let mediaType = MediaType(contentType)
         let answer = Answer(contentType: contentType, mediaType: mediaType, processor: mediaType.flatMap(processor(for:)))
-        entries.withLock { entries in
-            guard entries.generation == generation else { return }
-            if entries.byContentType.count >= Self.contentTypeCacheLimit { entries.byContentType = [:] }
-            entries.byContentType[contentType] = answer
-            entries.lastAnswer = answer
+        table.memo.withLock { memo in
+            if memo.byContentType.count >= Self.contentTypeMemoLimit { memo.byContentType = [:] }
+            memo.byContentType[contentType] = answer
+            memo.last = answer
         }
         return answer
     }
@@ -153,14 +150,12 @@ public final class ProcessorRegistry: Sendable {
 
     /// The processor for a media type, by the most specific matching pattern.
     func processor(for mediaType: MediaType) -> (any HTTPResponseProcessor)? {
-        entries.withLock { entries in
-            let processors = entries.processors
-            if let exact = processors[mediaType.essence] { return exact }
-            if let suffix = mediaType.suffix, let bySuffix = processors["\(mediaType.type)/*+\(suffix)"] {
-                return bySuffix
-            }
-            return processors["\(mediaType.type)/*"] ?? processors["*/*"]
+        let processors = table.processors
+        if let exact = processors[mediaType.essence] { return exact }
+        if let suffix = mediaType.suffix, let bySuffix = processors["\(mediaType.type)/*+\(suffix)"] {
+            return bySuffix
         }
+        return processors["\(mediaType.type)/*"] ?? processors["*/*"]
     }
 
     /// The pattern as the registry keys it (lowercased, without parameters).

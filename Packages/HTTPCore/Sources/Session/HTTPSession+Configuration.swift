@@ -97,10 +97,14 @@ extension HTTPSession {
         public var requestProcessors: [any HTTPRequestProcessor] = []
         /// Processors for calls that have none of their own; when empty, the registry decides.
         public var responseProcessors: [any HTTPResponseProcessor] = []
-        /// The registry that picks a response's processor by its Content-Type.
-        public var processorRegistry = ProcessorRegistry.shared
+        /// Picks a response's processor by its Content-Type, and a request object's. In a program
+        /// that links the umbrella module Jewzruxin it starts with the standard processors; in
+        /// one built from single modules, empty.
+        public var processorRegistry = LinkedRegistries.standard.processors
         /// The decoders for `Content-Encoding`; their tokens are advertised in `Accept-Encoding`.
-        public var contentCodings = ContentCodingRegistry.shared
+        /// In a program that links the umbrella it starts with gzip, deflate, br and zstd; in one
+        /// built from single modules, empty.
+        public var contentCodings = LinkedRegistries.standard.codings
         /// Decides whether a status code fails the call with ``HTTPError/statusCode(_:)``
         /// Default: `>= 400`.
         public var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }

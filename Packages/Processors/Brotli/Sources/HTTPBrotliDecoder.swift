@@ -1,11 +1,11 @@
 import JewzHTTPCore
 
 /// Brotli (`br`) for HTTP responses, decoded chunk by chunk as they arrive within ``limits``.
-/// Register it in a `ContentCodingRegistry` (in a program that links the umbrella it is, in the shared one) and sessions advertise
+/// Register it in a `ContentCodingRegistry` (a session's `contentCodings`; in a program that links the umbrella every new configuration has it) and sessions advertise
 /// `br` in `Accept-Encoding`.
 ///
 /// ```swift
-/// ContentCodingRegistry.shared.register(HTTPBrotliDecoder(), for: HTTPBrotliDecoder.codings)
+/// try session.update { $0.contentCodings.register(HTTPBrotliDecoder(), for: HTTPBrotliDecoder.codings) }
 /// ```
 public struct HTTPBrotliDecoder: HTTPContentDecoder {
     /// The `Content-Encoding` tokens it decodes.

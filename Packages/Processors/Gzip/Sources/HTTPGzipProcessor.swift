@@ -4,13 +4,13 @@ import JewzHTTPCore
 /// gzip and deflate for HTTP.
 ///
 /// As a content decoder (registered for `gzip`, `x-gzip` and `deflate` in a
-/// `ContentCodingRegistry`; in a program that links the umbrella, in the shared one), responses are decoded chunk by chunk
+/// `ContentCodingRegistry`, a session's `contentCodings`; in a program that links the umbrella every new configuration has it), responses are decoded chunk by chunk
 /// as they arrive, within ``limits``. As a request processor (opt-in: add it after the
 /// processor that makes the body, on a cycle or a session), it gzips the body and sets
 /// `Content-Encoding: gzip`.
 ///
 /// ```swift
-/// ContentCodingRegistry.shared.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings)
+/// try session.update { $0.contentCodings.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings) }
 /// cycle.options.requestProcessors = [HTTPJSONProcessor(), HTTPGzipProcessor()]   // compress this upload
 /// ```
 public struct HTTPGzipProcessor: HTTPRequestProcessor, HTTPContentDecoder {

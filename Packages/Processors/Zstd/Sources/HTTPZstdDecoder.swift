@@ -2,13 +2,13 @@ import JewzHTTPCore
 import JewzZstdLibrary
 
 /// Zstandard (`zstd`, RFC 9659) for HTTP responses, decoded chunk by chunk as they arrive
-/// within ``limits``. Register it in a `ContentCodingRegistry` (in a program that links the umbrella it is, in the shared one) and
+/// within ``limits``. Register it in a `ContentCodingRegistry` (a session's `contentCodings`; in a program that links the umbrella every new configuration has it) and
 /// sessions advertise `zstd` in `Accept-Encoding` — when libzstd loads: without it the
 /// decoder is ``isAvailable`` `false`, `zstd` is not advertised, and a `zstd` body a server
 /// sends anyway fails with ``JewzHTTPCore/ContentDecodingError/Code/unavailable``.
 ///
 /// ```swift
-/// ContentCodingRegistry.shared.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings)
+/// try session.update { $0.contentCodings.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings) }
 /// ```
 public struct HTTPZstdDecoder: HTTPContentDecoder {
     /// The `Content-Encoding` tokens it decodes.

@@ -1,14 +1,16 @@
 import CJewzHooks
 
-/// The registries sessions use unless configured otherwise, made on their first use and filled
-/// then, through a weak symbol, by the umbrella module when the program links it.
-enum SharedRegistries {
-    static let made: (processors: ProcessorRegistry, codings: ContentCodingRegistry) = {
-        let processors = ProcessorRegistry()
-        let codings = ContentCodingRegistry()
-        // Unretained: both live as long as the process, and the hook only registers into them.
-        jewz_register_linked_standard_parts(
-            Unmanaged.passUnretained(processors).toOpaque(), Unmanaged.passUnretained(codings).toOpaque())
+/// The registries a new configuration starts with, made once and filled then, through a weak
+/// symbol, by the umbrella module when the program links it.
+enum LinkedRegistries {
+    static let standard: (processors: ProcessorRegistry, codings: ContentCodingRegistry) = {
+        var processors = ProcessorRegistry()
+        var codings = ContentCodingRegistry()
+        withUnsafeMutablePointer(to: &processors) { processors in
+            withUnsafeMutablePointer(to: &codings) { codings in
+                jewz_register_linked_standard_parts(processors, codings)
+            }
+        }
         return (processors, codings)
     }()
 }
@@ -36,6 +38,6 @@ struct StandardProcessor: Sendable {
     func warning(for contentType: String) -> String {
         "A response of type \(contentType) was not parsed (response.object is nil): no processor is registered for it. "
             + "Depend on the umbrella module Jewzruxin, which registers the standard processors, or register \(module)'s: "
-            + "try ProcessorRegistry.shared.register(\(processor)(), for: \(processor).mediaTypePatterns). Told once."
+            + "try session.update { try $0.processorRegistry.register(\(processor)(), for: \(processor).mediaTypePatterns) }. Told once."
     }
 }
