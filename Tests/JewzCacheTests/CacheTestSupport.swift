@@ -69,7 +69,7 @@ func fetch(
 }
 
 extension HTTPResponse {
-    var body: String { String(decoding: data, as: UTF8.self) }
+    var bodyText: String { String(decoding: data, as: UTF8.self) }
 }
 
 /// Downloads `url` and returns the response and the bytes of the file the handler got.

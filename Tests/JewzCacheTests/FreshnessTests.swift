@@ -14,7 +14,7 @@ import Testing
             let second = try await fetch(url, session: session)
             #expect(first.source == .network)
             #expect(second.source == .cache)
-            #expect(second.body == "fresh #1")
+            #expect(second.bodyText == "fresh #1")
             #expect(second.headers["Age"] != nil)
             #expect(sandbox.router.cacheHits(forKey: "fresh") == 1)
             let statistics = cache.statistics
@@ -51,7 +51,7 @@ import Testing
             clock.advance(by: 20)
             let late = try await fetch(url, session: session)
             #expect(late.source == .network)
-            #expect(late.body == "aging #2")
+            #expect(late.bodyText == "aging #2")
         }
     }
 

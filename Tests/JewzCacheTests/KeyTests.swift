@@ -9,12 +9,12 @@ import Testing
     @Test func varySelectsTheVariantAndVaryStarIsNotStored() async throws {
         try await withCachedSandbox(HTTPCache()) { sandbox, session in
             let url = sandbox.url("/cached/vary?cc=max-age=60&vary=X-Lang")
-            #expect(try await fetch(url, session: session, headers: ["X-Lang": "en"]).body == "vary #1 X-Lang=en")
+            #expect(try await fetch(url, session: session, headers: ["X-Lang": "en"]).bodyText == "vary #1 X-Lang=en")
             let same = try await fetch(url, session: session, headers: ["X-Lang": "en"])
             #expect(same.source == .cache)
             let other = try await fetch(url, session: session, headers: ["X-Lang": "fr"])
             #expect(other.source == .network)
-            #expect(other.body == "vary #2 X-Lang=fr")
+            #expect(other.bodyText == "vary #2 X-Lang=fr")
             let star = sandbox.url("/cached/star?cc=max-age=60&vary=*")
             try await fetch(star, session: session)
             #expect(try await fetch(star, session: session).source == .network)
@@ -50,7 +50,7 @@ import Testing
             #expect(try await fetch(url, session: session, headers: ["Accept-Language": "de"]).source == .network)
             let satisfied = try await fetch(url, session: session, headers: ["Accept-Language": "de-DE;q=0.8, de, en;q=0.2"])
             #expect(satisfied.source == .cache)
-            #expect(satisfied.body.hasPrefix("language #1"), "\(satisfied.body)")
+            #expect(satisfied.bodyText.hasPrefix("language #1"), "\(satisfied.bodyText)")
             let narrower = try await fetch(url, session: session, headers: ["Accept-Language": "de-AT, de;q=0.9"])
             #expect(narrower.source == .network, "a response in de is not what wants de-AT first")
             let elsewhere = try await fetch(url, session: session, headers: ["Accept-Language": "en, de;q=0.5"])
@@ -63,7 +63,7 @@ import Testing
             try await fetch(sandbox.url("/cached/keyed?cc=max-age=60&nonce=1"), session: session, caching: .init(key: "the-list"))
             let second = try await fetch(sandbox.url("/cached/keyed?cc=max-age=60&nonce=2"), session: session, caching: .init(key: "the-list"))
             #expect(second.source == .cache)
-            #expect(second.body == "keyed #1")
+            #expect(second.bodyText == "keyed #1")
         }
     }
 
@@ -76,7 +76,7 @@ import Testing
             #expect(post.source == .network)
             let after = try await fetch(url, session: session)
             #expect(after.source == .network)
-            #expect(after.body == "resource #3")
+            #expect(after.bodyText == "resource #3")
             // HEAD is stored apart from GET.
             try await fetch(url, session: session, method: .head)
             #expect(try await fetch(url, session: session, method: .head).source == .cache)

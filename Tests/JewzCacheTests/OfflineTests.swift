@@ -24,7 +24,7 @@ import Testing
         try await fetch(sandbox.url("/cached/offline/down"), session: session)
         let during = try await fetch(url, session: session, caching: keyed)
         #expect(during.source == .stale)
-        #expect(during.body == "offline #1")
+        #expect(during.bodyText == "offline #1")
         // A key without the directive gives the 503 as it is.
         let plain = sandbox.url("/cached/plain?cc=max-age=10")
         try await fetch(plain, session: session)
@@ -35,7 +35,7 @@ import Testing
         try await sandbox.shutdown()
         let refused = try await withRefusedURL("/cached/offline") { url in try await fetch(url, session: session, caching: keyed) }
         #expect(refused.source == .stale)
-        #expect(refused.body == "offline #1")
+        #expect(refused.bodyText == "offline #1")
         try await session.shutdown()
     }
 

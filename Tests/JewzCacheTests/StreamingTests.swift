@@ -109,12 +109,12 @@ import Testing
         let seen = Mutex<[(streamed: Bool, counted: Int)]>([])
         let counter = HTTPClosureMiddleware("counter") { request, next in
             var response = try await next(request)
-            guard let stream = response.stream else {
+            guard response.body.data == nil else {
                 seen.withLock { $0.append((false, response.data.count)) }
                 return response
             }
             let counted = Mutex(0)
-            response.stream = stream
+            response.body = response.body
                 .map { chunk in
                     counted.withLock { $0 += chunk.count }
                     return chunk

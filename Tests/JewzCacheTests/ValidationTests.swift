@@ -16,7 +16,7 @@ import Testing
             let revalidated = try await fetch(url, session: session)
             #expect(revalidated.source == .revalidated)
             #expect(revalidated.statusCode == 200)
-            #expect(revalidated.body == "etag #1")
+            #expect(revalidated.bodyText == "etag #1")
             #expect(sandbox.router.cacheHits(forKey: "etag") == 2)
             #expect(cache.statistics.revalidations == 1)
         }
@@ -29,7 +29,7 @@ import Testing
             for _ in 0..<2 {
                 let response = try await fetch(url, session: session)
                 #expect(response.source == .revalidated)
-                #expect(response.body == "ims #1")
+                #expect(response.bodyText == "ims #1")
             }
             #expect(sandbox.router.cacheHits(forKey: "ims") == 3)
         }

@@ -24,7 +24,7 @@ private enum Packages_HTTPCore_README_md {
 
         // Whatever else a request needs is in its options: the body as a stream or to a file, progress.
         let feed = try await session.send(HTTPRequest(url: feedURL), options: .init(responseBody: .stream))
-        for try await chunk in feed.stream ?? HTTPResponseBody(Data()) { consume(chunk) }
+        for try await chunk in feed.body { consume(chunk) }
 
         // The same send, made from a URL string; a cycle (HTTPCycle(…)) is the object to hold:
         // restart it, cancel it from elsewhere, be called back.
@@ -73,19 +73,19 @@ private enum Packages_HTTPCore_README_md {
         session.stageNames   // ["headers", "retry", "redirects", "logging", "sign", "transport"]
     }
 
-    // Packages/HTTPCore/README.md:92
-    static func example92() async throws {
+    // Packages/HTTPCore/README.md:93
+    static func example93() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         var configuration = HTTPSession.Configuration()
         let data = Data("hello".utf8)
         let file = URL(filePath: "big.iso")
         let isoURL = URL(string: "https://example.com/big.iso")!
-        // SHA-256 of every streamed body, as it passes; the digest joins the headers at the end.
+        // SHA-256 of every body, as it passes; the digest joins the headers at the end.
         configuration.networkMiddleware.append(HTTPClosureMiddleware("digest") { request, next in
             var response = try await next(request)
             let hasher = Mutex(SHA256())                          // swift-crypto, Synchronization
-            response.stream = response.stream?
+            response.body = response.body
                 .map { chunk in hasher.withLock { $0.update(data: chunk) }; return chunk }
                 .withTrailers { ["X-Body-SHA256": hasher.withLock { $0.finalize() }.map { String(format: "%02x", $0) }.joined()] }
             return response
@@ -95,15 +95,15 @@ private enum Packages_HTTPCore_README_md {
         response.headers["X-Body-SHA256"]
     }
 
-    // Packages/HTTPCore/README.md:120
-    static func example120() async throws {
+    // Packages/HTTPCore/README.md:121
+    static func example121() async throws {
         let api = HTTPSession()
         api.cancelCalls(method: .get, path: "/users")                  // or api.cancelAllCalls(), at sign-out
         api.pendingCalls.first?.priority = .high                       // move a queued call up
     }
 
-    // Packages/HTTPCore/README.md:132
-    static func example132() async throws {
+    // Packages/HTTPCore/README.md:133
+    static func example133() async throws {
         var configuration = HTTPSession.Configuration()
         configuration.transport.tls.additionalTrustRoots = [try .init(contentsOfFile: "company-ca.pem")]
         configuration.transport.tls.clientIdentity = try .init(certificateFile: "me.pem", privateKeyFile: "me.key")
@@ -111,8 +111,8 @@ private enum Packages_HTTPCore_README_md {
         configuration.transport.timeouts.idle = .seconds(30)          // a request's idleTimeout overrides it
     }
 
-    // Packages/HTTPCore/README.md:142
-    static func example142() async throws {
+    // Packages/HTTPCore/README.md:143
+    static func example143() async throws {
         var configuration = HTTPSession.Configuration()
         let primaryRootPin = "sha256/AAAA"
         let backupRootPin = "sha256/BBBB"
@@ -120,8 +120,8 @@ private enum Packages_HTTPCore_README_md {
                                                          anchors: [try .init(contentsOfFile: "company-ca.pem")])
     }
 
-    // Packages/HTTPCore/README.md:170
-    static func example170() async throws {
+    // Packages/HTTPCore/README.md:171
+    static func example171() async throws {
         let session = HTTPSession()
         do {
             try await HTTPCycle.get("https://example.com/users/42", session: session)
@@ -130,8 +130,8 @@ private enum Packages_HTTPCore_README_md {
         }
     }
 
-    // Packages/HTTPCore/README.md:178
-    static func example178() async throws {
+    // Packages/HTTPCore/README.md:179
+    static func example179() async throws {
         let destination = URL(filePath: "big.iso")
         let video = URL(filePath: "video.mp4")
         let upload = try await HTTPCycle.upload("https://example.com/files", source: .file(video),

@@ -7,8 +7,8 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Bodies_HTTPResponseBody_swift {
-    // Packages/HTTPCore/Sources/Bodies/HTTPResponseBody.swift:15
-    static func example15() async throws {
+    // Packages/HTTPCore/Sources/Bodies/HTTPResponseBody.swift:17
+    static func example17() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         var request = HTTPRequest(url: url)
@@ -16,6 +16,6 @@ private enum Packages_HTTPCore_Sources_Bodies_HTTPResponseBody_swift {
         var hasher = SHA256()
         let chunk = Data()
         let response = try await session.send(request, options: .init(responseBody: .stream))
-        for try await chunk in response.stream ?? HTTPResponseBody(Data()) { hasher.update(data: chunk) }
+        for try await chunk in response.body { hasher.update(data: chunk) }
     }
 }

@@ -18,6 +18,6 @@ private enum Packages_HTTPCore_Sources_Session_HTTPRequestOptions_swift {
         let response = try await session.send(
             request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
         let streamed = try await session.send(request, options: .init(responseBody: .stream))
-        for try await chunk in streamed.stream ?? HTTPResponseBody(Data()) { hasher.update(data: chunk) }
+        for try await chunk in streamed.body { hasher.update(data: chunk) }
     }
 }

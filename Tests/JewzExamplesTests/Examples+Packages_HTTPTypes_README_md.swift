@@ -10,13 +10,13 @@ import Synchronization
 private enum Packages_HTTPTypes_README_md {
     // Packages/HTTPTypes/README.md:16
     static func example16() async throws {
-        let data = Data("hello".utf8)
+        let body = Data("<items/>".utf8)
 
         let cycle = HTTPCycle(requestURL: URL(string: "https://example.com/items")!)
         let outgoing = try HTTPTypes.HTTPRequest(cycle.request)          // to hand to another library
         let incoming = try JewzHTTPCore.HTTPRequest(outgoing)            // and back
         let fields = try HTTPFields(cycle.request.headers)
         let head = HTTPTypes.HTTPResponse(status: .ok, headerFields: fields)
-        let response = JewzHTTPCore.HTTPResponse(head, data: Data("hello".utf8))
+        let response = JewzHTTPCore.HTTPResponse(head, body: HTTPResponseBody(Data("hello".utf8)))
     }
 }

@@ -29,7 +29,7 @@ private enum README_md {
         // per-call HTTPRequestOptions (processors, authentications, retry policy, solicited, priority,
         // where the body goes, upload progress).
         let feed = try await HTTPSession.default.send(HTTPRequest(url: feedURL), options: .init(responseBody: .stream))
-        for try await chunk in feed.stream ?? HTTPResponseBody(Data()) { consume(chunk) }   // read as it arrives
+        for try await chunk in feed.body { consume(chunk) }   // read as it arrives
         HTTPSession.default.cancelAllCalls()   // at sign-out: every send and cycle, wherever it waits
 
         // One call, the same path: GET with query parameters, headers and a timeout, the processed
@@ -96,12 +96,12 @@ private enum README_md {
             configuration.networkMiddleware.append(HTTPLoggingMiddleware(logger: logger))   // every hop, credentials redacted
         }
         api.stageNames   // ["headers", "retry", "cookies", "logging", "queue", "transport"]
-        // A body on its way to a file or a reader passes a middleware as `response.stream`: wrap it to
-        // look at or rewrite the bytes (`map`), add fields at its end (`withTrailers`), never holding it.
+        // Every body passes a middleware as `response.body`, whole or still arriving: wrap it to look at
+        // or rewrite the bytes (`map`), add fields at its end (`withTrailers`), never holding a stream.
         try api.update { $0.networkMiddleware.append(HTTPClosureMiddleware("count") { request, next in
             var response = try await next(request)
             let count = Atomic(0)
-            response.stream = response.stream?.map { chunk in count.add(chunk.count, ordering: .relaxed); return chunk }
+            response.body = response.body.map { chunk in count.add(chunk.count, ordering: .relaxed); return chunk }
                 .withTrailers { ["X-Bytes-Read": String(count.load(ordering: .relaxed))] }
             return response
         }) }

@@ -118,7 +118,7 @@ final class StageMonitor: HTTPEventMonitor {
 
     @Test func aStepThatAnswersItselfSendsNothing() async throws {
         let canned = HTTPClosureMiddleware("canned") { request, _ in
-            HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], data: Data("canned \(request.url.path)".utf8))
+            HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], body: HTTPResponseBody(Data("canned \(request.url.path)".utf8)))
         }
         try await withSandbox(configuration: .init { $0.networkMiddleware = [canned] }) { sandbox, session in
             let response = try await HTTPCycle.get(sandbox.url("/counter"), parameters: ["key": "canned", "fail": 0], session: session)
@@ -129,7 +129,7 @@ final class StageMonitor: HTTPEventMonitor {
 
     @Test func aBodyAStepMakesGoesToTheDownloadsFileAndTheStreamsReader() async throws {
         let body = Data((0..<200_000).map { UInt8($0 % 251) })
-        let canned = HTTPClosureMiddleware("canned") { _, _ in HTTPResponse(statusCode: 200, data: body) }
+        let canned = HTTPClosureMiddleware("canned") { _, _ in HTTPResponse(statusCode: 200, body: HTTPResponseBody(body)) }
         try await withSandbox(configuration: .init { $0.middleware = [canned] }) { sandbox, session in
             let written = Mutex<Data?>(nil)
             let download = try HTTPCycle(sandbox.url("/download/5"), method: .get, session: session)

@@ -17,18 +17,18 @@ final class LastBodyCache: HTTPResponseCache {
         for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
         if let (url, body) = kept.withLock({ $0 }), url == request.url {
-            var answer = HTTPResponse(statusCode: 200, headers: ["Content-Length": String(body.count)], data: body, url: url)
+            var answer = HTTPResponse(statusCode: 200, headers: ["Content-Length": String(body.count)], body: HTTPResponseBody(body), url: url)
             answer.source = .cache
             return answer
         }
         var response = try await network(request)
-        streamed.withLock { $0.append(response.stream != nil) }
-        guard let stream = response.stream else {
+        streamed.withLock { $0.append(response.body.isStream) }
+        guard response.body.isStream else {
             kept.withLock { $0 = (request.url, response.data) }
             return response
         }
         let copy = Mutex(Data())
-        response.stream = stream
+        response.body = response.body
             .map { chunk in
                 copy.withLock { $0.append(chunk) }
                 return chunk

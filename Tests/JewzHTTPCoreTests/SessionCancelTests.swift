@@ -105,7 +105,7 @@ extension SessionCancelTests {
 
     private static func failure(reading response: HTTPResponse) async -> HTTPError.Code? {
         do {
-            for try await _ in response.stream ?? HTTPResponseBody(Data()) {}
+            for try await _ in response.body {}
             return nil
         } catch {
             return (error as? HTTPError)?.code

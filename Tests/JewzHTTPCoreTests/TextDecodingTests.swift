@@ -6,7 +6,7 @@ import Testing
     private func response(_ bytes: [UInt8], contentType: String?) -> HTTPResponse {
         var headers = HTTPHeaderFields()
         if let contentType { headers["Content-Type"] = contentType }
-        return HTTPResponse(statusCode: 200, headers: headers, data: Data(bytes))
+        return HTTPResponse(statusCode: 200, headers: headers, body: HTTPResponseBody(Data(bytes)))
     }
 
     @Test func charsetFromTheHeaderWins() {

@@ -30,7 +30,7 @@ import Testing
         #expect(converted.status.code == 418)
         #expect(converted.status.reasonPhrase == "I'm a teapot")
         #expect(converted.headerFields[values: .setCookie] == ["a=1", "b=2"])
-        let back = JewzHTTPCore.HTTPResponse(converted, data: Data("tea".utf8))
+        let back = JewzHTTPCore.HTTPResponse(converted, body: HTTPResponseBody(Data("tea".utf8)))
         #expect(back.statusCode == 418)
         #expect(back.headers == response.headers)
         #expect(back.text == "tea")

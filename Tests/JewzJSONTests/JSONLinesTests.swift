@@ -52,7 +52,7 @@ import Testing
             #expect(sent.text == "{\"a\":1}\n{\"b\":[true]}\n")
             #expect(sent.headers["Content-Type"] == "application/x-ndjson")
         }
-        var broken = HTTPResponse(statusCode: 200, data: Data("{\"a\":1}\n\n{\"b\":\n".utf8))
+        var broken = HTTPResponse(statusCode: 200, body: HTTPResponseBody(Data("{\"a\":1}\n\n{\"b\":\n".utf8)))
         let error = #expect(throws: JSONError.self) { try HTTPJSONLinesProcessor().process(&broken) }
         guard case .syntax(_, let line, let column, _, _) = error else {
             Issue.record("\(String(describing: error)) is no syntax error")

@@ -34,7 +34,7 @@ import Testing
         case ("y_", .failure(let error)):
             Issue.record("\(name) is JSON and was refused: \(error)")
         case ("y_", .success(let value)):
-            var response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], data: data)
+            var response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: HTTPResponseBody(data))
             try HTTPJSONProcessor().process(&response)
             #expect(response.object as? JSONValue == value, "the processor reads it as the parser does")
         case ("n_", .success(let value)):

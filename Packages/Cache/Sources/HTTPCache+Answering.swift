@@ -167,7 +167,7 @@ extension HTTPCache {
     /// entry is kept when the body ends, and when its transfer breaks what arrived is kept as a
     /// piece if it can be one).
     func storing(_ response: HTTPResponse, as entry: CachedResponse, for request: HTTPRequest, control: CacheControl, sent: Date) -> HTTPResponse {
-        guard let stream = response.stream else {
+        guard response.body.isStream else {
             save(entry, for: request)
             return response
         }
@@ -185,7 +185,7 @@ extension HTTPCache {
             writer = plain
         }
         var copying = response
-        copying.stream = stream
+        copying.body = response.body
             .map { chunk in
                 chunk.withUnsafeBytes { writer.write($0) }
                 return chunk
@@ -217,7 +217,7 @@ extension HTTPCache {
             return .init { [background] in
                 do {
                     let response = try await session.send(background, options: HTTPRequestOptions(responseBody: .stream))
-                    for try await _ in response.stream ?? HTTPResponseBody(Data()) {}
+                    for try await _ in response.body {}
                 } catch {
                     // A failed revalidation leaves the stored response as it was.
                 }

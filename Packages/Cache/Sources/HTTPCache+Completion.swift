@@ -24,13 +24,13 @@ extension HTTPCache {
         store.removeResponse(forKey: Self.partialKey(key))
         if response.statusCode == 200 { return response }
         guard var whole = Self.continuation(response, of: stored, pieces: pieces, validator: validator),
-            response.stream != nil || response.data.count == pieces.completeLength - start.count
+            response.body.isStream || response.data.count == pieces.completeLength - start.count
         else { return nil }
         counters.bytesSaved.add(start.count, ordering: .relaxed)
         if let startInFile {
-            whole.stream = startInFile.followed(by: response.stream ?? HTTPResponseBody(response.data))
-        } else if let remainder = response.stream {
-            whole.stream = HTTPResponseBody(stored.body.prefix(start.count)).followed(by: remainder)
+            whole.body = startInFile.followed(by: response.body)
+        } else if response.body.isStream {
+            whole.body = HTTPResponseBody(stored.body.prefix(start.count)).followed(by: response.body)
         } else {
             whole.data = stored.body.prefix(start.count) + response.data
         }
@@ -49,7 +49,6 @@ extension HTTPCache {
         whole.statusCode = 200
         whole.headers = completedHeaders(stored.headers, by: rest.headers, completeLength: pieces.completeLength)
         whole.data = Data()
-        whole.stream = nil
         return whole
     }
 }

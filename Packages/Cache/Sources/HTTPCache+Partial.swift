@@ -49,14 +49,14 @@ extension HTTPCache {
     /// ``BoundedGathering/memoryLimit`` (a range a proxy's client asks for, not a download's body).
     func keepingPartial(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) -> HTTPResponse {
         guard response.statusCode == 206 else { return response }
-        guard let stream = response.stream else {
+        guard response.body.isStream else {
             keepPartial(response, for: request, key: key, control: control, sent: sent)
             keepByteRanges(response, for: request, key: key, control: control, sent: sent)
             return response
         }
         let gathered = BoundedGathering()
         var copying = response
-        copying.stream = stream
+        copying.body = response.body
             .map { chunk in
                 chunk.withUnsafeBytes { gathered.append($0) }
                 return chunk
@@ -64,7 +64,6 @@ extension HTTPCache {
             .whenFinished { [self] error in
                 guard error == nil, let data = gathered.take() else { return }
                 var whole = response
-                whole.stream = nil
                 whole.data = data
                 keepPartial(whole, for: request, key: key, control: control, sent: sent)
                 keepByteRanges(whole, for: request, key: key, control: control, sent: sent)
@@ -124,7 +123,6 @@ extension HTTPCache {
         else { return nil }
         var piece = whole
         piece.data = Data()
-        piece.stream = nil
         piece.statusCode = 206
         piece.headers = StoredPieces(ranges: [0...(arrived - 1)], completeLength: length).describing(piece.headers)
         return piece
@@ -140,8 +138,7 @@ extension HTTPCache {
             return nil
         }
         counters.hits.add(1, ordering: .relaxed)
-        var response = HTTPResponse(
-            statusCode: 206, headers: stored.headers, data: stored.body.subdata(in: offset..<(offset + range.count)), url: stored.url)
+        var response = HTTPResponse(statusCode: 206, headers: stored.headers, body: HTTPResponseBody(stored.body.subdata(in: offset..<(offset + range.count))), url: stored.url)
         response.headers = StoredPieces(ranges: [range], completeLength: pieces.completeLength).describing(response.headers)
         response.headers["Age"] = String(Int(stored.rules.age(at: now())))
         response.source = .cache

@@ -9,7 +9,7 @@ extension HTTPCache {
     /// `answer`, cut to the range `request` asks for when it came from the store whole; the
     /// ranges of a body in a file are read from it, the rest left there.
     func ranged(_ answer: CacheAnswer, for request: HTTPRequest) -> CacheAnswer {
-        guard answer.response.source != .network, answer.response.statusCode == 200, answer.response.stream == nil,
+        guard answer.response.source != .network, answer.response.statusCode == 200, !answer.response.body.isStream,
             let field = request.headers["Range"]
         else { return answer }
         if let condition = request.headers["If-Range"], !Self.ifRange(condition, matches: answer.response.headers) { return answer }

@@ -129,9 +129,7 @@ extension HTTPCache {
 
     /// RFC 9111 §5.2.1.7's answer to `only-if-cached` when nothing is stored.
     static func notCached() -> HTTPResponse {
-        var response = HTTPResponse(
-            statusCode: 504, headers: ["Content-Type": "text/plain; charset=utf-8"],
-            data: Data("Not in the cache, and the request allows only the cache (only-if-cached).".utf8))
+        var response = HTTPResponse(statusCode: 504, headers: ["Content-Type": "text/plain; charset=utf-8"], body: HTTPResponseBody(Data("Not in the cache, and the request allows only the cache (only-if-cached).".utf8)))
         response.source = .cache
         return response
     }

@@ -107,12 +107,12 @@ extension HTTPEventSource {
             request.headers["Last-Event-ID"] = parser.lastEventID.isEmpty ? nil : parser.lastEventID
             request.caching = HTTPRequest.Caching(policy: .reloadIgnoringCache, lifetime: .zero)
             let response = try await source.session.send(request, options: HTTPRequestOptions(responseBody: .stream))
-            guard response.statusCode != 204, let body = response.stream else { return nil }
+            guard response.statusCode != 204 else { return nil }
             let contentType = response.headers["Content-Type"] ?? ""
             guard MediaType(contentType)?.essence == "text/event-stream" else {
                 throw EventSourceError.notAnEventStream(contentType: contentType)
             }
-            return body.makeAsyncIterator()
+            return response.body.makeAsyncIterator()
         }
 
         /// The server's `retry` (or the default); after failures in a row, at least

@@ -4,9 +4,9 @@ import JewzHTTPCore
 
 extension JewzHTTPCore.HTTPResponse {
     /// The response `response` of swift-http-types describes: status and header fields, in
-    /// order, with `data` as the body and `url` as where it came from.
-    public init(_ response: HTTPTypes.HTTPResponse, data: Data = Data(), url: URL? = nil) {
-        self.init(statusCode: response.status.code, headers: HTTPHeaderFields(response.headerFields), data: data, url: url)
+    /// order, with `body` as the body and `url` as where it came from.
+    public init(_ response: HTTPTypes.HTTPResponse, body: HTTPResponseBody = HTTPResponseBody(Data()), url: URL? = nil) {
+        self.init(statusCode: response.status.code, headers: HTTPHeaderFields(response.headerFields), body: body, url: url)
     }
 }
 

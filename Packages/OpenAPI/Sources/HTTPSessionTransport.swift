@@ -55,9 +55,7 @@ public struct HTTPSessionTransport: ClientTransport {
         let responseBody: HTTPBody?
         do {
             response = try await session.send(sent, options: HTTPRequestOptions(responseBody: .stream))
-            let streamed = response.stream ?? HTTPResponseBody(Data())
-            response.stream = nil
-            responseBody = Self.hasBody(request.method) ? HTTPBody(streamed, length: Self.length(of: response), iterationBehavior: .single) : nil
+            responseBody = Self.hasBody(request.method) ? HTTPBody(response.body, length: Self.length(of: response), iterationBehavior: .single) : nil
         } catch let error as HTTPError where error.code == .statusCode {
             // A status the session counts as failing is still a response the client expects.
             guard let failed = error.response else { throw error }

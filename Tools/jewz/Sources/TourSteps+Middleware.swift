@@ -40,7 +40,7 @@ extension TourStep {
                         HTTPHeaderMiddleware(["X-Client": "tour"]),
                         HTTPClosureMiddleware("offline") { request, next in
                             guard request.url.path == "/canned" else { return try await next(request) }
-                            return HTTPResponse(statusCode: 200, data: Data("from the middleware".utf8))   // no network
+                            return HTTPResponse(statusCode: 200, body: HTTPResponseBody(Data("from the middleware".utf8)))   // no network
                         },
                     ]
                     let response = try await HTTPCycle.get(url("/canned"), session: HTTPSession(configuration: configuration))
@@ -51,7 +51,7 @@ extension TourStep {
                     HTTPHeaderMiddleware(["X-Client": "tour"]),
                     HTTPClosureMiddleware("offline") { request, next in
                         guard request.url.path == "/canned" else { return try await next(request) }
-                        return HTTPResponse(statusCode: 200, data: Data("from the middleware".utf8))
+                        return HTTPResponse(statusCode: 200, body: HTTPResponseBody(Data("from the middleware".utf8)))
                     },
                 ]
                 let session = HTTPSession(configuration: configuration)
@@ -69,7 +69,7 @@ extension TourStep {
                     let counting = HTTPClosureMiddleware("count") { request, next in
                         var response = try await next(request)
                         let seen = Atomic(0)
-                        response.stream = response.stream?
+                        response.body = response.body
                             .map { chunk in seen.add(chunk.count, ordering: .relaxed); return chunk }   // as it passes
                             .withTrailers { ["X-Bytes-Seen": String(seen.load(ordering: .relaxed))] }  // at its end
                         return response
@@ -82,7 +82,7 @@ extension TourStep {
                 let counting = HTTPClosureMiddleware("count") { request, next in
                     var response = try await next(request)
                     let seen = Atomic(0)
-                    response.stream = response.stream?
+                    response.body = response.body
                         .map { chunk in
                             seen.add(chunk.count, ordering: .relaxed)
                             return chunk

@@ -23,8 +23,7 @@ struct CacheAnswer: Sendable {
     func sessionResponse() throws -> HTTPResponse {
         guard let bodyFile else { return response }
         var response = response
-        response.data = Data()
-        response.stream = try HTTPResponseBody(contentsOf: bodyFile, length: length)
+        response.body = try HTTPResponseBody(contentsOf: bodyFile, length: length)
         return response
     }
 

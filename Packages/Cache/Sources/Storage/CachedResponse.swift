@@ -85,7 +85,7 @@ public struct CachedResponse: Sendable {
     /// What a cycle receives from it: the response, and the file its body is in, if any.
     func answer(source: HTTPResponse.Source, age: Double) -> CacheAnswer {
         let headers = storage.headers(answeringAge: Int(min(age, Double(Int32.max))))
-        var response = HTTPResponse(statusCode: storage.parts.statusCode, headers: headers, data: storage.parts.body, url: storage.parts.url)
+        var response = HTTPResponse(statusCode: storage.parts.statusCode, headers: headers, body: HTTPResponseBody(storage.parts.body), url: storage.parts.url)
         response.source = source
         return CacheAnswer(response: consume response, bodyFile: storage.parts.bodyFile, length: storage.parts.bodyLength)
     }

@@ -69,18 +69,19 @@ public struct HARRecorder: HTTPMiddleware {
         do {
             var response = try await next(request)
             capture.headArrived()
-            guard let stream = response.stream else {
+            guard response.body.isStream else {
                 sink.append(entry(request, requestBody, response: response, capture: capture, started: started, clock: clock, failure: nil))
                 return response
             }
             // A body still arriving is copied as it is read and recorded when it ends.
-            let head = response
-            response.stream = stream
+            var head = response
+            head.body = HTTPResponseBody(Data())
+            response.body = response.body
                 .map { chunk in
                     capture.keep(chunk)
                     return chunk
                 }
-                .whenFinished { [self] error in
+                .whenFinished { [self, head] error in
                     sink.append(entry(request, requestBody, response: head, capture: capture, started: started, clock: clock, failure: error))
                 }
             return response

@@ -2,19 +2,21 @@ import Foundation
 import JewzLocking
 import struct Synchronization.Atomic
 
-/// A response body read as it arrives, in chunks, for bodies too big for memory or meant to be
-/// processed on the fly. Content codings are already undone.
+/// A response's body: bytes whole in memory, or a stream of chunks read once as they arrive
+/// (content codings already undone).
 ///
-/// At most about a megabyte waits for a slow reader; beyond it the connection waits too.
-/// Dropping the body, or cancelling the task that reads it, stops the transfer.
+/// A call that keeps bodies in memory (the default) returns whole bytes: ``data``, readable
+/// any number of times. One whose ``HTTPRequestOptions/responseBody`` is `.stream` returns a
+/// stream: at most about a megabyte waits for a slow reader, beyond it the connection waits
+/// too, and dropping the body, or cancelling the task that reads it, stops the transfer.
 ///
-/// It is read once. A middleware that wants to see or change a streamed body as it passes
-/// wraps it (``map(_:)``, ``whenFinished(_:)``, ``withTrailers(_:)``) and hands the wrapped one
-/// on: the bytes then reach the file or the reader through its transform.
+/// A middleware sees the body of every response, of whatever kind, and may read it, wrap it
+/// (``map(_:)``, ``whenFinished(_:)``, ``withTrailers(_:)``) or replace it: the bytes then reach
+/// memory, the file or the reader through what it made.
 ///
 /// ```swift
 /// let response = try await session.send(request, options: .init(responseBody: .stream))
-/// for try await chunk in response.stream ?? HTTPResponseBody(Data()) { hasher.update(data: chunk) }
+/// for try await chunk in response.body { hasher.update(data: chunk) }
 /// ```
 public struct HTTPResponseBody: AsyncSequence, Sendable {
     /// Where the chunks come from, and what runs once when they stop coming. Stops the
@@ -148,16 +150,31 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         }
     }
 
-    let reader: Reader
-
-    init(_ channel: ResponseBodyChannel) {
-        reader = Reader(channel)
+    /// What the body is; one field, as a response is moved through every stage's async frame.
+    enum Content: Sendable {
+        case bytes(Data)
+        case stream(Reader)
+        /// The head of a body the transport stage's collector is putting into a bridge, which
+        /// that stage hands up as a stream: set on the collector's heads only.
+        case arriving
+        /// The body went to a download's file; a response a middleware made itself has not,
+        /// and its call writes it there.
+        case delivered
     }
 
-    /// A body already whole in memory, read 64 KiB at a time: how a middleware or a test makes
-    /// a response whose body streams.
+    let content: Content
+
+    init(_ channel: ResponseBodyChannel) {
+        content = .stream(Reader(channel))
+    }
+
+    init(_ content: Content) {
+        self.content = content
+    }
+
+    /// A body whole in memory: how a middleware or a test makes one.
     public init(_ data: Data) {
-        reader = Reader(StoredBodyChunks(data))
+        content = .bytes(data)
     }
 
     /// A body read from `chunks`, once, as the reader asks for it: how a middleware hands on a
@@ -180,7 +197,44 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
                 }
             }
         }
-        reader = Reader(channel)
+        content = .stream(Reader(channel))
+    }
+
+    /// The bytes, when the body is whole in memory; `nil` for a stream (read it, or
+    /// ``collect(upTo:)``) and for a body that went to a download's file.
+    public var data: Data? {
+        if case .bytes(let data) = content { data } else { nil }
+    }
+
+    /// Whether the body is a stream still to be read.
+    package var isStream: Bool {
+        if case .stream = content { true } else { false }
+    }
+
+    /// Whether the body went to a download's file.
+    package var isDelivered: Bool {
+        if case .delivered = content { true } else { false }
+    }
+
+    /// Whether this is the head of a body still arriving through the collector's bridge.
+    package var isArriving: Bool {
+        if case .arriving = content { true } else { false }
+    }
+
+    /// The reader of this body's chunks: a stream's own, or one over whole bytes (64 KiB at a
+    /// time, so that a large body goes to a file or a reader in pieces); none for a body
+    /// that is elsewhere.
+    var reader: Reader {
+        switch content {
+        case .stream(let reader): reader
+        case .bytes(let data): Reader(StoredBodyChunks(data))
+        case .arriving, .delivered: Reader(StoredBodyChunks(Data()))
+        }
+    }
+
+    /// The fields the body's wrappers add once it has been read (``withTrailers(_:)``).
+    package var trailingFields: HTTPHeaderFields {
+        if case .stream(let reader) = content { reader.trailingFields() } else { [:] }
     }
 
     /// The first `length` bytes of `file` (a cache's stored body), read 64 KiB at a time. The
@@ -188,11 +242,11 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     ///
     /// - Throws: ``HTTPError/Code/downloadFile`` when the file cannot be opened.
     package init(contentsOf file: URL, length: Int) throws {
-        reader = Reader(try StoredBodyChunks(file: file, length: length))
+        content = .stream(Reader(try StoredBodyChunks(file: file, length: length)))
     }
 
     init(reader: Reader) {
-        self.reader = reader
+        content = .stream(reader)
     }
 
     /// This body's chunks, then `next`'s: a stored start and the rest from the network.
@@ -249,14 +303,21 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         return data
     }
 
-    /// Reads the whole body into memory, refusing more than `limit` bytes.
+    /// The whole body in memory, refusing more than `limit` bytes: bytes as they are, a
+    /// stream read to its end.
     ///
     /// - Throws: ``HTTPError/Code/responseTooLarge``, or what ended the transfer.
     public func collect(upTo limit: Int) async throws -> Data {
+        if case .bytes(let data) = content {
+            guard data.count <= limit else { throw HTTPError.responseTooLarge(limit: limit) }
+            return data
+        }
+        let reader = reader
         // A cache's stored body, unwrapped: one read rather than a chunk at a time.
         if let whole = try reader.storedRest(upTo: limit) { return whole }
         var data = Data()
-        for try await chunk in self {
+        var chunks = AsyncIterator(reader: reader)
+        while let chunk = try await chunks.next() {
             guard data.count + chunk.count <= limit else { throw HTTPError.responseTooLarge(limit: limit) }
             data.append(chunk)
         }

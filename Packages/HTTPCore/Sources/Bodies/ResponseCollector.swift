@@ -153,9 +153,8 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// The response as received so far, with `data` as its body; marked as arriving when its
     /// body goes into the bridge instead.
     private func response(data: Data) -> HTTPResponse {
-        var response = HTTPResponse(statusCode: statusCode, headers: headers, data: data, url: url)
+        var response = HTTPResponse(statusCode: statusCode, headers: headers, body: HTTPResponseBody(bridge == nil ? .bytes(data) : .arriving), url: url)
         response.version = version
-        if bridge != nil { response.isBodyArriving = true }
         return response
     }
 

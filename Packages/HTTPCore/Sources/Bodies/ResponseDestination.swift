@@ -1,9 +1,9 @@
 /// Where a call's response body goes, decided once when the call starts, from
 /// ``HTTPRequestOptions/responseBody``.
 enum ResponseDestination: Sendable {
-    /// Into ``HTTPResponse/data``, up to the session's size limit.
+    /// Into memory, up to the session's size limit.
     case memory
-    /// To the caller, as ``HTTPResponse/stream``, read as it arrives.
+    /// To the caller, as a stream in ``HTTPResponse/body``, read as it arrives.
     case stream
     /// Into a download's file.
     case file(DownloadTarget)
@@ -31,7 +31,7 @@ enum ResponseDestination: Sendable {
         switch self {
         case .memory: false
         case .stream: true
-        case .file: !response.isBodyDelivered
+        case .file: !response.body.isDelivered
         }
     }
 }

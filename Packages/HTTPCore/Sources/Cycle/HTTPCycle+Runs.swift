@@ -78,14 +78,16 @@ extension HTTPCycle {
     private func run(_ call: HTTPCall, _ generation: Int, completion: Completion?) async -> Result<HTTPResponse, HTTPError> {
         do {
             var response = try await call.execute()
-            guard let stream = response.stream else {
+            guard response.body.isStream else {
                 record(response, of: generation, call: call)
                 endRun(generation, with: .success(response), completion: completion)
                 return .success(response)
             }
-            response.stream = nil
+            let stream = response.body
+            // The cycle keeps the head; the stream is the reader's alone.
+            response.body = HTTPResponseBody(Data())
             record(response, of: generation, call: call)
-            response.stream = stream.whenFinished { [self, response] error in
+            response.body = stream.whenFinished { [self, response] error in
                 let failure = error.map { $0 as? HTTPError ?? HTTPError(transportError: $0) }
                 endRun(generation, with: failure.map { .failure($0) } ?? .success(response), completion: completion)
             }

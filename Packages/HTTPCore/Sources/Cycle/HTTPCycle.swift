@@ -135,14 +135,12 @@ public final class HTTPCycle: Sendable {
     /// processors do not run on a streamed body. The run lasts until the body is read or
     /// dropped. Starting a cycle that is running restarts it.
     ///
-    /// - Returns: the response (status, headers, URL; its ``HTTPResponse/data`` is empty) and
-    ///   its body.
+    /// - Returns: the response (status, headers, URL; its ``HTTPResponse/body`` is the stream)
+    ///   and its body, the same stream.
     /// - Throws: ``HTTPError``, as ``start()``.
     public func startStreaming() async throws -> (response: HTTPResponse, body: HTTPResponseBody) {
-        var response = try await awaitRun(streaming: true)
-        let body = response.stream ?? HTTPResponseBody(response.data)
-        response.stream = nil
-        return (response, body)
+        let response = try await awaitRun(streaming: true)
+        return (response, response.body)
     }
 
     /// Cancels the running request, if any, and sends the same request again. A completion

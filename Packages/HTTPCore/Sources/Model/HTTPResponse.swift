@@ -1,13 +1,16 @@
 import Foundation
 
-/// What came back: status, headers, the body as ``data``, and the ``object`` that the response
+/// What came back: status, headers, the ``body``, and the ``object`` that the response
 /// processors made of it.
 public struct HTTPResponse: Sendable {
     public var statusCode: Int
     public var headers: HTTPHeaderFields
-    /// The body as received, after content decoding.
-    public var data: Data
-    /// The model the response processors made from ``data`` (parsed JSON, form fields…).
+    /// The body, after content decoding: whole bytes for a call that keeps bodies in memory (the
+    /// default), a stream read once for one whose ``HTTPRequestOptions/responseBody`` is
+    /// `.stream`. A middleware may read it, wrap it (``HTTPResponseBody/map(_:)``) or replace it,
+    /// whatever its kind: the call then puts what it gives where the body goes.
+    public var body: HTTPResponseBody
+    /// The model the response processors made from the body (parsed JSON, form fields…).
     public var object: (any Sendable)?
     /// The URL the response came from, after redirects.
     public var url: URL?
@@ -18,54 +21,31 @@ public struct HTTPResponse: Sendable {
     public var source: Source = .network
     /// An encoding for ``text`` that overrides what the headers and the bytes suggest.
     public var textReadEncoding: String.Encoding?
-    /// The body as a stream of chunks, read once: one still arriving for a run whose body goes
-    /// to a download's file or a stream's reader, or one a cache reads from its store. Then
-    /// ``data`` is empty, and once the response is back at the top of the path the run sends
-    /// what this gives to the file or the reader, or gathers it into ``data`` for a run that
-    /// keeps bodies in memory. A middleware may read it, wrap it (``HTTPResponseBody/map(_:)``)
-    /// or replace it; `nil` for a body in ``data``.
-    public var stream: HTTPResponseBody? {
-        get { if case .streaming(let body) = bodyState { body } else { nil } }
-        set { bodyState = newValue.map(BodyState.streaming) ?? .inData }
-    }
-    /// Whether the body went to a download's file or a stream's reader rather than into
-    /// ``data``: a response a middleware made itself has not, and its run delivers it there.
-    package var isBodyDelivered: Bool {
-        get { if case .delivered = bodyState { true } else { false } }
-        set { bodyState = newValue ? .delivered : .inData }
-    }
-    /// Whether this is the head of a body the transport stage's collector is putting into a
-    /// bridge, which that stage hands up as ``stream``: set on the collector's heads only.
-    package var isBodyArriving: Bool {
-        get { if case .arriving = bodyState { true } else { false } }
-        set { bodyState = newValue ? .arriving : .inData }
-    }
-    /// Where the body is, in one field: a response is moved through every stage's async frame.
-    private var bodyState = BodyState.inData
 
-    private enum BodyState: Sendable {
-        case inData
-        case streaming(HTTPResponseBody)
-        case arriving
-        case delivered
+    /// The body's bytes (``HTTPResponseBody/data``): all of it for a body in memory; empty for
+    /// a stream, which is read from ``body``, and for a download, which is in its file. Setting
+    /// it makes the body those bytes.
+    public var data: Data {
+        get { body.data ?? Data() }
+        set { body = HTTPResponseBody(newValue) }
     }
 
     /// Calls `action` when the exchange this response ends is over: at once for a body that
-    /// is whole, at the end of ``stream`` (with what ended it) for one still arriving. How a
+    /// is whole, at the end of the stream (with what ended it) for one still arriving. How a
     /// stage holds what it gave the exchange — a queue's place, a connection, a span — for as
     /// long as the body takes.
     @inline(__always)
     package mutating func whenBodyEnds(_ action: @escaping @Sendable ((any Error)?) -> Void) {
-        guard let stream else { return action(nil) }
-        self.stream = stream.whenFinished(action)
+        guard body.isStream else { return action(nil) }
+        body = body.whenFinished(action)
     }
 
     public init(
-        statusCode: Int, headers: HTTPHeaderFields = [:], data: Data = Data(), url: URL? = nil
+        statusCode: Int, headers: HTTPHeaderFields = [:], body: HTTPResponseBody = HTTPResponseBody(Data()), url: URL? = nil
     ) {
         self.statusCode = statusCode
         self.headers = headers
-        self.data = data
+        self.body = body
         self.url = url
     }
 

@@ -27,10 +27,10 @@
 /// try session.update { $0.networkMiddleware.append(Signing(key: SymmetricKey(size: .bits256))) }
 /// ```
 ///
-/// A response body bound for a download's file or the caller's reader comes back still
-/// arriving, as ``HTTPResponse/stream`` (its ``HTTPResponse/data`` empty): read it, wrap it
+/// Every response has its body in ``HTTPResponse/body``: whole bytes, or, for one bound for a
+/// download's file or the caller's reader, a stream still arriving. Read it, wrap it
 /// (``HTTPResponseBody/map(_:)``) or replace it (``HTTPResponseBody/init(_:)-(AsyncSequence)``),
-/// and the call sends what you hand on where it goes. A response a middleware makes itself goes
+/// whatever its kind, and the call puts what you hand on where the body goes. A response a middleware makes itself goes
 /// there like one from the network.
 public protocol HTTPMiddleware: Sendable {
     /// What `jewz -v` and the ``HTTPEvent/stageEntered(_:request:)`` event call this step.

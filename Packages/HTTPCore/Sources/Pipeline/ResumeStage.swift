@@ -9,11 +9,10 @@ struct ResumeStage: HTTPMiddleware {
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var response = try await next(target.prepare(request))
-        guard let stream = response.stream else { return response }
-        let trailers = try await target.write(stream, of: response)
+        guard response.body.isStream else { return response }
+        let trailers = try await target.write(response.body, of: response)
         for field in trailers { response.headers.add(field.value, for: field.name) }
-        response.stream = nil
-        response.isBodyDelivered = true
+        response.body = HTTPResponseBody(.delivered)
         return response
     }
 }

@@ -54,7 +54,7 @@ struct TransportStage: HTTPMiddleware {
 
     /// An exchange whose body goes to a file or a reader: it runs in a task of its own, which
     /// puts the body into a bounded channel as it arrives, and the response goes back up the
-    /// path at its head, with ``HTTPResponse/stream`` reading that channel — so the stages
+    /// path at its head, with its ``HTTPResponse/body`` reading that channel — so the stages
     /// above can wrap the body, and the run sends it where it goes. A failing status's or a
     /// followed redirect's body stays in memory: that response comes back whole.
     @inline(never)
@@ -77,8 +77,8 @@ struct TransportStage: HTTPMiddleware {
             bridge.abandon()
         }
         // The head the collector handed over says its body is on its way; a whole response does not.
-        guard head.isBodyArriving else { return head }
-        head.stream = HTTPResponseBody(bridge)
+        guard head.body.isArriving else { return head }
+        head.body = HTTPResponseBody(bridge)
         return head
     }
 

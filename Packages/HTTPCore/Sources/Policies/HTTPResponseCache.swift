@@ -6,9 +6,9 @@ import Foundation
 /// without one pays a `nil` check per exchange. The session asks it for every exchange of a
 /// run (a redirect hop and a challenge's answer are exchanges of their own): below
 /// authentication, retries and redirects, above cookies and the transport, where OkHttp's
-/// cache interceptor sits. The body of what `network` returns is in ``HTTPResponse/data`` or,
-/// for a download or a stream, still arriving in ``HTTPResponse/stream``: a cache stores the
-/// latter by wrapping the stream (``HTTPResponseBody/map(_:)``) and handing the wrapped one up.
+/// cache interceptor sits. The body of what `network` returns is whole in ``HTTPResponse/body``
+/// or, for a download or a stream, still arriving there: a cache stores the latter by wrapping
+/// the stream (``HTTPResponseBody/map(_:)``) and handing the wrapped one up.
 /// A `Range` request of a download or a stream (a resumed download's) goes around the cache.
 ///
 /// ```swift

@@ -5,7 +5,7 @@ import Logging
 // the failure, the partial download, the closing events and the log.
 extension HTTPCall {
     /// Puts a response's body where the call wants it, the one place that decides: a stream
-    /// (still arriving, or a cache's file) is gathered into `data` for a call whose body stays
+    /// (still arriving, or a cache's file) is gathered into bytes for a call whose body stays
     /// in memory, and for a response whose body always does (a failing status, a redirect to
     /// follow); a body for the caller's reader leaves as a stream (one made in memory too);
     /// a download's goes to its file as it is read.
@@ -16,28 +16,23 @@ extension HTTPCall {
         var landed = response
         let inMemory = destination.isInMemory
         if inMemory || keepsInMemory(response) {
-            guard let stream = response.stream else { return response }
+            let stream = response.body
+            guard stream.isStream else { return response }
             let limit = settings.configuration.maximumResponseBodySize
-            landed.stream = nil
             if inMemory {
                 landed.data = try await stream.collect(upTo: limit)
             } else {
                 // Set aside as the collector does it: the first bytes, the rest left unread.
                 landed.data = try await stream.leadingBytes(upTo: min(limit, ResponseCollector.failureBodyLimit))
             }
-            for field in stream.reader.trailingFields() { landed.headers.add(field.value, for: field.name) }
+            for field in stream.trailingFields { landed.headers.add(field.value, for: field.name) }
             return landed
         }
-        guard let target = destination.download else {
-            if landed.stream == nil { landed.stream = HTTPResponseBody(landed.data) }
-            landed.data = Data()
-            return landed
-        }
-        let trailers = try await target.write(response.stream ?? HTTPResponseBody(response.data), of: response)
+        // The caller reads it as it is, bytes (a middleware's) or a stream.
+        guard let target = destination.download else { return landed }
+        let trailers = try await target.write(response.body, of: response)
         for field in trailers { landed.headers.add(field.value, for: field.name) }
-        landed.data = Data()
-        landed.stream = nil
-        landed.isBodyDelivered = true
+        landed.body = HTTPResponseBody(.delivered)
         return landed
     }
 

@@ -133,7 +133,7 @@ public final class HTTPCall: Sendable {
         if let preparationFailure { throw preparationFailure }
         emit(.requestPrepared(request, elapsed: ClockReading.now - started))
         var response = try await HTTPNext(pipeline: pipeline, position: 0, call: self, isShared: false)(overrides.request)
-        if response.stream != nil || destination.landsOutsideMemory(response) { response = try await land(response) }
+        if response.body.isStream || destination.landsOutsideMemory(response) { response = try await land(response) }
         let statusFailed = statusFails(response)
         return try complete(consume response, statusFailed: statusFailed)
     }
@@ -147,8 +147,8 @@ public final class HTTPCall: Sendable {
     nonisolated(nonsending) func execute() async throws(HTTPError) -> HTTPResponse {
         do {
             var response = try await perform()
-            if let stream = response.stream {
-                response.stream = closing(after: stream)
+            if response.body.isStream {
+                response.body = closing(after: response.body)
             } else {
                 close(failure: nil)
             }

@@ -7,7 +7,7 @@
 /// let response = try await session.send(
 ///     request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
 /// let streamed = try await session.send(request, options: .init(responseBody: .stream))
-/// for try await chunk in streamed.stream ?? HTTPResponseBody(Data()) { hasher.update(data: chunk) }
+/// for try await chunk in streamed.body { hasher.update(data: chunk) }
 /// ```
 public struct HTTPRequestOptions: Sendable {
     /// Turn the request's object into its body, in order; `nil` uses the session's.
@@ -59,12 +59,12 @@ extension HTTPRequestOptions {
     /// whole call. A body whose status fails the call, and a redirect's, stay in memory whatever
     /// this says, so that the error carries them.
     public enum BodyDestination: Sendable {
-        /// Into ``HTTPResponse/data``, up to the session's
+        /// Into memory, as whole bytes in ``HTTPResponse/body``, up to the session's
         /// ``HTTPSession/Configuration-swift.struct/maximumResponseBodySize``; the response
         /// processors read it.
         case memory
         /// To you, as it arrives: the call returns at the response's head, with the body in
-        /// ``HTTPResponse/stream`` to read once. Nothing processes it; the call (its place in
+        /// ``HTTPResponse/body``, a stream to read once. Nothing processes it; the call (its place in
         /// the queue, its connection) lasts until you have read it or let it go.
         case stream
         /// Into a file (``HTTPDownload``), written as it arrives and handed over complete.

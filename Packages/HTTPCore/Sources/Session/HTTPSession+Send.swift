@@ -18,9 +18,9 @@ extension HTTPSession {
     ///
     /// - Parameter options: what this call uses instead of the session's settings, and where
     ///   the response's body goes (``HTTPRequestOptions/responseBody``).
-    /// - Returns: the processed response: its body in ``HTTPResponse/data`` and its processed
-    ///   form in ``HTTPResponse/object``; for ``HTTPRequestOptions/BodyDestination/stream``, at
-    ///   its head, with the body in ``HTTPResponse/stream``.
+    /// - Returns: the processed response: its body whole in ``HTTPResponse/body`` and its
+    ///   processed form in ``HTTPResponse/object``; for
+    ///   ``HTTPRequestOptions/BodyDestination/stream``, at its head, with the body a stream.
     /// - Throws: ``HTTPError``: ``HTTPError/Code/invalidURL`` or ``HTTPError/Code/invalidHeader``
     ///   before anything is sent; ``HTTPError/Code/statusCode`` with the response when its
     ///   status counts as a failure; ``HTTPError/Code/cancelled`` when the task or the call is

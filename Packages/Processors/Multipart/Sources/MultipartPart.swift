@@ -27,6 +27,6 @@ public struct MultipartPart: Sendable, Equatable {
 
     /// The body as text, by the part's charset or else UTF-8.
     public var text: String? {
-        HTTPResponse(statusCode: 200, headers: headers, data: body).text
+        HTTPResponse(statusCode: 200, headers: headers, body: HTTPResponseBody(body)).text
     }
 }

@@ -30,7 +30,7 @@ let benchmarks: @Sendable () -> Void = {
 
         Benchmark("\(label) tree: HTTPJSONProcessor → JSONValue", configuration: configuration) { benchmark in
             for _ in benchmark.scaledIterations {
-                var response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], data: body)
+                var response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: HTTPResponseBody(body))
                 try? HTTPJSONProcessor().process(&response)
                 blackHole(response.object)
             }
@@ -39,7 +39,7 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations { blackHole(try? JSONSerialization.jsonObject(with: body)) }
         }
         Benchmark("\(label) model: response.decode([Item].self)", configuration: configuration) { benchmark in
-            let response = HTTPResponse(statusCode: 200, data: body)
+            let response = HTTPResponse(statusCode: 200, body: HTTPResponseBody(body))
             for _ in benchmark.scaledIterations { blackHole(try? response.decode([Item].self)) }
         }
         Benchmark("\(label) model: JSONDecoder (baseline)", configuration: configuration) { benchmark in
