@@ -127,4 +127,27 @@ import Testing
             #expect(order.withLock { $0 } == ["low", "high", "normal"])
         }
     }
+
+    @Test func aWaitingCallRisesWhenItsTaskIsEscalated() async throws {
+        try await withSandbox { sandbox, session in
+            try session.update { $0.maximumActiveRequests = 1 }
+            session.pause()
+            let order = Mutex<[String]>([])
+            var tasks: [String: Task<Void, any Error>] = [:]
+            for name in ["first", "second", "escalated"] {
+                let request = HTTPRequest(url: try #require(URL(string: sandbox.url("/hello/"))))
+                tasks[name] = Task(priority: .low) { @Sendable in
+                    _ = try await session.send(request)
+                    order.withLock { $0.append(name) }
+                }
+                try await waitForPending(session, tasks.count)
+            }
+            #expect(session.pendingCalls.map(\.priority) == [.normal, .normal, .normal])
+            tasks["escalated"]?.escalatePriority(to: .high)
+            try await waitUntil { session.pendingCalls.first?.priority == .high }
+            session.resume()
+            for task in tasks.values { try await task.value }
+            #expect(order.withLock { $0 } == ["escalated", "first", "second"])
+        }
+    }
 }

@@ -2,8 +2,10 @@
 /// ``HTTPSession/Configuration/maximumActiveRequests`` at once, none while the session is
 /// paused, waiting ones by their call's priority. A place is held for the exchange only (to the
 /// end of a body that streams), and a shared (coalesced) exchange waits as nobody's call, so
-/// that one waiter's cancel does not withdraw it. In the pipeline when the session sets a maximum or is paused: a run that
-/// started before either goes on without waiting.
+/// that one waiter's cancel does not withdraw it. A call whose task's priority is escalated while
+/// it waits (a higher-priority task awaiting it) moves up as if its ``HTTPCall/priority`` were
+/// raised. In the pipeline when the session sets a maximum or is paused: a run that started
+/// before either goes on without waiting.
 struct QueueStage: HTTPMiddleware {
     let queue: RequestQueue
 
@@ -12,7 +14,15 @@ struct QueueStage: HTTPMiddleware {
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let call = next.call
         if !queue.tryAcquire() {
-            try await queue.acquire(for: next.isShared ? nil : call, priority: call.priority)
+            if next.isShared {
+                try await queue.acquire(for: nil, priority: call.priority)
+            } else {
+                try await withTaskPriorityEscalationHandler {
+                    try await queue.acquire(for: call, priority: call.priority)
+                } onPriorityEscalated: { _, escalated in
+                    call.raisePriority(to: RequestPriority(escalated))
+                }
+            }
         }
         var response: HTTPResponse
         do {

@@ -13,3 +13,11 @@ public struct RequestPriority: RawRepresentable, Sendable, Hashable, Comparable 
 
     public static func < (lhs: RequestPriority, rhs: RequestPriority) -> Bool { lhs.rawValue < rhs.rawValue }
 }
+
+extension RequestPriority {
+    /// The queue's priority of a task of `priority`: `.high` for `.high` (and
+    /// `.userInitiated`), `.normal` for `.medium`, `.low` below it.
+    init(_ priority: TaskPriority) {
+        self = priority >= .high ? .high : priority >= .medium ? .normal : .low
+    }
+}

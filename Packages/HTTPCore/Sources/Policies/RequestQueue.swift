@@ -93,6 +93,8 @@ final class RequestQueue: Sendable {
                 let admitted: [CheckedContinuation<Void, any Error>]? = state.withLock { state in
                     // A call cancelled before it got here: its withdrawal found no waiter.
                     if state.cancelledEarly.remove(id) != nil || call?.isCancelled == true { return nil }
+                    // The call's priority as it is now: a change made since it was read is not lost.
+                    let priority = call?.priority ?? priority
                     Self.insert(Waiter(id: id, call: call, priority: priority, continuation: continuation), into: &state.waiters)
                     return Self.admit(&state)
                 }

@@ -26,6 +26,17 @@ extension HTTPCall {
         }
     }
 
+    /// Raises the call's priority to `priority` unless it is higher already: what a task
+    /// priority escalation does to a waiting call.
+    func raisePriority(to priority: RequestPriority) {
+        let raised = control.withLock { control in
+            guard priority > control.priority else { return false }
+            control.priority = priority
+            return true
+        }
+        if raised { session.queue.reprioritize(self, to: priority) }
+    }
+
     /// How many times the call sent its request again after a failure, so far.
     var retryCount: Int { control.withLock { $0.retryCount } }
 
