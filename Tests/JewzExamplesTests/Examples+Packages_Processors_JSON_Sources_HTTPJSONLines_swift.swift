@@ -9,8 +9,9 @@ private enum Packages_Processors_JSON_Sources_HTTPJSONLines_swift {
     // Packages/Processors/JSON/Sources/HTTPJSONLines.swift:8
     static func example8() async throws {
         let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
         let token = "t0ken"
-        let (_, body) = try await HTTPCycle(requestURL: url).startStreaming()
-        for try await token in body.jsonLines(as: Completion.self) { print(token.text, terminator: "") }
+        let feed = try await session.send(HTTPRequest(url: url), options: .init(responseBody: .stream))
+        for try await token in feed.body.jsonLines(as: Completion.self) { print(token.text, terminator: "") }
     }
 }

@@ -5,15 +5,15 @@ import struct Synchronization.Atomic
 
 /// An HTTP cache for a session, by RFC 9111's rules for a private cache (or a shared one:
 /// ``Configuration-swift.struct/isShared``), in memory or on disk: set it as the session's
-/// ``HTTPSession/Configuration/cache``.
+/// ``/JewzHTTPCore/HTTPSession/Configuration/cache``.
 ///
 /// A fresh stored response answers without the network; a stale one with validators is
 /// revalidated with a conditional request (a `304` serves the stored body with the new
 /// headers); `stale-while-revalidate` answers stale at once and revalidates in the background
 /// (one revalidation per response, however many ask); `stale-if-error` answers stale when the
 /// network fails or the server answers 500, 502, 503 or 504. Unsafe methods invalidate what is
-/// stored for their URL. A request's ``HTTPRequest/caching`` chooses a policy, a lifetime
-/// and a key of its own. Every response says where it came from (``HTTPResponse/source``).
+/// stored for their URL. A request's ``/JewzHTTPCore/HTTPRequest/caching`` chooses a policy, a lifetime
+/// and a key of its own. Every response says where it came from (``/JewzHTTPCore/HTTPResponse/source``).
 ///
 /// ```swift
 /// var configuration = HTTPSession.Configuration()
@@ -72,7 +72,10 @@ public final class HTTPCache: HTTPResponseCache {
 
     /// A cache in `store`.
     ///
-    /// - Parameter now: the clock freshness is measured by (tests move it on).
+    /// - Parameters:
+    ///   - store: where entries live: in memory (the default) or a `DiskCacheStore`.
+    ///   - configuration: what is stored beyond RFC 9111's rules (sizes, private responses).
+    ///   - now: the clock freshness is measured by (tests move it on).
     public init(store: any CacheStore = MemoryCacheStore(), configuration: Configuration = .init(), now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.configuration = configuration

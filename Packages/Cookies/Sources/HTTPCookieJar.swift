@@ -27,7 +27,9 @@ public final class HTTPCookieJar: HTTPCookieStorage {
     /// Creates an empty jar, or one that starts with the cookies saved in `file` and saves
     /// them there (atomically) after every change.
     ///
-    /// - Parameter now: the clock expiry dates are compared with (a test's fixed date).
+    /// - Parameters:
+    ///   - file: where the cookies are kept between runs; `nil` keeps them in memory only.
+    ///   - now: the clock expiry dates are compared with (a test's fixed date).
     /// - Throws: the file's read or decoding error when it exists but cannot be read.
     public convenience init(persistingTo file: URL? = nil, now: @escaping @Sendable () -> Date = Date.init) throws {
         self.init(file: file, clock: now)

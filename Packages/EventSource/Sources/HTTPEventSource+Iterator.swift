@@ -32,7 +32,7 @@ extension HTTPEventSource {
         /// does not reconnect.
         ///
         /// - Throws: ``EventSourceError`` (not an event stream, an event too large, too many
-        ///   failed reconnections); `HTTPError` for a failing status (``HTTPError/Code/statusCode``,
+        ///   failed reconnections); `HTTPError` for a failing status (``/JewzHTTPCore/HTTPError/Code/statusCode``,
         ///   not retried), a line too long, and a transfer failure when the source does not
         ///   reconnect; `CancellationError` when the task is cancelled.
         public mutating func next() async throws -> ServerSentEvent? {

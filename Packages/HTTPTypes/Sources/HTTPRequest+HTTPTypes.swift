@@ -4,7 +4,7 @@ import JewzHTTPCore
 
 extension JewzHTTPCore.HTTPRequest {
     /// The request `request` of swift-http-types describes: its method, URL and header fields,
-    /// in order. The body is not part of HTTPTypes' value; set ``body`` to send one.
+    /// in order. The body is not part of HTTPTypes' value; set ``/JewzHTTPCore/HTTPRequest/body`` to send one.
     ///
     /// - Throws: ``HTTPTypesConversionError`` with ``HTTPTypesConversionError/Code/missingURL``
     ///   when `request` has no scheme, authority or path to make a URL of.

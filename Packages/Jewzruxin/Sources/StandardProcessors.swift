@@ -10,8 +10,8 @@ import JewzZstd
 /// The toolkit's processors and content decoders, registered where sessions find them.
 ///
 /// A program that links this module has them in every new configuration's registries
-/// (``JewzHTTPCore/HTTPSession/Configuration-swift.struct/processorRegistry`` and
-/// ``JewzHTTPCore/HTTPSession/Configuration-swift.struct/contentCodings``) without a call:
+/// (``/JewzHTTPCore/HTTPSession/Configuration-swift.struct/processorRegistry`` and
+/// ``/JewzHTTPCore/HTTPSession/Configuration-swift.struct/contentCodings``) without a call:
 /// responses are parsed by Content-Type and compressed bodies decoded. Call
 /// ``install(in:codings:)`` for registries of your own, which start empty. Register your own
 /// processors in either: a later registration for a media type replaces an earlier one.

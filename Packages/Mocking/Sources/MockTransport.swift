@@ -5,7 +5,7 @@ import JewzLocking
 /// A transport that answers from stubs instead of the network, so tests and previews run
 /// without a server. Mocked cycles go through the same processors, retry and status logic as
 /// real ones; a request no stub matches fails with ``UnmatchedRequest`` (reported by a cycle as
-/// ``HTTPError/Code/transport``, with the mock's error as ``HTTPError/underlying``) — or, given a
+/// ``/JewzHTTPCore/HTTPError/Code/transport``, with the mock's error as ``/JewzHTTPCore/HTTPError/underlying``) — or, given a
 /// fallback transport, goes on to it, so that a test fakes only what it must.
 ///
 /// ```swift

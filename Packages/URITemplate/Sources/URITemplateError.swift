@@ -18,7 +18,7 @@ public enum URITemplateError: Error, Equatable, CustomStringConvertible {
     /// A `%` not followed by two hex digits.
     case malformedPercentEncoding(offset: Int)
     /// A character that may not appear in a template's literal text (space, `"`, `<`, `>`,
-    /// `\`, `^`, `` ` ``, `|`, control characters).
+    /// `\`, `^`, the backtick, `|`, control characters).
     case invalidLiteral(Character, offset: Int)
     /// Expansion: a prefix modifier applied to a list or associative array (RFC 6570 §2.4.1).
     case prefixOnCompositeValue(variable: String)

@@ -25,7 +25,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// Creates a transport with its own `URLSession`, configured from a session configuration:
     /// its transport's idle timeout and connection limit, and the resource timeout.
     ///
-    /// - Throws: ``HTTPError/Code/invalidConfiguration`` naming the setting, when the
+    /// - Throws: ``/JewzHTTPCore/HTTPError/Code/invalidConfiguration`` naming the setting, when the
     ///   configuration asks for what `URLSession` cannot be told on Linux: TLS roots (added or
     ///   replaced), verification other than full, a client certificate, a minimum TLS version
     ///   other than 1.2, pins, HTTP/1.1 only, proxies, a Unix domain socket. Its TLS and

@@ -43,6 +43,7 @@ public final class BasicAuthentication: HTTPConnectionAuthentication {
     /// - Parameters:
     ///   - username: must not contain `:`, which Basic cannot carry (RFC 7617 §2). NTLM reads
     ///     `DOMAIN\user` as a user of a domain.
+    ///   - password: the user's password; it is kept only as the schemes need it.
     ///   - schemes: the schemes it may answer with; `[.basic]` for exactly Basic.
     public init(username: String, password: String, schemes: Set<Scheme> = [.digest, .ntlm, .basic]) {
         credentials = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()

@@ -21,8 +21,13 @@ public struct AuthorizationHeaderProcessor: HTTPCredentialProcessor {
     /// empty for any the session lets its credentials go to.
     public let origins: Set<String>
 
-    /// - Parameter origins: URLs whose origins alone get the field (`https://api.example.com`,
-    ///   a path ignored); empty for any. A string that is no URL matches nothing.
+    /// - Parameters:
+    ///   - scheme: the word before the credentials (`Bearer`, `Token`); empty for the
+    ///     credentials alone (an API key).
+    ///   - credentials: the token or key.
+    ///   - field: the header field to set: `Authorization`, or another a server wants.
+    ///   - origins: URLs whose origins alone get the field (`https://api.example.com`, a path
+    ///     ignored); empty for any. A string that is no URL matches nothing.
     public init(scheme: String, credentials: String, field: String = "Authorization", origins: [String] = []) {
         value = scheme.isEmpty ? credentials : "\(scheme) \(credentials)"
         self.field = field

@@ -8,7 +8,7 @@ import JewzHTTPCore
 ///
 /// NTLM authenticates a connection, not a request: the session sends the two legs and the
 /// request they unlock over one HTTP/1.1 connection of their own, closed after
-/// (``HTTPConnectionAuthentication``). ``URLSessionTransport`` cannot promise that and fails
+/// (``/JewzHTTPCore/HTTPConnectionAuthentication``). JewzURLSession's `URLSessionTransport` cannot promise that and fails
 /// such a request. Every request that meets the challenge runs the handshake again.
 ///
 /// ```swift
@@ -28,6 +28,7 @@ public final class NTLMAuthentication: HTTPConnectionAuthentication {
 
     /// - Parameters:
     ///   - username: the user, or `DOMAIN\user` when `domain` is `nil`.
+    ///   - password: the user's password, kept only as the NT hash NTLMv2 needs.
     ///   - domain: the user's domain; `nil` takes it from `username`, else none.
     public init(username: String, password: String, domain: String? = nil) {
         if domain == nil, let separator = username.firstIndex(of: "\\") {

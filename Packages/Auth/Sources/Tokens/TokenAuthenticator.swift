@@ -47,6 +47,7 @@ public final class TokenAuthenticator: HTTPAuthentication {
 
     /// The most refreshes within ``refreshWindow``.
     public let maximumRefreshes: Int
+    /// The span over which ``maximumRefreshes`` is counted.
     public let refreshWindow: Duration
     private let refresh: Refresh
     private let state: Mutex<State>
@@ -56,6 +57,7 @@ public final class TokenAuthenticator: HTTPAuthentication {
     /// - Parameters:
     ///   - credential: the token to start with; `nil` refreshes before the first request.
     ///   - maximumRefreshes: how many refreshes ``refreshWindow`` allows (3 by default).
+    ///   - refreshWindow: the span over which refreshes are counted (a minute by default).
     ///   - refresh: fetches a new credential; its error fails the requests that waited for it.
     public init(
         credential: Credential? = nil, maximumRefreshes: Int = 3, refreshWindow: Duration = .seconds(60),

@@ -49,7 +49,7 @@ public struct CachedResponse: Sendable {
     /// The request's values of the fields its `Vary` names (names lowercased; a field the
     /// request lacked is absent): a later request must send the same to be answered by it.
     public var varyingFields: [String: String] { storage.parts.varyingFields }
-    /// A lifetime the request set (``HTTPRequest/Caching/lifetime``), in seconds, which wins
+    /// A lifetime the request set (``/JewzHTTPCore/HTTPRequest/Caching/lifetime``), in seconds, which wins
     /// over the headers.
     public var lifetimeOverride: Double? { storage.parts.lifetimeOverride }
 

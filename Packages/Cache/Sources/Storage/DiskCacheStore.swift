@@ -13,7 +13,7 @@ import Darwin
 ///
 /// - An entry is written to `tmp/` and renamed into `entries/` when whole, so after a
 ///   `kill -9` at any moment it is either whole or absent; a damaged file fails its footer
-///   check and is discarded, never served (``EntryCoding``).
+///   check and is discarded, never served (`EntryCoding`).
 /// - The order of use is kept in `journal` (a line per write, read and removal, as OkHttp's
 ///   DiskLruCache does), not in file access times, which `noatime` mounts do not keep. A torn
 ///   last line is ignored; the journal is rewritten short when it grows.

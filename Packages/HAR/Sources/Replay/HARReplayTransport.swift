@@ -32,12 +32,15 @@ public final class HARReplayTransport: HTTPTransport {
         }
     }
 
+    /// How requests are matched to entries, and whether timings are replayed.
     public let configuration: Configuration
     /// Where requests that match nothing go; `nil`: they fail.
     public let fallback: (any HTTPTransport)?
     private let matcher: HARMatcher
 
     /// - Parameters:
+    ///   - archive: the exchanges to answer from (``HTTPArchive/init(contentsOf:)`` reads a file).
+    ///   - configuration: how requests are matched to entries, and whether timings are replayed.
     ///   - fallback: the transport for requests no entry matches (shut down with this one);
     ///     `nil` fails them with ``HARError/Code/unmatched``.
     public init(archive: HTTPArchive, configuration: Configuration = Configuration(), fallback: (any HTTPTransport)? = nil) {

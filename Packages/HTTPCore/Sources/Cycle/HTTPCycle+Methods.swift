@@ -32,6 +32,7 @@ extension HTTPCycle {
         ///   - requestObject: what the request processors turn into the body.
         ///   - timeout: the longest the whole request may take (``HTTPRequest/timeout``).
         ///   - options: the call's own processors, authentications, retry policy, body destination.
+        ///   - session: the session that sends it; ``HTTPSession/default`` unless given.
         /// - Throws: ``HTTPError``: ``HTTPError/Code/invalidURL`` before anything is sent; for a
         ///   failing status, ``HTTPError/Code/statusCode`` with the response (status, headers,
         ///   body) in ``HTTPError/response``; the errors of ``HTTPSession/send(_:options:)`` otherwise.

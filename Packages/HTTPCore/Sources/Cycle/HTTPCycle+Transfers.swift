@@ -8,9 +8,14 @@ extension HTTPCycle {
     /// Uploads `source` and returns the processed response.
     ///
     /// - Parameters:
+    ///   - urlString: an absolute http(s) URL, or with the session's `baseURL`, a path under it.
     ///   - method: POST unless given.
+    ///   - parameters: merged into the URL's query.
     ///   - source: what to send: `.data`, or `.file` streamed from disk (never read whole).
+    ///   - contentType: the body's `Content-Type`; by default none is set.
     ///   - didSendBodyData: called as the body goes out; its totals restart with each retry.
+    ///   - options: the call's own processors, authentications, retry policy.
+    ///   - session: the session that sends it; ``HTTPSession/default`` unless given.
     /// - Throws: ``HTTPError``, as ``HTTPCycle/Sender``'s forms; ``HTTPError/Code/unreadableBody``
     ///   when the file cannot be read.
     @discardableResult
@@ -47,9 +52,16 @@ extension HTTPCycle {
     /// `downloadFile` returns.
     ///
     /// - Parameters:
+    ///   - urlString: an absolute http(s) URL, or with the session's `baseURL`, a path under it.
+    ///   - parameters: merged into the URL's query.
     ///   - resumable: keep a partial file on failure when the server supports ranges; see
     ///     ``HTTPDownload/isResumable`` and ``HTTPError/resumeData``.
     ///   - resumeData: continue an earlier download.
+    ///   - didWriteData: called as the body goes into the file.
+    ///   - options: the call's own processors, authentications, retry policy.
+    ///   - session: the session that sends it; ``HTTPSession/default`` unless given.
+    ///   - downloadFile: given the response and the complete file, to move or read it before
+    ///     it is removed.
     /// - Throws: ``HTTPError``; after a failure of a resumable download, with the
     ///   ``HTTPError/resumeData`` to continue it from.
     @discardableResult

@@ -28,8 +28,10 @@ public struct HTTPHeaderMiddleware: HTTPMiddleware {
 
     /// Sets `headers` on every request.
     ///
-    /// - Parameter replacing: `true` replaces a header the request has; `false` (the default)
-    ///   leaves it as the request set it.
+    /// - Parameters:
+    ///   - headers: the fields to set.
+    ///   - replacing: `true` replaces a header the request has; `false` (the default) leaves it
+    ///     as the request set it.
     public init(_ headers: HTTPHeaderFields, replacing: Bool = false) {
         source = .fixed(headers)
         replaces = replacing

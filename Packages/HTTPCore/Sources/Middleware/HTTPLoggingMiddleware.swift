@@ -26,6 +26,7 @@ public struct HTTPLoggingMiddleware: HTTPMiddleware {
     public var name: String { "logging" }
 
     /// - Parameters:
+    ///   - logger: where the lines go.
     ///   - level: the level of the lines; a failure is logged one level higher (at most `.error`).
     ///   - logsHeaders: whether the headers go in the lines' metadata.
     public init(logger: Logger, level: Logger.Level = .info, logsHeaders: Bool = false) {

@@ -29,7 +29,7 @@
 ///
 /// Every response has its body in ``HTTPResponse/body``: whole bytes, or, for one bound for a
 /// download's file or the caller's reader, a stream still arriving. Read it, wrap it
-/// (``HTTPResponseBody/map(_:)``) or replace it (``HTTPResponseBody/init(_:)-(AsyncSequence)``),
+/// (``HTTPResponseBody/map(_:)``) or replace it (``HTTPResponseBody/init(_:)-(Chunks)``),
 /// whatever its kind, and the call puts what you hand on where the body goes. A response a middleware makes itself goes
 /// there like one from the network.
 public protocol HTTPMiddleware: Sendable {

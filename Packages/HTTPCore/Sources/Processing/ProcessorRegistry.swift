@@ -7,7 +7,7 @@ import struct Synchronization.Atomic
 /// and read as it was when each call started.
 ///
 /// An entry that also prepares requests (an ``HTTPProcessor``: JSON, forms, XML, multipart)
-/// writes bodies of its type too: ``requestProcessor(forContentType:)``.
+/// writes bodies of its type too, for a request whose `Content-Type` it takes.
 ///
 /// Patterns are `type/subtype` (exact), `type/*+suffix`, `type/*` and `*/*`. For a response,
 /// the most specific registered pattern wins in that order; parameters such as `charset` play

@@ -105,7 +105,7 @@ extension HTTPSession {
         /// In a program that links the umbrella it starts with gzip, deflate, br and zstd; in one
         /// built from single modules, empty.
         public var contentCodings = LinkedRegistries.standard.codings
-        /// Decides whether a status code fails the call with ``HTTPError/statusCode(_:)``
+        /// Decides whether a status code fails the call with ``HTTPError/Code/statusCode``
         /// Default: `>= 400`.
         public var shouldTreatStatusCodeAsFailure: @Sendable (Int) -> Bool = { $0 >= 400 }
 

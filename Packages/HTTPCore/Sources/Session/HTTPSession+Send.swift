@@ -16,8 +16,10 @@ extension HTTPSession {
     /// let response = try await session.send(request, options: .init(retryPolicy: .never))
     /// ```
     ///
-    /// - Parameter options: what this call uses instead of the session's settings, and where
-    ///   the response's body goes (``HTTPRequestOptions/responseBody``).
+    /// - Parameters:
+    ///   - request: what to send; the session's processors, headers and credentials are added.
+    ///   - options: what this call uses instead of the session's settings, and where the
+    ///     response's body goes (``HTTPRequestOptions/responseBody``).
     /// - Returns: the processed response: its body whole in ``HTTPResponse/body`` and its
     ///   processed form in ``HTTPResponse/object``; for
     ///   ``HTTPRequestOptions/BodyDestination/stream``, at its head, with the body a stream.

@@ -17,7 +17,7 @@ import struct Synchronization.Atomic
 /// ```
 public final class HTTPSession: Sendable {
     /// The session requests use when none is given. It lives as long as the process, made on
-    /// first use from what ``configureDefault(_:transport:)`` set, if anything.
+    /// first use from what ``configureDefault(_:)`` set, if anything.
     public static let `default` = HTTPSession.makeDefault()
 
     /// The transport requests go through from now on: made from the configuration's

@@ -1,7 +1,7 @@
 import Foundation
 
 /// HTTP-date parsing and writing (RFC 9110 §5.6.7): IMF-fixdate, and when reading the obsolete
-/// RFC 850 and asctime forms — to the letter (``parseStrictly(_:)``, what a cache reads), or with
+/// RFC 850 and asctime forms — to the letter (``parseStrictly(_:ignoringCase:)``, what a cache reads), or with
 /// the variants cookies use (``parse(_:)``, RFC 6265 §5.1.1's algorithm).
 ///
 /// Written by hand rather than with `DateFormatter`: every response brings dates, and
@@ -24,9 +24,11 @@ public enum HTTPDate {
     /// such a date (a missing comma, a two-digit year in the first form, a zone other than GMT,
     /// two fields joined) as already expired.
     ///
-    /// - Parameter ignoringCase: read the day and month names and `GMT` in any case
-    ///   (`thu, 01 jan 2099 00:00:00 gmt`), the latitude RFC 9111 §5.3 leaves a cache reading
-    ///   `Expires`; the forms stay exact.
+    /// - Parameters:
+    ///   - text: a header field's value.
+    ///   - ignoringCase: read the day and month names and `GMT` in any case
+    ///     (`thu, 01 jan 2099 00:00:00 gmt`), the latitude RFC 9111 §5.3 leaves a cache reading
+    ///     `Expires`; the forms stay exact.
     public static func parseStrictly(_ text: String, ignoringCase: Bool = false) -> Date? {
         var bytes = Array(text.utf8)
         if ignoringCase { bytes = canonicalCase(bytes) }

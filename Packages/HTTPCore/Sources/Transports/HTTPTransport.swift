@@ -4,8 +4,8 @@ import Foundation
 /// the head once, then the body chunk by chunk, still content-encoded. The session owns one;
 /// ``AsyncHTTPClientTransport`` is the default, `URLSessionTransport` (JewzURLSession) the alternative.
 ///
-/// A transport reports failures as ``HTTPError`` values: ``HTTPError/connectionFailed(reason:)``
-/// only when the server cannot have seen the request, ``HTTPError/timedOut`` for timeouts, and
+/// A transport reports failures as ``HTTPError`` values: ``HTTPError/Code/connectionFailed``
+/// only when the server cannot have seen the request, ``HTTPError/Code/timedOut`` for timeouts, and
 /// ``HTTPError/Code/cancelled`` when the calling task was cancelled. An error thrown by
 /// the receiver ends the exchange and is rethrown unchanged.
 public protocol HTTPTransport: Sendable {
@@ -14,10 +14,12 @@ public protocol HTTPTransport: Sendable {
     /// stage calls this without a hop.
     ///
     /// - Parameters:
+    ///   - request: the request as the session prepared it, headers and body complete.
     ///   - timeout: the longest the whole exchange may take; `nil` for no limit.
     ///   - onBodySent: called with the size of each piece of the request body once the
     ///     transport has handed it to the connection, serially; the sizes add up to the body's
     ///     length when the whole body went out.
+    ///   - receiver: takes the head, then the body chunk by chunk.
     /// - Throws: ``HTTPError``.
     nonisolated(nonsending) func send(
         _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,

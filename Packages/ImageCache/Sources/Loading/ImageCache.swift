@@ -6,7 +6,7 @@ import JewzHTTPCore
 ///
 /// - Memory: the images themselves, least recently used evicted first past a cost (bytes) or
 ///   count limit. A memory hit is served as it is, as Nuke and Kingfisher serve theirs.
-/// - Disk: JewzCache's ``DiskCacheStore`` through an ``HTTPCache``, so RFC 9111 decides —
+/// - Disk: JewzCache's ``/JewzCache/DiskCacheStore`` through an ``/JewzCache/HTTPCache``, so RFC 9111 decides —
 ///   `no-store` is never stored, `max-age` is fresh for its time, and a stale image is
 ///   revalidated with `ETag`/`Last-Modified` (a `304` keeps the stored bytes).
 /// - Downloads: one per key however many callers ask at once; a caller cancelled leaves alone,
@@ -55,7 +55,7 @@ public final class ImageCache: Sendable {
     /// runs at the highest priority among its waiters.
     let downloads = SingleFlight<String, ImageResponse>()
 
-    /// - Throws: ``CacheError`` when the disk cache's directory cannot be made, opened or locked.
+    /// - Throws: ``/JewzCache/CacheError`` when the disk cache's directory cannot be made, opened or locked.
     public init(configuration: Configuration = .init()) throws {
         self.configuration = configuration
         memory = ImageMemoryCache(costLimit: configuration.memoryCostLimit, countLimit: configuration.memoryCountLimit)

@@ -3,7 +3,7 @@ import Foundation
 import JewzHTTPCore
 
 /// Decompresses a brotli stream (RFC 7932) fed in pieces, as a body arrives, within
-/// ``JewzHTTPCore/DecompressionLimits``.
+/// ``/JewzHTTPCore/DecompressionLimits``.
 ///
 /// ```swift
 /// let decompressor = BrotliDecompressor()
@@ -30,7 +30,7 @@ public final class BrotliDecompressor: HTTPContentDecoding {
 
     /// Decodes the next piece of compressed input, appending the output.
     ///
-    /// - Throws: ``JewzHTTPCore/ContentDecodingError``: corrupt data, bytes after the end, a
+    /// - Throws: ``/JewzHTTPCore/ContentDecodingError``: corrupt data, bytes after the end, a
     ///   limit passed.
     public func decode(_ input: UnsafeRawBufferPointer, into output: inout Data) throws {
         guard let base = input.baseAddress, !input.isEmpty else { return }
@@ -69,7 +69,7 @@ public final class BrotliDecompressor: HTTPContentDecoding {
 
     /// Ends the input.
     ///
-    /// - Throws: ``JewzHTTPCore/ContentDecodingError/Code/truncated`` when the stream did not
+    /// - Throws: ``/JewzHTTPCore/ContentDecodingError/Code/truncated`` when the stream did not
     ///   reach its end.
     public func finish(into output: inout Data) throws {
         guard state != nil, !ended else { return }

@@ -11,7 +11,10 @@ import JewzHTTPCore
 public enum Gzip {
     /// Compresses `data` as a gzip member (or zlib / raw deflate).
     ///
-    /// - Parameter level: 0 (store) to 9 (smallest); -1 is zlib's default (6).
+    /// - Parameters:
+    ///   - data: the bytes to compress.
+    ///   - level: 0 (store) to 9 (smallest); -1 is zlib's default (6).
+    ///   - format: the framing: gzip (the default), zlib or raw deflate.
     /// - Throws: ``GzipError/zlib(code:)`` when zlib refuses the parameters.
     public static func compress(_ data: Data, level: Int32 = -1, format: GzipDecompressor.Format = .gzip) throws -> Data {
         var stream = z_stream()

@@ -8,7 +8,7 @@ extension HTTPCycle {
     /// Sends the request and decodes the JSON body as `type`.
     ///
     /// The session's registry does not process the body (explicit response processors still
-    /// run); the response stays readable in ``HTTPCycle/response``. The cycle's request keeps
+    /// run); the response stays readable in ``/JewzHTTPCore/HTTPCycle/response``. The cycle's request keeps
     /// `appliesContentTypeProcessing` set to `false`, so later runs of this cycle skip the
     /// registry too.
     ///
@@ -19,8 +19,8 @@ extension HTTPCycle {
     /// ```
     ///
     /// - Returns: the decoded body.
-    /// - Throws: ``HTTPError`` as ``HTTPCycle/start()`` does, and
-    ///   ``HTTPError/Code/processor`` with the decoder's `DecodingError`
+    /// - Throws: ``/JewzHTTPCore/HTTPError`` as ``/JewzHTTPCore/HTTPCycle/start()`` does, and
+    ///   ``/JewzHTTPCore/HTTPError/Code/processor`` with the decoder's `DecodingError`
     ///   and the response when the body is not a `type`.
     public func start<T: Decodable>(decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder()) async throws -> T {
         request.appliesContentTypeProcessing = false
@@ -47,8 +47,8 @@ extension HTTPCycle.Sender {
     /// let created = try await HTTPCycle.post(url, requestObject: draft, decoding: Person.self)
     /// ```
     ///
-    /// - Throws: ``HTTPError``: `.invalidURL` before anything is sent, the errors of
-    ///   ``HTTPSession/send(_:options:)``, and `.processor` (with the response) when the body is
+    /// - Throws: ``/JewzHTTPCore/HTTPError``: `.invalidURL` before anything is sent, the errors of
+    ///   ``/JewzHTTPCore/HTTPSession/send(_:options:)``, and `.processor` (with the response) when the body is
     ///   not a `type`.
     public func callAsFunction<T: Decodable>(
         _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],

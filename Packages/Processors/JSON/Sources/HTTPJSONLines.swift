@@ -6,13 +6,16 @@ extension HTTPResponseBody {
     /// `application/jsonl`) decoded as `type` as it arrives; blank lines are skipped.
     ///
     /// ```swift
-    /// let (_, body) = try await HTTPCycle(requestURL: url).startStreaming()
-    /// for try await token in body.jsonLines(as: Completion.self) { print(token.text, terminator: "") }
+    /// let feed = try await session.send(HTTPRequest(url: url), options: .init(responseBody: .stream))
+    /// for try await token in feed.body.jsonLines(as: Completion.self) { print(token.text, terminator: "") }
     /// ```
     ///
-    /// - Parameter maximumLineLength: the most bytes one line may hold.
-    /// - Returns: a sequence that throws ``HTTPError/Code/lineTooLong`` for a longer line,
-    ///   ``HTTPError/Code/processor`` with the decoder's `DecodingError` (and the line's number
+    /// - Parameters:
+    ///   - type: what each line decodes to.
+    ///   - decoder: the decoder each line goes through.
+    ///   - maximumLineLength: the most bytes one line may hold.
+    /// - Returns: a sequence that throws ``/JewzHTTPCore/HTTPError/Code/lineTooLong`` for a longer line,
+    ///   ``/JewzHTTPCore/HTTPError/Code/processor`` with the decoder's `DecodingError` (and the line's number
     ///   in its name) for a line that is not a `type`, and what ended the transfer.
     public func jsonLines<T: Decodable>(
         as type: T.Type, using decoder: JSONDecoder = JSONDecoder(), maximumLineLength: Int = 1 << 20

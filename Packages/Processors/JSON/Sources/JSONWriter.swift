@@ -108,7 +108,9 @@ enum JSONWriter {
 extension JSONValue {
     /// Parses JSON text.
     ///
-    /// - Parameter maximumDepth: the deepest nesting of arrays and objects accepted.
+    /// - Parameters:
+    ///   - bytes: the text, UTF-8 encoded.
+    ///   - maximumDepth: the deepest nesting of arrays and objects accepted.
     /// - Throws: ``JSONError/syntax(reason:line:column:offset:excerpt:)`` or
     ///   ``JSONError/tooDeep(limit:line:column:)``.
     public init(parsing bytes: some Sequence<UInt8>, maximumDepth: Int = 512) throws(JSONError) {

@@ -34,8 +34,10 @@ public struct MultipartFormData: Sendable {
 
     /// Creates an empty body.
     ///
-    /// - Parameter boundary: a boundary to use instead of a random one; it is checked for
-    ///   syntax now, and replaced by a random one if a part added later contains it.
+    /// - Parameters:
+    ///   - subtype: `form-data` (the default), `mixed`, `related`, `alternative`…
+    ///   - boundary: a boundary to use instead of a random one; it is checked for syntax now,
+    ///     and replaced by a random one if a part added later contains it.
     /// - Throws: ``MultipartError/invalidBoundary(_:)``.
     public init(subtype: String = "form-data", boundary: String? = nil) throws(MultipartError) {
         self.subtype = subtype
@@ -59,6 +61,11 @@ public struct MultipartFormData: Sendable {
     // MARK: Adding parts
 
     /// Adds a text field.
+    ///
+    /// - Parameters:
+    ///   - value: the field's text, sent as UTF-8.
+    ///   - name: the field's name.
+    ///   - headers: more fields for the part's head.
     public mutating func append(_ value: String, name: String, headers: HTTPHeaderFields = [:]) {
         var fields = HTTPHeaderFields()
         fields["Content-Disposition"] = Self.disposition(name: name, filename: nil)
@@ -68,8 +75,13 @@ public struct MultipartFormData: Sendable {
 
     /// Adds bytes from memory, as a file when `filename` is given.
     ///
-    /// - Parameter contentType: the part's type; guessed from `filename`'s extension when
-    ///   `nil`, and none is sent for a part without a file name.
+    /// - Parameters:
+    ///   - data: the part's bytes.
+    ///   - name: the field's name.
+    ///   - filename: the name the server sees; `nil` sends the bytes as a plain field.
+    ///   - contentType: the part's type; guessed from `filename`'s extension when `nil`, and
+    ///     none is sent for a part without a file name.
+    ///   - headers: more fields for the part's head.
     public mutating func append(
         _ data: Data, name: String, filename: String? = nil, contentType: String? = nil, headers: HTTPHeaderFields = [:]
     ) {
@@ -85,8 +97,11 @@ public struct MultipartFormData: Sendable {
     /// Adds a file, read in chunks when the body is sent.
     ///
     /// - Parameters:
+    ///   - url: the file to send.
+    ///   - name: the field's name.
     ///   - filename: the name the server sees; the file's own name when `nil`.
     ///   - contentType: guessed from the file name's extension when `nil`.
+    ///   - headers: more fields for the part's head.
     /// - Throws: ``MultipartError/unreadableFile(path:)``.
     public mutating func append(
         fileAt url: URL, name: String, filename: String? = nil, contentType: String? = nil, headers: HTTPHeaderFields = [:]

@@ -52,8 +52,10 @@ public final class XMLTree: Sendable {
     /// The nodes an XPath 1.0 expression selects, in document order. Expressions that yield a
     /// string, number or boolean give one text node.
     ///
-    /// - Parameter namespaces: prefix → URI pairs for the expression, added to the namespace
-    ///   declarations of the root element (which are available without being passed).
+    /// - Parameters:
+    ///   - expression: the XPath 1.0 expression.
+    ///   - namespaces: prefix → URI pairs for the expression, added to the namespace
+    ///     declarations of the root element (which are available without being passed).
     /// - Throws: ``XMLError/invalidXPath(expression:message:)``.
     public func nodes(forXPath expression: String, namespaces: [String: String] = [:]) throws(XMLError) -> [Node] {
         var declared: [(String, String)] = root.namespaceDeclarations.compactMap { declaration in

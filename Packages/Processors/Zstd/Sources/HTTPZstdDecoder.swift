@@ -5,7 +5,7 @@ import JewzZstdLibrary
 /// within ``limits``. Register it in a `ContentCodingRegistry` (a session's `contentCodings`; in a program that links the umbrella every new configuration has it) and
 /// sessions advertise `zstd` in `Accept-Encoding` — when libzstd loads: without it the
 /// decoder is ``isAvailable`` `false`, `zstd` is not advertised, and a `zstd` body a server
-/// sends anyway fails with ``JewzHTTPCore/ContentDecodingError/Code/unavailable``.
+/// sends anyway fails with ``/JewzHTTPCore/ContentDecodingError/Code/unavailable``.
 ///
 /// ```swift
 /// try session.update { $0.contentCodings.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings) }

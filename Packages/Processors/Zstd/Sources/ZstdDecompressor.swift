@@ -4,7 +4,7 @@ import JewzHTTPCore
 import JewzZstdLibrary
 
 /// Decompresses a Zstandard stream (RFC 8878) fed in pieces, as a body arrives, within
-/// ``JewzHTTPCore/DecompressionLimits``. Frames may follow one another; a frame whose window is
+/// ``/JewzHTTPCore/DecompressionLimits``. Frames may follow one another; a frame whose window is
 /// larger than 8 MiB is refused, as RFC 9659 lets an HTTP client do, so that one response
 /// cannot make the decoder hold more. libzstd is loaded when the process first needs it.
 ///
@@ -43,8 +43,8 @@ public final class ZstdDecompressor: HTTPContentDecoding {
 
     /// Decodes the next piece of compressed input, appending the output.
     ///
-    /// - Throws: ``JewzHTTPCore/ContentDecodingError``: corrupt data (or a window past 8 MiB),
-    ///   a limit passed, libzstd not installed (``JewzHTTPCore/ContentDecodingError/Code/unavailable``).
+    /// - Throws: ``/JewzHTTPCore/ContentDecodingError``: corrupt data (or a window past 8 MiB),
+    ///   a limit passed, libzstd not installed (``/JewzHTTPCore/ContentDecodingError/Code/unavailable``).
     public func decode(_ input: UnsafeRawBufferPointer, into output: inout Data) throws {
         guard let base = input.baseAddress, !input.isEmpty else { return }
         let (library, context) = try started()
@@ -71,7 +71,7 @@ public final class ZstdDecompressor: HTTPContentDecoding {
 
     /// Ends the input.
     ///
-    /// - Throws: ``JewzHTTPCore/ContentDecodingError/Code/truncated`` when a frame is not whole.
+    /// - Throws: ``/JewzHTTPCore/ContentDecodingError/Code/truncated`` when a frame is not whole.
     public func finish(into output: inout Data) throws {
         guard frameEnded else { throw ContentDecodingError(.truncated, coding: "zstd") }
     }

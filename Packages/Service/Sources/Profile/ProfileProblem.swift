@@ -1,4 +1,4 @@
-/// One thing wrong with a service profile, and where: what ``ServiceProfile/problems(in:)``
+/// One thing wrong with a service profile, and where: what ``ServiceProfile/problems(in:)-(Data)``
 /// and ``ServiceError/problems`` list.
 public struct ProfileProblem: Sendable, Hashable, CustomStringConvertible {
     /// A kind of problem. A struct, so that a new kind does not break a caller's `switch`.

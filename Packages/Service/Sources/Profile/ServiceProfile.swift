@@ -53,7 +53,7 @@ public struct ServiceProfile: Sendable {
     }
 
     /// A processor named in a profile: by name (`json`, `form`, `xml`, `multipart`, `data`) or
-    /// by content type, looked up in the session's ``ProcessorRegistry`` when a cycle is made.
+    /// by content type, looked up in the session's ``/JewzHTTPCore/ProcessorRegistry`` when a cycle is made.
     public struct ProcessorChoice: Sendable, Hashable, CustomStringConvertible {
         /// The content type whose registered processor is used; `nil` for `data` (the body's
         /// bytes as they are).

@@ -9,6 +9,9 @@ extension HTTPService {
     /// timeout and processors.
     ///
     /// - Parameters:
+    ///   - name: the resource's name in the profile.
+    ///   - values: what the resource's URI template is expanded with.
+    ///   - object: the request's body object, for the request processors.
     ///   - identifier: names the cycle within the service, for `option`.
     ///   - option: with an identifier, `.reuse` returns the cycle of that identifier while it
     ///     has not finished, `.replace` cancels it and makes a new one.
@@ -30,12 +33,12 @@ extension HTTPService {
     }
 
     /// Makes the cycle as ``cycle(forResource:values:object:identifier:option:)`` does, starts it
-    /// and returns it once it has finished, its response in ``HTTPCycle/response``.
+    /// and returns it once it has finished, its response in ``/JewzHTTPCore/HTTPCycle/response``.
     ///
     /// With `.reuse`, callers asking while a cycle of that identifier runs wait for that one:
     /// a hundred at once make one exchange, and it is cancelled only when all of them left.
     /// With `.replace`, each cancels the one before: the replaced callers get
-    /// ``HTTPError/Code/cancelled``.
+    /// ``/JewzHTTPCore/HTTPError/Code/cancelled``.
     ///
     /// - Throws: ``ServiceError``, and what the cycle throws (`HTTPError`).
     @discardableResult
@@ -68,7 +71,7 @@ extension HTTPService {
     ///
     /// With `.reuse`, a caller asking while a cycle of that identifier runs gets that cycle and
     /// is called back when it ends, as every other caller of it is: each caller hears back
-    /// once. With `.replace`, a replaced caller is called back with ``HTTPError/Code/cancelled``.
+    /// once. With `.replace`, a replaced caller is called back with ``/JewzHTTPCore/HTTPError/Code/cancelled``.
     ///
     /// - Returns: the cycle, started (or running already, for `.reuse`).
     /// - Throws: ``ServiceError`` when the cycle cannot be made (then `completion` is not called).

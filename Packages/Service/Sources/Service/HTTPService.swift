@@ -54,7 +54,10 @@ public final class HTTPService: Sendable {
 
     /// A service for `profile`, its requests made with `session`.
     ///
-    /// - Parameter cycleDidCreate: called right after each cycle is made.
+    /// - Parameters:
+    ///   - profile: the service's base URL, resources and defaults.
+    ///   - session: the session its cycles go through; ``/JewzHTTPCore/HTTPSession/default`` unless given.
+    ///   - cycleDidCreate: called right after each cycle is made.
     public init(profile: ServiceProfile, session: HTTPSession = .default, cycleDidCreate: CycleHook? = nil) {
         self.session = session
         state = Mutex(State(profile: profile, baseURL: profile.baseURL, hook: cycleDidCreate))

@@ -12,13 +12,13 @@ import Tracing
 /// The default transport: AsyncHTTPClient's pooled clients (HTTP/1.1, and HTTP/2 by ALPN;
 /// TLS via NIOSSL), one per event loop of the shared group: a request to an HTTP/1.1 origin goes
 /// through the least busy, one to an HTTP/2 origin through that origin's own, so that it gets
-/// one connection (see ``ClientLane`` and ``LaneSet``). ``Configuration`` says how it connects: timeouts, pool, TLS,
+/// one connection (see `ClientLane` and `LaneSet`). ``Configuration`` says how it connects: timeouts, pool, TLS,
 /// HTTP version, proxies.
 ///
 /// AsyncHTTPClient's own decompression stays off: content decoding belongs to the session's
 /// decoders. Connection establishment is not retried inside the client, so a refused
 /// connection surfaces at once and the session's retry policy decides what happens next.
-/// The idle timeout is kept by an ``IdleWatchdog`` rather than AsyncHTTPClient's read timeout,
+/// The idle timeout is kept by an `IdleWatchdog` rather than AsyncHTTPClient's read timeout,
 /// and a request's `timeout` bounds the whole exchange, body included.
 ///
 /// - Important: AsyncHTTPClient 1.37 traps, ending the process, when a server answers with a
