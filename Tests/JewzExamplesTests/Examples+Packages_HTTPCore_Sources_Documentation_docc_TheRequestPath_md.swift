@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Documentation_docc_TheRequestPath_md {
-    // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:40
-    static func example40() async throws {
+    // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:44
+    static func example44() async throws {
         let session = HTTPSession()
         let stamp = HTTPClosureMiddleware("stamp") { request, next in
             var request = request
@@ -17,8 +17,8 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TheRequestPath_md {
         try session.update { $0.networkMiddleware.append(stamp) }
     }
 
-    // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:58
-    static func example58() async throws {
+    // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:62
+    static func example62() async throws {
         // The size of every body, counted as it passes and added to the headers at its end.
         let counting = HTTPClosureMiddleware("count") { request, next in
             var response = try await next(request)

@@ -8,8 +8,8 @@ import Logging
 import Synchronization
 
 private enum README_md {
-    // README.md:36
-    static func example36() async throws {
+    // README.md:45
+    static func example45() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let key = "3f2c"
