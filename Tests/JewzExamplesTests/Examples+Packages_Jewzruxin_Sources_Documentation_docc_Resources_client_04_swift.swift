@@ -2,6 +2,7 @@
 // edit that, then run it again.
 import Foundation
 import Jewzruxin
+import Testing
 
 // Packages/Jewzruxin/Sources/Documentation.docc/Resources/client-04.swift
 enum Packages_Jewzruxin_Sources_Documentation_docc_Resources_client_04_swift {
@@ -32,6 +33,27 @@ enum Packages_Jewzruxin_Sources_Documentation_docc_Resources_client_04_swift {
         /// The items on one page of the catalog.
         func items(page: Int = 1) async throws -> [Item] {
             try await HTTPCycle.get("/items", parameters: ["page": "\(page)"], session: session).decode([Item].self)
+        }
+    }
+
+
+    @Suite struct CatalogClientTests {
+        @Test func itemsAreDecodedAndSentWithTheToken() async throws {
+            let mock = MockTransport()
+            mock.stub(
+                .get, path: "/v1/items", headers: ["Content-Type": "application/json", "Cache-Control": "max-age=60"],
+                body: Data(#"[{"id": 1, "title": "Hello"}]"#.utf8))
+            let client = CatalogClient(
+                baseURL: try #require(URL(string: "https://api.example.com/v1")),
+                signIn: { TokenAuthenticator.Credential(token: "t0ken") }, transport: mock)
+
+            #expect(try await client.items() == [Item(id: 1, title: "Hello")])
+            #expect(mock.requests.first?.headers["Authorization"] == "Bearer t0ken")
+
+            // The second read is the cache's: the API sees one request.
+            #expect(try await client.items() == [Item(id: 1, title: "Hello")])
+            #expect(mock.requests.count == 1)
+            try await client.session.shutdown()
         }
     }
 }
