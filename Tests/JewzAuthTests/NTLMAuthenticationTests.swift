@@ -37,6 +37,36 @@ import Testing
         }
     }
 
+    @Test func aLimitedAuthenticationKeepsItsHandshakeOnItsOwnConnection() async throws {
+        try await withSandbox { sandbox, session in
+            let origin = try #require(URL(string: sandbox.url("/"))?.origin)
+            for authentication: any HTTPAuthentication in [
+                NTLMAuthentication(username: "ada", password: "s3cret"), BasicAuthentication(username: "ada", password: "s3cret"),
+            ] {
+                try session.update { $0.authentications = [authentication.limited(to: [origin])] }
+                let response = try await HTTPCycle.get(sandbox.url("/ntlm-auth/ada/s3cret"), session: session)
+                #expect(response.statusCode == 200)
+            }
+            #expect(sandbox.router.ntlmHandshakesCompleted == 2)
+            // Limited to another origin: no handshake, the server's 401.
+            try session.update { $0.authentications = [NTLMAuthentication(username: "ada", password: "s3cret").limited(to: ["https://intranet.example"])] }
+            let error = await httpError { try await HTTPCycle.get(sandbox.url("/ntlm-auth/ada/s3cret"), session: session) }
+            #expect(error?.statusCode == 401)
+            #expect(sandbox.router.ntlmHandshakesCompleted == 2)
+        }
+    }
+
+    @Test func whenAServerOffersDigestAndNTLMDigestIsAnswered() async throws {
+        try await withSandbox { sandbox, session in
+            try session.update { $0.authentications = [BasicAuthentication(username: "ada", password: "s3cret")] }
+            let response = try await HTTPCycle.get(sandbox.url("/digest-auth/auth/ada/s3cret/SHA-256?ntlm=1"), session: session)
+            #expect(response.statusCode == 200)
+            #expect(sandbox.router.ntlmHandshakesCompleted == 0)
+            // Only Digest answers this route: a handshake would have ended in its 401.
+            #expect(sandbox.connectionCount == 1)
+        }
+    }
+
     @Test func basicAuthenticationWithoutNTLMAnswersBasicAndGetsThe401() async throws {
         try await withSandbox { sandbox, session in
             let basic = BasicAuthentication(username: "ada", password: "s3cret", schemes: [.basic, .digest])

@@ -37,7 +37,10 @@ final class SandboxDigest: Sendable {
             if qop != "none" { fields.append("qop=\"\(qop)\"") }
             if userhash { fields.append("userhash=true") }
             if stale { fields.append("stale=true") }
-            return SandboxResponse(status: 401, headers: [("WWW-Authenticate", "Digest " + fields.joined(separator: ", "))])
+            var headers = [("WWW-Authenticate", "Digest " + fields.joined(separator: ", "))]
+            // Offered beside Digest, as servers that take either do; answering it fails here.
+            if value("ntlm") == "1" { headers.append(("WWW-Authenticate", "NTLM")) }
+            return SandboxResponse(status: 401, headers: headers)
         }
         guard let header = request.header("Authorization"), header.lowercased().hasPrefix("digest ") else { return challenge(false) }
         let fields = Self.parameters(String(header.dropFirst(7)))

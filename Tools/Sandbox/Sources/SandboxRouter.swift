@@ -21,7 +21,7 @@ import JewzLocking
 /// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1&zstd-window=W` | content compressed in those codings, in order, by zlib (`raw-deflate` too), libbrotli (`br`) or libzstd (`zstd`, with a 2^W-byte window) |
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
 /// | `/token/issue`, `/token/protected`, `/token/expire` | bearer tokens handed out, checked, all expired (``SandboxTokens``) |
-/// | `/digest-auth/QOP/USER/PASSWORD/ALGORITHM?stale-after=N&next-nonce=1&userhash=1` | RFC 7616 Digest (see ``SandboxDigest``) |
+/// | `/digest-auth/QOP/USER/PASSWORD/ALGORITHM?stale-after=N&next-nonce=1&userhash=1&ntlm=1` | RFC 7616 Digest (see ``SandboxDigest``); `ntlm=1` offers NTLM too |
 /// | `/ntlm-auth/USER/PASSWORD?proxy=1&garble=1` | NTLMv2, each handshake kept with its connection (see ``SandboxNTLM``) |
 /// | `/events/KEY?…`, `/ndjson?count=N&interval=MS` | Server-Sent Events that resume, JSON lines, paced (``SandboxEvents``) |
 /// | `/ws/…` | WebSocket endpoints (``SandboxWebSockets``) |

@@ -16,22 +16,34 @@ enum CredentialOrigins {
 }
 
 /// An authentication that gives credentials, and answers challenges, only for requests to
-/// the origins it names: ``JewzHTTPCore/HTTPAuthentication/limited(to:)``.
-public struct OriginLimitedAuthentication: HTTPAuthentication {
+/// the origins it names: ``/JewzHTTPCore/HTTPAuthentication/limited(to:)``.
+///
+/// It answers with a handshake on a connection of its own when its base does (NTLM, or
+/// ``BasicAuthentication`` answering NTLM), so that limiting one keeps its handshake working.
+public struct OriginLimitedAuthentication: HTTPConnectionAuthentication {
+    /// The authentication it limits.
     public let base: any HTTPAuthentication
     /// The origins (scheme, host and port) it serves.
     public let origins: Set<String>
 
+    /// Whether the base answers `challenge` with a handshake on a connection of its own.
+    public func answersWithHandshake(_ challenge: HTTPResponse) -> Bool {
+        (base as? any HTTPConnectionAuthentication)?.answersWithHandshake(challenge) ?? false
+    }
+
+    /// The base's credentials, for a request to one of the origins.
     public func authorize(_ request: inout HTTPRequest) async throws {
         guard CredentialOrigins.allow(request.url, in: origins) else { return }
         try await base.authorize(&request)
     }
 
+    /// The base's answer to `challenge`, for a request to one of the origins; `false` otherwise.
     public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
         guard CredentialOrigins.allow(request.url, in: origins) else { return false }
         return try await base.respond(to: challenge, retrying: &request)
     }
 
+    /// Tells the base of a response to one of the origins.
     public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {
         guard CredentialOrigins.allow(request.url, in: origins) else { return }
         try base.didReceive(response, for: request)

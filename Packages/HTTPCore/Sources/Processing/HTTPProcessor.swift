@@ -4,7 +4,10 @@ import Foundation
 ///
 /// The requirement has no default, so a processor whose method is misspelt does not compile.
 /// Processors run on the call's task, never on the caller's thread; a thrown error fails the
-/// call with ``HTTPError/Code/processor``.
+/// call with ``HTTPError/Code/processor``. A processor that adds credentials declares itself an
+/// ``HTTPCredentialProcessor``: the session cannot tell a header that carries a secret from
+/// one that does not, so only those are kept to the origins credentials may go to; a plain
+/// request processor prepares every request it is given.
 ///
 /// ```swift
 /// struct CSVWriter: HTTPRequestProcessor {

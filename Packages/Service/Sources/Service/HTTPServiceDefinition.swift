@@ -19,11 +19,13 @@ public protocol HTTPServiceDefinition: Sendable {
     static var serviceName: String { get }
     /// The session the service's cycles use; the default session unless given.
     func makeSession() -> HTTPSession
-    /// Called right after the service makes a cycle; nothing unless given.
+    /// Called right after the service makes a cycle. It has no default, so that a method
+    /// of another name (a port's `cycleDidCreateWithResourceName`) does not compile silently
+    /// and go uncalled; one with nothing to adjust is empty.
     func cycleDidCreate(_ cycle: HTTPCycle, resourceName: String)
 }
 
 extension HTTPServiceDefinition {
+    /// The default session.
     public func makeSession() -> HTTPSession { .default }
-    public func cycleDidCreate(_ cycle: HTTPCycle, resourceName: String) {}
 }
