@@ -368,7 +368,8 @@ let package = Package(
         .testTarget(
             name: "JewzAuthTests",
             dependencies: ["JewzAuth", "JewzSandbox", "JewzTestSupport"],
-            path: "Tests/JewzAuthTests"
+            path: "Tests/JewzAuthTests",
+            resources: [.copy("Resources/aws-signing-test-suite")]
         ),
         .testTarget(
             name: "JewzCacheTests",

@@ -7,8 +7,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Auth_README_md {
-    // Packages/Auth/README.md:39
-    static func example39() async throws {
+    // Packages/Auth/README.md:44
+    static func example44() async throws {
 
         let session = HTTPSession()
         try session.update { $0.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")] }

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Processing_HTTPProcessor_swift {
-    // Packages/HTTPCore/Sources/Processing/HTTPProcessor.swift:9
-    static func example9() async throws {
+    // Packages/HTTPCore/Sources/Processing/HTTPProcessor.swift:12
+    static func example12() async throws {
         let url = URL(string: "https://api.example.com/items")!
         var request = HTTPRequest(url: url)
         struct CSVWriter: HTTPRequestProcessor {
@@ -19,8 +19,8 @@ private enum Packages_HTTPCore_Sources_Processing_HTTPProcessor_swift {
         }
     }
 
-    // Packages/HTTPCore/Sources/Processing/HTTPProcessor.swift:35
-    static func example35() async throws {
+    // Packages/HTTPCore/Sources/Processing/HTTPProcessor.swift:38
+    static func example38() async throws {
         let session = HTTPSession()
         let response = HTTPResponse(statusCode: 200)
         struct CSVReader: HTTPResponseProcessor {

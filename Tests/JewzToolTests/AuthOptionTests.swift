@@ -51,4 +51,25 @@ import Testing
         let badType = try await runJewz(["--auth", "a:b", "--auth-type", "kerberos", "http://127.0.0.1:9/"])
         #expect(badType.status == 1)
     }
+
+    @Test func awsSigV4SignsWithTheKeyGivenOrTheEnvironments() async throws {
+        let sandbox = try await Sandbox.start()
+        let signed = try await runJewz(["--aws-sigv4", "aws:amz:eu-west-1:s3", "--auth", "AKIDEXAMPLE:secret", sandbox.url("/inspect/bucket/key")])
+        #expect(signed.status == 0, "\(signed.error)")
+        let inspection = try Inspection(data: Data(signed.output.utf8))
+        let authorization = try #require(inspection.values("Authorization").first)
+        #expect(authorization.hasPrefix("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/"))
+        #expect(authorization.contains("/eu-west-1/s3/aws4_request, SignedHeaders=") && authorization.contains("Signature="))
+        #expect(inspection.values("X-Amz-Content-SHA256") == ["e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"])
+        let fromEnvironment = try await runJewz(
+            ["--aws-sigv4", "aws:amz:us-east-1:sts", sandbox.url("/inspect")],
+            environment: ["AWS_ACCESS_KEY_ID": "ASIAEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_SESSION_TOKEN": "t0ken"])
+        let temporary = try Inspection(data: Data(fromEnvironment.output.utf8))
+        #expect(temporary.values("Authorization").first?.hasPrefix("AWS4-HMAC-SHA256 Credential=ASIAEXAMPLE/") == true, "\(fromEnvironment.error)")
+        #expect(temporary.values("X-Amz-Security-Token") == ["t0ken"])
+        let malformed = try await runJewz(["--aws-sigv4", "aws:eu-west-1", "--auth", "AKIDEXAMPLE:secret", sandbox.url("/inspect")])
+        #expect(malformed.status != 0)
+        #expect(malformed.error.contains("--aws-sigv4 takes aws:amz:REGION:SERVICE"))
+        try await sandbox.shutdown()
+    }
 }

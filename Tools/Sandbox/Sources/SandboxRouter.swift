@@ -13,7 +13,7 @@ import JewzLocking
 /// | `/status/N` | status N |
 /// | `/bytes/N` | N bytes, byte i = i mod 256 |
 /// | `/json`, `/xml`, `/csv` | a small document of that type |
-/// | `/inspect` | the request as JSON (method, uri, protocol version, headers, the body's first 64 KiB and its length) |
+/// | `/inspect`, `/inspect/ANY/PATH` | the request as JSON (method, uri, protocol version, headers, the body's first 64 KiB and its length) |
 /// | `/drop/N` | announces N bytes, sends half, closes the connection |
 /// | `/counter?key=K&fail=N&status=S&retry-after=R&delay=D&hold=H` | status S (503) N times per key, each after D seconds, then 200; every answer after H seconds |
 /// | `/redirect/N?status=S` | N redirects (302, or S: 301/302/303/307/308), then `/dumpupload/` for 307/308, else `/hello/` |
@@ -107,7 +107,7 @@ public final class SandboxRouter: Sendable {
             return document(Self.sampleXML, type: "application/xml")
         case ("csv", 1):
             return document("name,language\nJewzruxin,Swift\nhttpx,Python\n", type: "text/csv; charset=utf-8")
-        case ("inspect", 1):
+        case ("inspect", _):
             return inspect(request)
         case ("openapi.yaml", 1):
             return SandboxOpenAPI.respond(to: request)

@@ -12,6 +12,9 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "basic (the default; sent with the request), digest (answers the server's challenge, RFC 7616), ntlm (NTLMv2 on a connection of its own; USER may be DOMAIN\\USER), auto (answers the challenge with the strongest scheme offered: Digest, then NTLM, then Basic) or bearer.")
     var authType = "basic"
 
+    @Option(help: "Sign with AWS Signature Version 4, as curl's --aws-sigv4: aws:amz:REGION:SERVICE (aws:amz:eu-west-1:s3). The key is --auth KEY:SECRET, else AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN.")
+    var awsSigv4: String?
+
     @Option(help: "Check the server's TLS certificate: yes (the default), no (for test servers only), or the path of a CA bundle (PEM) to trust as well.")
     var verify = "yes"
 
@@ -47,8 +50,12 @@ struct ConnectionOptions: ParsableArguments {
         try configureAuthentication(&configuration)
     }
 
-    /// `--auth` and `--auth-type`, as httpie reads them.
+    /// `--auth` and `--auth-type`, as httpie reads them; `--aws-sigv4`, with `--auth` as its key.
     private func configureAuthentication(_ configuration: inout HTTPSession.Configuration) throws {
+        if let awsSigv4 {
+            configuration.networkMiddleware.append(try Self.signer(awsSigv4, key: auth))
+            return
+        }
         guard let auth else { return }
         let type = authType.lowercased()
         if type == "bearer" {
@@ -68,6 +75,27 @@ struct ConnectionOptions: ParsableArguments {
         } else {
             configuration.requestProcessors = [BasicAuthProcessor(username: user, password: password)]
         }
+    }
+
+    /// The signer `--aws-sigv4 aws:amz:REGION:SERVICE` describes, with `KEY:SECRET` or the
+    /// environment's credentials.
+    private static func signer(_ value: String, key: String?) throws -> AWSSignatureV4 {
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 4, parts[0].lowercased() == "aws", parts[1].lowercased() == "amz", !parts[2].isEmpty, !parts[3].isEmpty else {
+            throw ValidationError("--aws-sigv4 takes aws:amz:REGION:SERVICE, for example aws:amz:eu-west-1:s3.")
+        }
+        let credentials: AWSCredentials
+        if let key {
+            guard let colon = key.firstIndex(of: ":") else {
+                throw ValidationError("With --aws-sigv4, --auth takes the access key as KEY:SECRET.")
+            }
+            credentials = AWSCredentials(accessKeyID: String(key[..<colon]), secretAccessKey: String(key[key.index(after: colon)...]))
+        } else if let environment = AWSCredentials.environment() {
+            credentials = environment
+        } else {
+            throw ValidationError("--aws-sigv4 needs a key: --auth KEY:SECRET, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.")
+        }
+        return AWSSignatureV4(credentials: credentials, region: parts[2], service: parts[3])
     }
 
     /// `USER:PASSWORD`, or `USER` with the password asked for on the terminal.

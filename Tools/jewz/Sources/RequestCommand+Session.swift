@@ -37,7 +37,9 @@ extension RequestCommand {
         if let cache { configuration.cache = try diskCache(at: cache, mebibytes: cacheSize) }
         try connection.configure(&configuration)
         let echo = RequestEcho.forPrinting(parts, offline: offline, placeholder: placeholder)
+        // The connection's own (a signer) stay last, closest to the wire.
         configuration.networkMiddleware = (echo.map { [$0] } ?? []) + (log ? [HTTPLoggingMiddleware(logger: Self.exchangeLog)] : [])
+            + configuration.networkMiddleware
         let trace = printing.verbose ? StageTrace() : nil
         configuration.eventMonitors = trace.map { [$0] } ?? []
         return (HTTPSession(configuration: configuration), remembered, echo, trace)

@@ -9,6 +9,29 @@ extension TourStep {
         let url = sandbox.url
         return [
             TourStep(
+                title: "AWS Signature Version 4 signs each request on the wire, for S3 and every AWS API; a presigned URL carries it",
+                code: """
+                    let key = AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")   // or .environment()
+                    let s3 = AWSSignatureV4(credentials: key, region: "eu-west-1", service: "s3")
+                    let session = HTTPSession(configuration: .init { $0.networkMiddleware = [s3] })
+                    let seen = try await HTTPCycle.put(url("/inspect/bucket/report.txt"), requestObject: Data("hello".utf8), session: session)
+                    let link = s3.presignedURL(for: HTTPRequest(url: URL(string: url("/bucket/report.txt"))!))
+                    """
+            ) {
+                let key = AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")
+                let s3 = AWSSignatureV4(credentials: key, region: "eu-west-1", service: "s3")
+                let session = HTTPSession(configuration: .init { $0.networkMiddleware = [s3] })
+                let seen = try await HTTPCycle.put(url("/inspect/bucket/report.txt"), requestObject: Data("hello".utf8), session: session)
+                try await session.shutdown()
+                let fields = seen.json?["headers"].array ?? []
+                let authorization = fields.first { $0[0].string == "Authorization" }?[1].string ?? ""
+                let link = URL(string: url("/bucket/report.txt")).map { s3.presignedURL(for: HTTPRequest(url: $0)) }
+                let scoped = authorization.hasPrefix("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/") && authorization.contains("/eu-west-1/s3/aws4_request")
+                return Outcome(
+                    "Authorization \(scoped ? "scoped to eu-west-1/s3" : authorization), link signed: \(link?.query?.contains("X-Amz-Signature=") == true)",
+                    expected: "Authorization scoped to eu-west-1/s3, link signed: true")
+            },
+            TourStep(
                 title: "One BasicAuthentication answers whichever challenge the server sends: Digest, NTLM or Basic, the strongest offered",
                 code: """
                     let session = HTTPSession()

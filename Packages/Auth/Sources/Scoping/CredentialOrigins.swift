@@ -16,7 +16,7 @@ enum CredentialOrigins {
 }
 
 /// An authentication that gives credentials, and answers challenges, only for requests to
-/// the origins it names: ``/JewzHTTPCore/HTTPAuthentication/limited(to:)``.
+/// the origins it names: ``JewzHTTPCore/HTTPAuthentication/limited(to:)``.
 ///
 /// It answers with a handshake on a connection of its own when its base does (NTLM, or
 /// ``BasicAuthentication`` answering NTLM), so that limiting one keeps its handshake working.

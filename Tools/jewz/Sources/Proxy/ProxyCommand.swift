@@ -109,7 +109,7 @@ struct ProxyCommand: AsyncParsableCommand {
         try connection.configure(&configuration)
         if let cache { configuration.cache = try diskCache(at: cache, mebibytes: cacheSize, shared: true) }
         do {
-            if let record { configuration.networkMiddleware = [try HARRecorder(writingTo: URL(fileURLWithPath: record))] }
+            if let record { configuration.networkMiddleware.insert(try HARRecorder(writingTo: URL(fileURLWithPath: record)), at: 0) }
             guard let archive else { return HTTPSession(configuration: configuration) }
             let network = fallback ? AsyncHTTPClientTransport(configuration: configuration.transport) : nil
             configuration.customTransport = HARReplayTransport(archive: archive, fallback: network)

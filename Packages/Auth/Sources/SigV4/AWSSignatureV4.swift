@@ -1,0 +1,137 @@
+import Foundation
+import JewzHTTPCore
+
+/// Signs requests with AWS Signature Version 4, for S3 and S3-compatible stores (MinIO, Ceph,
+/// R2) and every AWS API: a network middleware, so that it signs what goes on the wire, after
+/// every other field is set, again on each retry and redirect hop.
+///
+/// The signature covers the method, path, query, the body's hash and the request's fields
+/// (but `User-Agent`, `Authorization` and the fields proxies and tracers add). A body in memory
+/// is hashed; a file or a stream is sent as `UNSIGNED-PAYLOAD`, which S3 accepts (other
+/// services want the body in memory). For S3 the path is encoded once and not normalized, as S3
+/// reads keys; for other services it is normalized and encoded twice.
+///
+/// ```swift
+/// let credentials = AWSCredentials.environment() ?? AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")
+/// let s3 = AWSSignatureV4(credentials: credentials, region: "eu-west-1", service: "s3")
+/// let session = HTTPSession(configuration: .init { $0.networkMiddleware = [s3] })
+/// let link = s3.presignedURL(for: HTTPRequest(url: URL(string: "https://bucket.s3.eu-west-1.amazonaws.com/report.pdf")!))
+/// ```
+public struct AWSSignatureV4: HTTPMiddleware {
+    public let credentials: AWSCredentials
+    /// The region requests are signed for (`us-east-1`).
+    public let region: String
+    /// The service requests are signed for (`s3`, `sts`, `execute-api`…).
+    public let service: String
+    private let clock: @Sendable () -> Date
+    private let canonicalization: SigV4Canonicalization
+
+    /// Fields never signed: a proxy, a tracer or the transport may change them on the way.
+    private static let unsignedFields: Set<String> = [
+        "authorization", "user-agent", "connection", "expect", "keep-alive", "proxy-authorization", "te", "trailer",
+        "transfer-encoding", "upgrade", "x-amzn-trace-id", "traceparent", "tracestate",
+    ]
+
+    /// - Parameters:
+    ///   - credentials: the access key, and the session token of temporary credentials.
+    ///   - region: the region of the endpoint (`us-east-1`).
+    ///   - service: the service's signing name (`s3`, `sts`, `execute-api`…).
+    ///   - clock: the time requests are signed at (a test's fixed date).
+    public init(credentials: AWSCredentials, region: String, service: String, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.credentials = credentials
+        self.region = region
+        self.service = service
+        self.clock = clock
+        let isS3 = service == "s3"
+        canonicalization = SigV4Canonicalization(region: region, service: service, normalizesPath: !isS3, encodesPathTwice: !isS3)
+    }
+
+    public var name: String { "sigv4" }
+
+    /// Sends `request` signed now.
+    public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        try await next(signed(request, at: clock()))
+    }
+
+    /// `request` with the fields that sign it: `X-Amz-Date`, `X-Amz-Content-SHA256`,
+    /// `X-Amz-Security-Token` for temporary credentials, and `Authorization`.
+    public func signed(_ request: HTTPRequest, at date: Date) -> HTTPRequest {
+        var signed = request
+        let timestamp = SigV4Canonicalization.timestamp(date)
+        let payloadHash = Self.payloadHash(of: request)
+        signed.headers["Authorization"] = nil
+        signed.headers["X-Amz-Date"] = timestamp
+        signed.headers["X-Amz-Content-SHA256"] = payloadHash
+        signed.headers["X-Amz-Security-Token"] = credentials.sessionToken
+        let fields = signedFields(of: signed)
+        let canonical = canonicalization.canonicalRequest(
+            method: request.method.rawValue, path: Self.path(of: request.url), query: request.url.query(percentEncoded: true) ?? "",
+            fields: fields, payloadHash: payloadHash)
+        let stringToSign = canonicalization.stringToSign(canonicalRequest: canonical, timestamp: timestamp)
+        let signature = canonicalization.signature(of: stringToSign, secret: credentials.secretAccessKey, timestamp: timestamp)
+        signed.headers["Authorization"] = "\(SigV4Canonicalization.algorithm) Credential=\(credentials.accessKeyID)/\(canonicalization.scope(timestamp: timestamp)), "
+            + "SignedHeaders=\(SigV4Canonicalization.signedNames(fields)), Signature=\(signature)"
+        return signed
+    }
+
+    /// A URL that performs `request` (a GET, a PUT of a known object) for anyone who has it,
+    /// until `lifetime` has passed: the signature travels in the query (`X-Amz-Signature`),
+    /// only the `Host` field is signed, and the body is `UNSIGNED-PAYLOAD`.
+    ///
+    /// - Parameters:
+    ///   - request: the request the URL stands for; its method must be the one the URL is used with.
+    ///   - lifetime: how long the URL works, at most seven days.
+    ///   - date: when the URL starts to work.
+    public func presignedURL(for request: HTTPRequest, lifetime: Duration = .seconds(3600), at date: Date = Date()) -> URL {
+        let timestamp = SigV4Canonicalization.timestamp(date)
+        let host = Self.host(of: request.url)
+        var parameters = [
+            ("X-Amz-Algorithm", SigV4Canonicalization.algorithm),
+            ("X-Amz-Credential", "\(credentials.accessKeyID)/\(canonicalization.scope(timestamp: timestamp))"),
+            ("X-Amz-Date", timestamp), ("X-Amz-Expires", String(min(max(lifetime.components.seconds, 1), 604_800))),
+            ("X-Amz-SignedHeaders", "host"),
+        ]
+        if let token = credentials.sessionToken { parameters.append(("X-Amz-Security-Token", token)) }
+        let added = parameters.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&")
+        let query = [request.url.query(percentEncoded: true), added].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: "&")
+        let canonical = canonicalization.canonicalRequest(
+            method: request.method.rawValue, path: Self.path(of: request.url), query: query, fields: [("host", host)],
+            payloadHash: "UNSIGNED-PAYLOAD")
+        let stringToSign = canonicalization.stringToSign(canonicalRequest: canonical, timestamp: timestamp)
+        let signature = canonicalization.signature(of: stringToSign, secret: credentials.secretAccessKey, timestamp: timestamp)
+        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: true)
+        components?.percentEncodedQuery = query + "&X-Amz-Signature=" + signature
+        return components?.url ?? request.url
+    }
+
+    /// The request's fields to sign, `Host` first as the transport will send it.
+    private func signedFields(of request: HTTPRequest) -> [(name: String, value: String)] {
+        var fields = [(name: "host", value: Self.host(of: request.url))]
+        for field in request.headers where !Self.unsignedFields.contains(field.name.lowercased()) && field.name.lowercased() != "host" {
+            fields.append((field.name, field.value))
+        }
+        return fields
+    }
+
+    /// The body's SHA-256 when it is in memory; `UNSIGNED-PAYLOAD` for a file or a stream.
+    private static func payloadHash(of request: HTTPRequest) -> String {
+        switch request.body {
+        case nil: SigV4Canonicalization.emptyPayloadHash
+        case .data(let data)?: SigV4Canonicalization.hexSHA256(data)
+        default: "UNSIGNED-PAYLOAD"
+        }
+    }
+
+    /// `host`, with the port when it is not the scheme's default, as the `Host` field says it.
+    private static func host(of url: URL) -> String {
+        let host = url.host(percentEncoded: true) ?? ""
+        guard let port = url.port, port != (url.scheme == "https" ? 443 : 80) else { return host }
+        return "\(host):\(port)"
+    }
+
+    /// The path as the request line sends it.
+    private static func path(of url: URL) -> String {
+        let path = url.path(percentEncoded: true)
+        return path.isEmpty ? "/" : path
+    }
+}
