@@ -64,16 +64,21 @@ import Testing
         try String(contentsOf: directory.appendingPathComponent(name).appendingPathComponent(file), encoding: .utf8)
     }
 
+    /// A case's context, request, the signing it describes, and its time as SigV4 writes it.
+    static func load(_ name: String) throws -> (Context, RawRequest, SigV4Canonicalization, String) {
+        let context = try JSONDecoder().decode(Context.self, from: Data(try read(name, "context.json").utf8))
+        let signing = SigV4Canonicalization(
+            region: context.region, service: context.service, normalizesPath: context.normalize, encodesPathTwice: true)
+        let timestamp = context.timestamp.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        return (context, RawRequest(try read(name, "request.txt")), signing, timestamp)
+    }
+
     @Test func theSuiteIsPresentWhole() {
         #expect(Self.cases.count == 38)
     }
 
     @Test(arguments: cases) func headerForm(_ name: String) throws {
-        let context = try JSONDecoder().decode(Context.self, from: Data(try Self.read(name, "context.json").utf8))
-        let request = RawRequest(try Self.read(name, "request.txt"))
-        let signing = SigV4Canonicalization(
-            region: context.region, service: context.service, normalizesPath: context.normalize, encodesPathTwice: true)
-        let timestamp = context.timestamp.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        let (context, request, signing, timestamp) = try Self.load(name)
         let payloadHash = SigV4Canonicalization.hexSHA256(request.body)
         var fields = request.fields + [("X-Amz-Date", timestamp)]
         if let token = context.credentials.token, context.omit_session_token != true { fields.append(("X-Amz-Security-Token", token)) }
@@ -89,11 +94,7 @@ import Testing
     }
 
     @Test(arguments: cases) func queryForm(_ name: String) throws {
-        let context = try JSONDecoder().decode(Context.self, from: Data(try Self.read(name, "context.json").utf8))
-        let request = RawRequest(try Self.read(name, "request.txt"))
-        let signing = SigV4Canonicalization(
-            region: context.region, service: context.service, normalizesPath: context.normalize, encodesPathTwice: true)
-        let timestamp = context.timestamp.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        let (context, request, signing, timestamp) = try Self.load(name)
         var parameters = [
             ("X-Amz-Algorithm", SigV4Canonicalization.algorithm),
             ("X-Amz-Credential", "\(context.credentials.access_key_id)/\(signing.scope(timestamp: timestamp))"),
