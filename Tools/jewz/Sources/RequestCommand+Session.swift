@@ -25,8 +25,7 @@ extension RequestCommand {
         }
         if let timeout, timeout > 0 {
             // --timeout is the one limit a person sets: connecting may take that long, no longer
-            // (the request's deadline does not reach AsyncHTTPClient's connection attempt), and
-            // so may a silence.
+            // (the connect timeout names the failure as a connection's), and so may a silence.
             let limit = Duration.milliseconds(Int(timeout * 1000))
             configuration.transport.timeouts.connect = limit
             configuration.transport.timeouts.idle = max(configuration.transport.timeouts.idle, limit)
