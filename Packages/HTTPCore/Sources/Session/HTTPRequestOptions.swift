@@ -6,8 +6,7 @@
 /// ```swift
 /// let response = try await session.send(
 ///     request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
-/// let streamed = try await session.send(request, options: .init(responseBody: .stream))
-/// for try await chunk in streamed.body { hasher.update(data: chunk) }
+/// let saved = try await session.send(request, options: .init(priority: .high, responseBody: .download(.moving(to: file))))
 /// ```
 public struct HTTPRequestOptions: Sendable {
     /// Turn the request's object into its body, in order; `nil` uses the session's.
