@@ -184,7 +184,14 @@ let package = Package(
         ),
         .target(
             name: "JewzAuth",
-            dependencies: ["JewzLocking", "JewzHTTPCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "JewzLocking", "JewzHTTPCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Packages/Auth/Sources"
         ),
         .target(

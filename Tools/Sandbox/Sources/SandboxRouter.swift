@@ -20,6 +20,7 @@ import JewzLocking
 /// | `/redirect-to?url=U&status=S` | a redirect (302, or S) to U, which may be on another server |
 /// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1&zstd-window=W` | content compressed in those codings, in order, by zlib (`raw-deflate` too), libbrotli (`br`) or libzstd (`zstd`, with a 2^W-byte window) |
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
+/// | `/oauth/…`, `/.well-known/oauth-authorization-server` | an OAuth 2.0 authorization server and a resource (``SandboxOAuth``) |
 /// | `/token/issue`, `/token/protected`, `/token/expire` | bearer tokens handed out, checked, all expired (``SandboxTokens``) |
 /// | `/digest-auth/QOP/USER/PASSWORD/ALGORITHM?stale-after=N&next-nonce=1&userhash=1&ntlm=1` | RFC 7616 Digest (see ``SandboxDigest``); `ntlm=1` offers NTLM too |
 /// | `/ntlm-auth/USER/PASSWORD?proxy=1&garble=1` | NTLMv2, each handshake kept with its connection (see ``SandboxNTLM``) |
@@ -40,6 +41,10 @@ public final class SandboxRouter: Sendable {
     private let tokens = SandboxTokens()
     private let cache = SandboxCache()
     private let eventStreams = SandboxEvents()
+    private let oauth = SandboxOAuth()
+
+    /// How many tokens the OAuth server has issued, per grant type.
+    public var oauthTokensIssued: [String: Int] { oauth.tokensIssued }
 
     /// How many tokens `/token/issue` has handed out.
     public var tokensIssued: Int { tokens.issued }
@@ -137,6 +142,8 @@ public final class SandboxRouter: Sendable {
             let keepsBody = status == 307 || status == 308
             let location = remaining == 0 ? (keepsBody ? "/dumpupload/" : "/hello/") : "/redirect/\(remaining - 1)?status=\(status)"
             return SandboxResponse(status: status, headers: [("Location", location)])
+        case ("oauth", 2...3), (".well-known", 2):
+            return oauth.respond(to: request, segments: segments, query: query)
         case ("token", 2):
             return tokens.respond(to: request, action: segments[1])
         case ("events", 2):

@@ -72,6 +72,11 @@ public final class TokenAuthenticator: HTTPAuthentication {
     /// The token requests are sent with now.
     public var credential: Credential? { state.withLock { $0.credential } }
 
+    /// Sends `credential` from now on, without a refresh (a sign-in or sign-out made elsewhere).
+    func replace(with credential: Credential?) {
+        state.withLock { $0.credential = credential }
+    }
+
     /// How many requests wait for the refresh in flight (for tests: a refresh shared by all).
     package var refreshWaiters: Int { refreshing.waiterCount(for: 0) }
 
