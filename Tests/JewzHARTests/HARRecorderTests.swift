@@ -28,6 +28,23 @@ import Testing
         return (json, try HTTPArchive(contentsOf: file))
     }
 
+    @Test func anOAuthTokenRequestAndItsAnswerKeepNoCredential() async throws {
+        let (json, archive) = try await recording { sandbox, session in
+            let token = try HTTPCycle(sandbox.url("/oauth/token"), method: .post, session: session)
+            token.request.headers["Content-Type"] = "application/x-www-form-urlencoded"
+            token.request.data = Data("grant_type=client_credentials&client_id=jewz-confidential&client_secret=s3cret&scope=read".utf8)
+            try await token.start()
+            #expect(token.response?.text?.contains(#""access_token":"at-"#) == true)
+        }
+        let recorded = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
+        #expect(!recorded.contains("s3cret"))
+        #expect(!recorded.contains("at-"))
+        let entry = try #require(archive.log.entries.first)
+        #expect(entry.request.postData?.text == "grant_type=client_credentials&client_id=jewz-confidential&client_secret=[redacted]&scope=read")
+        #expect(entry.response.content.text?.contains(#""access_token":"[redacted]""#) == true)
+        #expect(entry.response.content.text?.contains(#""token_type":"Bearer""#) == true)
+    }
+
     @Test func eachExchangeIsAnEntryAsHAR12Writes() async throws {
         let (json, archive) = try await recording { sandbox, session in
             _ = try await HTTPCycle.get(

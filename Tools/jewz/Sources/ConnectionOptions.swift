@@ -50,6 +50,15 @@ struct ConnectionOptions: ParsableArguments {
         try configureAuthentication(&configuration)
     }
 
+    /// A session that reaches servers as the options say, with nothing else of the command's.
+    ///
+    /// - Throws: as ``configure(_:)``.
+    func makeSession() throws -> HTTPSession {
+        var configuration = HTTPSession.Configuration()
+        try configure(&configuration)
+        return HTTPSession(configuration: configuration)
+    }
+
     /// `--auth` and `--auth-type`, as httpie reads them; `--aws-sigv4`, with `--auth` as its key.
     private func configureAuthentication(_ configuration: inout HTTPSession.Configuration) throws {
         if let awsSigv4 {

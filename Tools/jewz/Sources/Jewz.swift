@@ -11,6 +11,7 @@ struct Jewz: AsyncParsableCommand {
         abstract: "A command-line HTTP client built on Jewzruxin.",
         discussion: """
             jewz [METHOD] URL [ITEM ...]   send a request (items: Header:Value, name==query, name=value, name:=json)
+            jewz auth login ISSUER --client ID   sign in to an OAuth 2.0 server (device code, or --browser); status, logout
             jewz expand TEMPLATE [VAR ...]  expand an RFC 6570 URI template (--jsonl: one per input line)
             jewz image URL [--cache DIR]    download an image through the image cache; print format, size, source (--json)
             jewz service PROFILE RESOURCE [VAR ...]  call a resource of a service profile or OpenAPI document (--list, --verify)
@@ -23,7 +24,7 @@ struct Jewz: AsyncParsableCommand {
             3 when `jewz image` gets a body that is not an image.
             JEWZ_LOG_LEVEL=debug shows the library's log (requests, retries, failures) on standard error.
             """,
-        subcommands: [RequestCommand.self, ExpandCommand.self, ImageCommand.self, ServiceCommand.self, PinsCommand.self, BenchCommand.self, ServeCommand.self, ProxyCommand.self, WebSocketCommand.self, TourCommand.self],
+        subcommands: [RequestCommand.self, AuthCommand.self, ExpandCommand.self, ImageCommand.self, ServiceCommand.self, PinsCommand.self, BenchCommand.self, ServeCommand.self, ProxyCommand.self, WebSocketCommand.self, TourCommand.self],
         defaultSubcommand: RequestCommand.self)
 
     /// Parses and runs, mapping every outcome to the documented exit status (ArgumentParser's

@@ -35,7 +35,7 @@ extension RequestCommand {
         configuration.allowsInsecureRedirects = allowInsecureRedirects
         if let cache { configuration.cache = try diskCache(at: cache, mebibytes: cacheSize) }
         try connection.configure(&configuration)
-        let echo = RequestEcho.forPrinting(parts, offline: offline, placeholder: placeholder)
+        let echo = RequestEcho.forPrinting(parts, offline: offline, placeholder: placeholder, redactingAuthorization: oauth.oauth2 != nil)
         // The connection's own (a signer) stay last, closest to the wire.
         configuration.networkMiddleware = (echo.map { [$0] } ?? []) + (log ? [HTTPLoggingMiddleware(logger: Self.exchangeLog)] : [])
             + configuration.networkMiddleware

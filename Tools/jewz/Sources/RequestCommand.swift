@@ -20,6 +20,7 @@ struct RequestCommand: AsyncParsableCommand {
             jewz -S :8000/events/feed?count=5             Server-Sent Events as they arrive, resumed
             jewz --unix-socket /run/app.sock http://app/status
             jewz -a ada:pw --auth-type digest :8000/digest-auth/auth/ada/pw/MD5
+            jewz --oauth2 client-credentials --issuer :8000 --client jewz-confidential:s3cret :8000/oauth/resource
             """)
 
     @OptionGroup var printing: PrintOptions
@@ -52,6 +53,8 @@ struct RequestCommand: AsyncParsableCommand {
     var session: String?
 
     @OptionGroup var connection: ConnectionOptions
+
+    @OptionGroup(title: "OAuth 2.0") var oauth: OAuthOptions
 
     @Option(help: "Keep responses in an HTTP cache in this directory (RFC 9111): a fresh one answers the next identical request without the network, a stale one is revalidated. Downloads (--output) are stored and given back from disk, never held in memory.")
     var cache: String?
@@ -99,6 +102,9 @@ struct RequestCommand: AsyncParsableCommand {
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects takes 0 or more.") }
         try streaming.validate(savesToFile: downloading.savesToFile, offline: offline)
         let (session, remembered, echo, trace) = try makeSession(printing: parts, placeholder: body?.placeholder)
+        let tokens = try await oauth.authentication(connection: connection)
+        defer { if let tokens { Task { try? await tokens.session.shutdown() } } }
+        if let tokens { try session.update { $0.authentications = [tokens.authentication] } }
         let cycle: HTTPCycle
         do {
             cycle = try HTTPCycle(
@@ -202,6 +208,9 @@ struct RequestCommand: AsyncParsableCommand {
         case .processor where response != nil:
             printError("warning: the body was printed as it came: \(failure.description)")
             return .success
+        case .authentication:
+            printError(failure.description)
+            return (failure.underlying as? AuthError).map(AuthCommand.exit(for:)) ?? .network
         case .invalidURL, .invalidHeader, .unsupportedRequestObject, .unreadableBody, .bodyNotReplayable, .downloadFile, .processor,
             .invalidConfiguration:
             printError(failure.description)

@@ -11,6 +11,9 @@ final class RequestEcho: HTTPMiddleware {
     private let parts: String
     private let placeholder: String?
     private let sends: Bool
+    /// Whether the `Authorization` value is shown redacted: a token jewz got (`--oauth2`),
+    /// which the user never typed and must not find in a terminal's scrollback.
+    private let redactsAuthorization: Bool
     private let echoed = Atomic<Bool>(false)
 
     var name: String { "print" }
@@ -19,17 +22,20 @@ final class RequestEcho: HTTPMiddleware {
     ///   - parts: the `--print` letters; H prints the head, B the body.
     ///   - placeholder: what B prints for a body that is not in memory (a file, a form).
     ///   - sends: `false` for `--offline`.
-    private init(parts: String, placeholder: String?, sends: Bool) {
+    private init(parts: String, placeholder: String?, sends: Bool, redactsAuthorization: Bool) {
         self.parts = parts
         self.placeholder = placeholder
         self.sends = sends
+        self.redactsAuthorization = redactsAuthorization
     }
 
     /// The middleware a command's session needs to print what `parts` asks of the request, or
     /// to send nothing (`offline`, which prints head and body); `nil` when nothing is printed.
-    static func forPrinting(_ parts: String, offline: Bool = false, placeholder: String? = nil) -> RequestEcho? {
+    static func forPrinting(
+        _ parts: String, offline: Bool = false, placeholder: String? = nil, redactingAuthorization: Bool = false
+    ) -> RequestEcho? {
         guard offline || parts.contains("H") || parts.contains("B") else { return nil }
-        return RequestEcho(parts: offline ? "HB" : parts, placeholder: placeholder, sends: !offline)
+        return RequestEcho(parts: offline ? "HB" : parts, placeholder: placeholder, sends: !offline, redactsAuthorization: redactingAuthorization)
     }
 
     /// Whether a request reached the wire (or would have, offline) and was printed.
@@ -43,7 +49,13 @@ final class RequestEcho: HTTPMiddleware {
 
     /// Prints `request` as `parts` asks: the head, then the body (or what stands for it).
     func echo(_ request: HTTPRequest) {
-        if parts.contains("H") { ExchangePrinter.printRequestHead(request) }
+        if parts.contains("H") {
+            var shown = request
+            if redactsAuthorization, let value = shown.headers["Authorization"] {
+                shown.headers["Authorization"] = (value.split(separator: " ").first.map { $0 + " " } ?? "") + "<redacted>"
+            }
+            ExchangePrinter.printRequestHead(shown)
+        }
         guard parts.contains("B") else { return }
         if let data = request.data {
             ExchangePrinter.printBody(data, text: String(data: data, encoding: .utf8))

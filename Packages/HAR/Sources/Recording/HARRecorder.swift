@@ -24,7 +24,9 @@ public struct HARRecorder: HTTPMiddleware {
         /// The longest body kept, request or response; longer ones are counted and noted.
         /// Default: 1 MiB.
         public var bodyLimit: Int
-        /// Whether credentials are replaced by `[redacted]`. Default: `true`.
+        /// Whether credentials are replaced by `[redacted]`: credential header fields, cookies,
+        /// and the secrets and tokens in form and JSON bodies (an OAuth token request and its
+        /// answer). Default: `true`.
         public var redactsCredentials: Bool
         /// The archive's `creator`.
         public var creator: HTTPArchive.Creator
@@ -110,8 +112,9 @@ public struct HARRecorder: HTTPMiddleware {
             bodySize: body.count)
         if request.body != nil {
             let (text, encoding, comment) = body.kept.map { HTTPArchive.text(of: $0, count: body.count, limit: limit) } ?? (nil, nil, body.note)
+            let type = request.headers["Content-Type"] ?? ""
             recorded.postData = HTTPArchive.PostData(
-                mimeType: request.headers["Content-Type"] ?? "", text: text, encoding: encoding, comment: comment)
+                mimeType: type, text: recordedText(text, type: type, encoding: encoding), encoding: encoding, comment: comment)
         }
         // A body in memory is the response's own; a stream's is what was copied of it.
         let bodyBytes = count > 0 || response == nil ? kept : response?.data ?? Data()
@@ -123,13 +126,20 @@ public struct HARRecorder: HTTPMiddleware {
             httpVersion: version, cookies: HTTPArchive.responseCookies(headers, redacting: redacting),
             headers: HTTPArchive.fields(headers, redacting: redacting),
             content: HTTPArchive.Content(
-                size: bodyCount, mimeType: headers["Content-Type"] ?? "", text: response == nil ? nil : text, encoding: encoding,
+                size: bodyCount, mimeType: headers["Content-Type"] ?? "",
+                text: response == nil ? nil : recordedText(text, type: headers["Content-Type"] ?? "", encoding: encoding), encoding: encoding,
                 comment: comment),
             redirectURL: headers["Location"] ?? "", bodySize: headers["Content-Length"].flatMap(Int.init) ?? -1,
             comment: failure.map { "failed: \($0)" })
         return HTTPArchive.Entry(
             startedDateTime: HTTPArchive.timestamp(started), time: wait + receive, request: recorded, response: answered,
             timings: HTTPArchive.Timings(send: 0, wait: wait, receive: receive))
+    }
+
+    /// A body's recorded text with its credentials redacted, when the recorder redacts.
+    private func recordedText(_ text: String?, type: String, encoding: String?) -> String? {
+        guard configuration.redactsCredentials, encoding == nil, let text else { return text }
+        return HTTPArchive.redactingCredentials(in: text, mimeType: type)
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {
