@@ -7,8 +7,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Auth_README_md {
-    // Packages/Auth/README.md:44
-    static func example44() async throws {
+    // Packages/Auth/README.md:54
+    static func example54() async throws {
 
         let session = HTTPSession()
         try session.update { $0.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")] }
@@ -16,5 +16,10 @@ private enum Packages_Auth_README_md {
 
         let tokens = TokenAuthenticator { try await login() }   // returns TokenAuthenticator.Credential
         try session.update { $0.authentications = [tokens] }
+
+        let client = OAuth2Client(
+            endpoints: try await .discover(issuer: URL(string: "https://auth.example.com")!, using: session),
+            clientID: "reports", authentication: .secretBasic("s3cret"), session: session)
+        try session.update { $0.authentications = [OAuth2Authentication(client: client, grant: .clientCredentials())] }
     }
 }

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Auth_Sources_Documentation_docc_Authenticating_md {
-    // Packages/Auth/Sources/Documentation.docc/Authenticating.md:16
-    static func example16() async throws {
+    // Packages/Auth/Sources/Documentation.docc/Authenticating.md:17
+    static func example17() async throws {
         var configuration = HTTPSession.Configuration()
         let pw = "s3cret"
         let api = HTTPSession(configuration: .init {
@@ -16,5 +16,18 @@ private enum Packages_Auth_Sources_Documentation_docc_Authenticating_md {
         })
         let intranet = BasicAuthentication(username: "CORP\\ada", password: pw).limited(to: ["https://intranet.example"])
         try api.update { $0.authentications.append(intranet) }
+    }
+
+    // Packages/Auth/Sources/Documentation.docc/Authenticating.md:41
+    static func example41() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
+        let client = OAuth2Client(
+            endpoints: try await .discover(issuer: URL(string: "https://auth.example.com")!, using: session),
+            clientID: "cli", session: session)
+        let oauth = OAuth2Authentication(
+            client: client, grant: .deviceAuthorization { print("Open \($0.verificationURI) and enter \($0.userCode)") },
+            store: OAuth2FileTokenStore(url: URL(fileURLWithPath: "/home/ada/.config/app/token.json")))
+        try session.update { $0.authentications = [oauth] }
     }
 }

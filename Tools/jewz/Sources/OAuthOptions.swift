@@ -23,7 +23,7 @@ struct OAuthOptions: ParsableArguments {
     func authentication(connection: ConnectionOptions) async throws -> (authentication: OAuth2Authentication, session: HTTPSession)? {
         guard let oauth2 else {
             guard issuer == nil, client.isEmpty else {
-                throw ValidationError("--issuer, --token-url, --client, --client-key, --scope and --token-store go with --oauth2.")
+                throw ValidationError("--issuer, --token-url, --device-url, --client, --client-key, --scope and --token-store go with --oauth2.")
             }
             return nil
         }
@@ -53,6 +53,9 @@ struct OAuthClientOptions: ParsableArguments {
     @Option(help: "OAuth: the token endpoint, when the server publishes no metadata.")
     var tokenURL: String?
 
+    @Option(help: "OAuth: the device authorization endpoint, when the server's metadata does not name it.")
+    var deviceURL: String?
+
     @Option(help: "OAuth: ID[:SECRET], the client; its secret goes in a Basic header unless --client-auth post.")
     var client: String?
 
@@ -71,7 +74,7 @@ struct OAuthClientOptions: ParsableArguments {
     var scopes: [String] { scope.flatMap { $0.split(separator: " ").map(String.init) } }
 
     /// Whether none of these options was given.
-    var isEmpty: Bool { tokenURL == nil && client == nil && clientKey == nil && scope.isEmpty && tokenStore == nil }
+    var isEmpty: Bool { tokenURL == nil && deviceURL == nil && client == nil && clientKey == nil && scope.isEmpty && tokenStore == nil }
 
     /// The client of `--client`, `--client-auth`/`--client-key`, at `--issuer`'s or `--token-url`'s server.
     func makeClient(issuer: String?, using session: HTTPSession) async throws -> OAuth2Client {
@@ -95,7 +98,12 @@ struct OAuthClientOptions: ParsableArguments {
             printError("--client-key: \(error.localizedDescription)")
             throw JewzExit.usage.code
         }
-        return OAuth2Client(endpoints: try await endpoints(issuer: issuer, using: session), clientID: id, authentication: authentication, session: session)
+        var endpoints = try await endpoints(issuer: issuer, using: session)
+        if let deviceURL {
+            guard let url = URL(string: RequestCommand.normalizedURL(deviceURL)) else { throw ValidationError("--device-url takes a URL.") }
+            endpoints.deviceAuthorization = url
+        }
+        return OAuth2Client(endpoints: endpoints, clientID: id, authentication: authentication, session: session)
     }
 
     private func endpoints(issuer: String?, using session: HTTPSession) async throws -> OAuth2Endpoints {

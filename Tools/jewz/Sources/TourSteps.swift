@@ -143,7 +143,7 @@ extension TourStep {
                 try await session.shutdown()
                 return Outcome("status \(response.statusCode ), no error", expected: "status 503, no error")
             },
-        ] + sessionSteps(sandbox) + middlewareSteps(sandbox) + transportSteps(sandbox) + authSteps(sandbox) + cacheSteps(sandbox) + imageSteps(sandbox)
+        ] + sessionSteps(sandbox) + middlewareSteps(sandbox) + transportSteps(sandbox) + authSteps(sandbox) + oauthSteps(sandbox) + cacheSteps(sandbox) + imageSteps(sandbox)
             + serviceSteps(sandbox) + ecosystemSteps(sandbox) + processorSteps(sandbox) + streamingSteps(sandbox) + lifecycleSteps(sandbox) + [
             TourStep(
                 title: "Register your own processor by content type; responses use it automatically",

@@ -52,7 +52,7 @@ public struct OAuth2Grant: Sendable {
 /// token would not have more rights.
 ///
 /// As a session's authentication, the token goes only to the session's base URL's origin (or
-/// to the origins ``HTTPAuthentication/limited(to:)`` names), never to the authorization server.
+/// to the origins `limited(to:)` names), never to the authorization server.
 ///
 /// ```swift
 /// let client = OAuth2Client(

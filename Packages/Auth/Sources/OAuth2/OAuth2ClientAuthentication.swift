@@ -33,7 +33,9 @@ public struct OAuth2ClientAuthentication: Sendable, CustomStringConvertible {
     /// for five minutes, for the token endpoint alone. The key is a PEM: an EC P-256 key signs
     /// with ES256, an RSA key of 2,048 bits or more with RS256.
     ///
-    /// - Parameter keyID: the `kid` the server knows the public key by, when it holds several.
+    /// - Parameters:
+    ///   - pemRepresentation: the private key, PEM-encoded (PKCS #8 or the key type's own form).
+    ///   - keyID: the `kid` the server knows the public key by, when it holds several.
     /// - Throws: ``AuthError/Code/invalidKey`` when the PEM is neither kind of key.
     public static func privateKeyJWT(pemRepresentation: String, keyID: String? = nil) throws -> OAuth2ClientAuthentication {
         .init(kind: .privateKeyJWT(try JWTSigner(pemRepresentation: pemRepresentation, keyID: keyID)))

@@ -16,6 +16,7 @@ extension OAuth2Client {
     /// come from this sign-in. After the first accepted code, every other request is refused.
     ///
     /// - Parameters:
+    ///   - scopes: the scopes to ask for; none leaves them to the server.
     ///   - timeout: how long the user has to sign in.
     ///   - open: shows the user the sign-in URL.
     /// - Throws: ``AuthError/Code/accessDenied`` when the user refuses;
