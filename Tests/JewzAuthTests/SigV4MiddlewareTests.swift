@@ -92,6 +92,32 @@ import Testing
         #expect(!shown.contains("s3cret") && !shown.contains("t0ken") && shown.contains("AKIDEXAMPLE"))
     }
 
+    @Test func aProfileOfTheSharedCredentialsFileIsReadAsTheCLIReadsIt() throws {
+        let directory = try makeScratchDirectory(prefix: "jewz-aws")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("credentials")
+        try Data("""
+            # the CLI's file
+            [default]
+            aws_access_key_id = AKIDDEFAULT
+            aws_secret_access_key = d3fault
+
+            [ci]
+            aws_access_key_id=ASIACI
+            aws_secret_access_key=c1/secret=
+            aws_session_token = t0ken
+            [broken]
+            aws_access_key_id = AKIDONLY
+            """.utf8).write(to: file)
+        let variables = ["AWS_SHARED_CREDENTIALS_FILE": file.path]
+        #expect(AWSCredentials.profile(variables: variables) == AWSCredentials(accessKeyID: "AKIDDEFAULT", secretAccessKey: "d3fault"))
+        #expect(AWSCredentials.profile(variables: variables.merging(["AWS_PROFILE": "ci"]) { $1 })
+            == AWSCredentials(accessKeyID: "ASIACI", secretAccessKey: "c1/secret=", sessionToken: "t0ken"))
+        #expect(AWSCredentials.profile("broken", variables: variables) == nil)
+        #expect(AWSCredentials.profile("missing", variables: variables) == nil)
+        #expect(AWSCredentials.profile(file: directory.appendingPathComponent("none"), variables: [:]) == nil)
+    }
+
     /// Dates a second apart, counting how many were asked for.
     final class Clock: Sendable {
         private let count = Mutex(0)

@@ -69,7 +69,40 @@ import Testing
         #expect(temporary.values("X-Amz-Security-Token") == ["t0ken"])
         let malformed = try await runJewz(["--aws-sigv4", "aws:eu-west-1", "--auth", "AKIDEXAMPLE:secret", sandbox.url("/inspect")])
         #expect(malformed.status != 0)
-        #expect(malformed.error.contains("--aws-sigv4 takes aws:amz:REGION:SERVICE"))
+        #expect(malformed.error.contains("--aws-sigv4 takes aws:amz[:REGION[:SERVICE]]"))
+        try await sandbox.shutdown()
+    }
+
+    @Test func awsSigV4ReadsTheScopeFromTheHostAndTheKeyFromAProfile() async throws {
+        let directory = try makeScratchDirectory(prefix: "jewz-aws")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let credentials = directory.appendingPathComponent("credentials")
+        try Data("[ci]\naws_access_key_id = AKIDPROFILE\naws_secret_access_key = s3cret\n".utf8).write(to: credentials)
+        let environment = ["AWS_SHARED_CREDENTIALS_FILE": credentials.path, "AWS_PROFILE": "ci", "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""]
+        // Offline: printed as it would go, with curl's reading of the host (service, then region).
+        let run = try await runJewz(["--offline", "--aws-sigv4", "aws:amz", "https://s3.eu-west-1.amazonaws.com/bucket/key"], environment: environment)
+        #expect(run.output.contains("Authorization: AWS4-HMAC-SHA256 Credential=AKIDPROFILE/"), "\(run.output) \(run.error)")
+        #expect(run.output.contains("/eu-west-1/s3/aws4_request"), "\(run.output)")
+        let regionGiven = try await runJewz(["--offline", "--aws-sigv4", "aws:amz:us-west-2", "https://sqs.eu-west-1.amazonaws.com/"], environment: environment)
+        #expect(regionGiven.output.contains("/us-west-2/sqs/aws4_request"), "\(regionGiven.output)")
+        let unreadable = try await runJewz(["--offline", "--aws-sigv4", "aws:amz", "http://127.0.0.1:9/"], environment: environment)
+        #expect(unreadable.status == 1)
+        #expect(unreadable.error.contains("give aws:amz:REGION:SERVICE"), "\(unreadable.error)")
+    }
+
+    @Test func anS3FileUploadGoesInSignedChunks() async throws {
+        let sandbox = try await Sandbox.start()
+        let directory = try makeScratchDirectory(prefix: "jewz-aws")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("object.bin")
+        try Data(repeating: 7, count: 100_000).write(to: file)
+        let run = try await runJewz(["-u", "AKIDEXAMPLE:secret", "--aws-sigv4", "aws:amz:eu-west-1:s3", "PUT", sandbox.url("/inspect/bucket/object.bin"), "@" + file.path])
+        #expect(run.status == 0, "\(run.error)")
+        let inspection = try Inspection(data: Data(run.output.utf8))
+        #expect(inspection.values("X-Amz-Content-SHA256") == ["STREAMING-AWS4-HMAC-SHA256-PAYLOAD"])
+        #expect(inspection.values("X-Amz-Decoded-Content-Length") == ["100000"])
+        #expect(inspection.values("Content-Encoding").first?.hasPrefix("aws-chunked") == true)
+        #expect(inspection.body.hasPrefix("10000;chunk-signature="))
         try await sandbox.shutdown()
     }
 }

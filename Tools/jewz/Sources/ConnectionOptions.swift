@@ -6,14 +6,15 @@ import Jewzruxin
 /// HTTP version, an outgoing proxy, a Unix socket, and credentials. Shared by requests and
 /// `jewz proxy`, whose own requests go out the same way.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: [.customShort("a"), .long], help: "Credentials: USER:PASSWORD (the password is asked for on a terminal when only USER is given), or the token with --auth-type bearer.")
+    @Option(name: [.customShort("a"), .customShort("u"), .long], help: "Credentials (-u as curl's): USER:PASSWORD (the password is asked for on a terminal when only USER is given), or the token with --auth-type bearer.")
     var auth: String?
 
     @Option(help: "basic (the default; sent with the request), digest (answers the server's challenge, RFC 7616), ntlm (NTLMv2 on a connection of its own; USER may be DOMAIN\\USER), auto (answers the challenge with the strongest scheme offered: Digest, then NTLM, then Basic) or bearer.")
     var authType = "basic"
 
-    @Option(help: "Sign with AWS Signature Version 4, as curl's --aws-sigv4: aws:amz:REGION:SERVICE (aws:amz:eu-west-1:s3). The key is --auth KEY:SECRET, else AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN.")
+    @Option(help: "Sign with AWS Signature Version 4, as curl's --aws-sigv4: aws:amz[:REGION[:SERVICE]] (aws:amz:eu-west-1:s3); without them, the service and region are the host's first two labels (s3.eu-west-1.amazonaws.com). The key is --auth KEY:SECRET, else AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, else the AWS_PROFILE (or default) profile of ~/.aws/credentials. S3 uploads of a file go in signed chunks.")
     var awsSigv4: String?
+
 
     @Option(help: "Check the server's TLS certificate: yes (the default), no (for test servers only), or the path of a CA bundle (PEM) to trust as well.")
     var verify = "yes"
@@ -40,14 +41,15 @@ struct ConnectionOptions: ParsableArguments {
     ///
     /// - Throws: the exit status for a file or URL that cannot be used (after saying why), or
     ///   a `ValidationError`.
-    func configure(_ configuration: inout HTTPSession.Configuration) throws {
+    /// - Parameter host: the request's host, where `--aws-sigv4` reads a region and service not given.
+    func configure(_ configuration: inout HTTPSession.Configuration, host: String? = nil) throws {
         do {
             try configureTransport(&configuration.transport)
         } catch let error as HTTPError {
             printError(error.description)
             throw JewzExit.usage.code
         }
-        try configureAuthentication(&configuration)
+        try configureAuthentication(&configuration, host: host)
     }
 
     /// A session that reaches servers as the options say, with nothing else of the command's.
@@ -60,9 +62,9 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// `--auth` and `--auth-type`, as httpie reads them; `--aws-sigv4`, with `--auth` as its key.
-    private func configureAuthentication(_ configuration: inout HTTPSession.Configuration) throws {
+    private func configureAuthentication(_ configuration: inout HTTPSession.Configuration, host: String?) throws {
         if let awsSigv4 {
-            configuration.networkMiddleware.append(try Self.signer(awsSigv4, key: auth))
+            configuration.networkMiddleware.append(try Self.signer(awsSigv4, key: auth, host: host))
             return
         }
         guard let auth else { return }
@@ -86,12 +88,21 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    /// The signer `--aws-sigv4 aws:amz:REGION:SERVICE` describes, with `KEY:SECRET` or the
-    /// environment's credentials.
-    private static func signer(_ value: String, key: String?) throws -> AWSSignatureV4 {
-        let parts = value.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 4, parts[0].lowercased() == "aws", parts[1].lowercased() == "amz", !parts[2].isEmpty, !parts[3].isEmpty else {
-            throw ValidationError("--aws-sigv4 takes aws:amz:REGION:SERVICE, for example aws:amz:eu-west-1:s3.")
+    /// The signer `--aws-sigv4 aws:amz[:REGION[:SERVICE]]` describes, with `KEY:SECRET`, the
+    /// environment's credentials or the shared file's profile.
+    private static func signer(_ value: String, key: String?, host: String?) throws -> AWSSignatureV4 {
+        var parts = value.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard (2...4).contains(parts.count), parts[0].lowercased() == "aws", parts[1].lowercased() == "amz", !parts.contains(where: \.isEmpty) else {
+            throw ValidationError("--aws-sigv4 takes aws:amz[:REGION[:SERVICE]], for example aws:amz:eu-west-1:s3.")
+        }
+        if parts.count < 4 {
+            // curl's rule: the host's first label is the service, its second the region.
+            let labels = (host ?? "").split(separator: ".").map(String.init)
+            guard labels.count >= 4, labels.last?.allSatisfy(\.isLetter) == true else {
+                throw ValidationError("--aws-sigv4 cannot read the region and service from the host \(host ?? "")': give aws:amz:REGION:SERVICE.")
+            }
+            if parts.count == 2 { parts.append(labels[1]) }
+            parts.append(labels[0])
         }
         let credentials: AWSCredentials
         if let key {
@@ -99,12 +110,14 @@ struct ConnectionOptions: ParsableArguments {
                 throw ValidationError("With --aws-sigv4, --auth takes the access key as KEY:SECRET.")
             }
             credentials = AWSCredentials(accessKeyID: String(key[..<colon]), secretAccessKey: String(key[key.index(after: colon)...]))
-        } else if let environment = AWSCredentials.environment() {
-            credentials = environment
+        } else if let found = AWSCredentials.environment() ?? AWSCredentials.profile() {
+            credentials = found
         } else {
-            throw ValidationError("--aws-sigv4 needs a key: --auth KEY:SECRET, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.")
+            throw ValidationError("--aws-sigv4 needs a key: --auth KEY:SECRET, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile in ~/.aws/credentials.")
         }
-        return AWSSignatureV4(credentials: credentials, region: parts[2], service: parts[3])
+        let service = parts[3]
+        return AWSSignatureV4(
+            credentials: credentials, region: parts[2], service: service, payloadSigning: service == "s3" ? .signedChunks() : .automatic)
     }
 
     /// `USER:PASSWORD`, or `USER` with the password asked for on the terminal.

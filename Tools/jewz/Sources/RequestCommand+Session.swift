@@ -10,7 +10,7 @@ extension RequestCommand {
     /// When `parts` prints the request (H, B) or nothing is to be sent (`--offline`), the
     /// session's network middleware is a ``RequestEcho``, returned too; `--verbose` traces the
     /// stages with a ``StageTrace``.
-    func makeSession(printing parts: String, placeholder: String?) throws -> (HTTPSession, SessionFile?, RequestEcho?, StageTrace?) {
+    func makeSession(printing parts: String, placeholder: String?, host: String?) throws -> (HTTPSession, SessionFile?, RequestEcho?, StageTrace?) {
         var configuration = HTTPSession.Configuration()
         var remembered: SessionFile?
         if let session {
@@ -34,11 +34,11 @@ extension RequestCommand {
         configuration.maximumRedirects = maxRedirects ?? configuration.maximumRedirects
         configuration.allowsInsecureRedirects = allowInsecureRedirects
         if let cache { configuration.cache = try diskCache(at: cache, mebibytes: cacheSize) }
-        try connection.configure(&configuration)
+        try connection.configure(&configuration, host: host)
         let echo = RequestEcho.forPrinting(parts, offline: offline, placeholder: placeholder, redactingAuthorization: oauth.oauth2 != nil)
-        // The connection's own (a signer) stay last, closest to the wire.
-        configuration.networkMiddleware = (echo.map { [$0] } ?? []) + (log ? [HTTPLoggingMiddleware(logger: Self.exchangeLog)] : [])
-            + configuration.networkMiddleware
+        // The connection's own (a signer) come first, so that what is printed and logged is the
+        // request as it goes on the wire, signature included; the echo stops an offline one there.
+        configuration.networkMiddleware += (echo.map { [$0] } ?? []) + (log ? [HTTPLoggingMiddleware(logger: Self.exchangeLog)] : [])
         let trace = printing.verbose ? StageTrace() : nil
         configuration.eventMonitors = trace.map { [$0] } ?? []
         return (HTTPSession(configuration: configuration), remembered, echo, trace)

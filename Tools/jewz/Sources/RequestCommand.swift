@@ -34,6 +34,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(help: "Print the request that would be sent, and send nothing.")
     var offline = false
 
+    @Option(help: "With --aws-sigv4: print a presigned URL that performs this request for SECONDS (at most 604800), for anyone who has it (curl, a browser), and send nothing.")
+    var presign: Int?
+
     @Flag(help: "Log each exchange on standard error as it goes on the wire (every redirect hop and retry): method, URL, status and time, credentials redacted.")
     var log = false
 
@@ -101,7 +104,8 @@ struct RequestCommand: AsyncParsableCommand {
         }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects takes 0 or more.") }
         try streaming.validate(savesToFile: downloading.savesToFile, offline: offline)
-        let (session, remembered, echo, trace) = try makeSession(printing: parts, placeholder: body?.placeholder)
+        let (session, remembered, echo, trace) = try makeSession(
+            printing: parts, placeholder: body?.placeholder, host: URL(string: Self.normalizedURL(urlString))?.host())
         let tokens = try await oauth.authentication(connection: connection)
         defer { if let tokens { Task { try? await tokens.session.shutdown() } } }
         if let tokens { try session.update { $0.authentications = [tokens.authentication] } }
@@ -124,6 +128,14 @@ struct RequestCommand: AsyncParsableCommand {
         if let cacheFor {
             guard cacheFor >= 0 else { throw ValidationError("--cache-for takes 0 or more seconds.") }
             cycle.request.caching.lifetime = .milliseconds(Int(cacheFor * 1000))
+        }
+        if let presign {
+            guard presign > 0, let signer = session.configuration.networkMiddleware.lazy.compactMap({ $0 as? AWSSignatureV4 }).first else {
+                throw ValidationError("--presign takes a number of seconds, with --aws-sigv4.")
+            }
+            print(signer.presignedURL(for: cycle.request, lifetime: .seconds(presign)).absoluteString)
+            try? await session.shutdown()
+            return
         }
 
         try resilience.apply(to: cycle, timeout: timeout)

@@ -8,7 +8,8 @@ import JewzHTTPCore
 /// The signature covers the method, path, query, the body's hash and the request's fields
 /// (but `User-Agent`, `Authorization` and the fields proxies and tracers add). A body in memory
 /// is hashed; a file or a stream is sent as `UNSIGNED-PAYLOAD`, which S3 accepts (other
-/// services want the body in memory). For S3 the path is encoded once and not normalized, as S3
+/// services want the body in memory), or, with ``PayloadSigning/signedChunks(size:)``, a file
+/// goes in chunks that are each signed as they are read. For S3 the path is encoded once and not normalized, as S3
 /// reads keys; for other services it is normalized and encoded twice.
 ///
 /// ```swift
@@ -18,11 +19,27 @@ import JewzHTTPCore
 /// let link = s3.presignedURL(for: HTTPRequest(url: URL(string: "https://bucket.s3.eu-west-1.amazonaws.com/report.pdf")!))
 /// ```
 public struct AWSSignatureV4: HTTPMiddleware {
+    /// How a request's body is covered by its signature.
+    public struct PayloadSigning: Sendable, Hashable {
+        let chunkSize: Int?
+
+        /// A body in memory hashed, a file or a stream sent as `UNSIGNED-PAYLOAD`.
+        public static let automatic = PayloadSigning(chunkSize: nil)
+
+        /// A file body sent as S3's signed chunks (`STREAMING-AWS4-HMAC-SHA256-PAYLOAD`,
+        /// `Content-Encoding: aws-chunked`): signed as it is read, never read twice or held,
+        /// for uploads of any size. `size` is at least 8 KiB, as S3 asks; a body in memory is
+        /// still hashed whole, a stream still `UNSIGNED-PAYLOAD`.
+        public static func signedChunks(size: Int = 64 << 10) -> PayloadSigning { PayloadSigning(chunkSize: max(size, 8 << 10)) }
+    }
+
     public let credentials: AWSCredentials
     /// The region requests are signed for (`us-east-1`).
     public let region: String
     /// The service requests are signed for (`s3`, `sts`, `execute-api`…).
     public let service: String
+    /// How bodies are signed.
+    public let payloadSigning: PayloadSigning
     private let clock: @Sendable () -> Date
     private let canonicalization: SigV4Canonicalization
 
@@ -36,11 +53,16 @@ public struct AWSSignatureV4: HTTPMiddleware {
     ///   - credentials: the access key, and the session token of temporary credentials.
     ///   - region: the region of the endpoint (`us-east-1`).
     ///   - service: the service's signing name (`s3`, `sts`, `execute-api`…).
+    ///   - payloadSigning: how bodies are signed (``PayloadSigning/automatic`` unless given).
     ///   - clock: the time requests are signed at (a test's fixed date).
-    public init(credentials: AWSCredentials, region: String, service: String, clock: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        credentials: AWSCredentials, region: String, service: String, payloadSigning: PayloadSigning = .automatic,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.credentials = credentials
         self.region = region
         self.service = service
+        self.payloadSigning = payloadSigning
         self.clock = clock
         let isS3 = service == "s3"
         canonicalization = SigV4Canonicalization(region: region, service: service, normalizesPath: !isS3, encodesPathTwice: !isS3)
@@ -54,11 +76,21 @@ public struct AWSSignatureV4: HTTPMiddleware {
     }
 
     /// `request` with the fields that sign it: `X-Amz-Date`, `X-Amz-Content-SHA256`,
-    /// `X-Amz-Security-Token` for temporary credentials, and `Authorization`.
+    /// `X-Amz-Security-Token` for temporary credentials, and `Authorization`; with signed chunks,
+    /// also `Content-Encoding: aws-chunked`, `X-Amz-Decoded-Content-Length`, and the body as chunks.
     public func signed(_ request: HTTPRequest, at date: Date) -> HTTPRequest {
         var signed = request
         let timestamp = SigV4Canonicalization.timestamp(date)
-        let payloadHash = Self.payloadHash(of: request)
+        var payloadHash = Self.payloadHash(of: request)
+        let chunked = chunkedFile(of: request)
+        if let (_, length, size) = chunked {
+            payloadHash = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD"
+            signed.headers["Content-Encoding"] = (["aws-chunked"] + signed.headers.values(for: "Content-Encoding")).joined(separator: ",")
+            signed.headers["X-Amz-Decoded-Content-Length"] = String(length)
+            if signed.headers["Content-Length"] != nil {
+                signed.headers["Content-Length"] = String(AWSSignedChunks.encodedLength(of: length, size: size))
+            }
+        }
         signed.headers["Authorization"] = nil
         signed.headers["X-Amz-Date"] = timestamp
         signed.headers["X-Amz-Content-SHA256"] = payloadHash
@@ -71,7 +103,27 @@ public struct AWSSignatureV4: HTTPMiddleware {
         let signature = canonicalization.signature(of: stringToSign, secret: credentials.secretAccessKey, timestamp: timestamp)
         signed.headers["Authorization"] = "\(SigV4Canonicalization.algorithm) Credential=\(credentials.accessKeyID)/\(canonicalization.scope(timestamp: timestamp)), "
             + "SignedHeaders=\(SigV4Canonicalization.signedNames(fields)), Signature=\(signature)"
+        if let (file, length, size) = chunked {
+            let (canonicalization, secret) = (canonicalization, credentials.secretAccessKey)
+            let chunks = AWSSignedChunks(file: file, size: size, seedSignature: signature) { previous, chunk in
+                let stringToSign = [
+                    "AWS4-HMAC-SHA256-PAYLOAD", timestamp, canonicalization.scope(timestamp: timestamp), previous,
+                    SigV4Canonicalization.emptyPayloadHash, SigV4Canonicalization.hexSHA256(chunk),
+                ].joined(separator: "\n")
+                return canonicalization.signature(of: stringToSign, secret: secret, timestamp: timestamp)
+            }
+            signed.body = .stream(HTTPBodyStream(
+                length: AWSSignedChunks.encodedLength(of: length, size: size), AsyncThrowingStream { try await chunks.next() }))
+        }
         return signed
+    }
+
+    /// The file, its length and the chunk size when the body goes as signed chunks.
+    private func chunkedFile(of request: HTTPRequest) -> (URL, Int, Int)? {
+        guard let size = payloadSigning.chunkSize, case .file(let url)? = request.body, let length = try? FileChunks(url: url).size() else {
+            return nil
+        }
+        return (url, length, size)
     }
 
     /// A URL that performs `request` (a GET, a PUT of a known object) for anyone who has it,
