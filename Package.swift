@@ -375,7 +375,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JewzAuthTests",
-            dependencies: ["JewzAuth", "JewzSandbox", "JewzTestSupport"],
+            dependencies: ["JewzAuth", "JewzSandbox", "JewzTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/JewzAuthTests",
             resources: [.copy("Resources/aws-signing-test-suite")]
         ),

@@ -12,7 +12,7 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "basic (the default; sent with the request), digest (answers the server's challenge, RFC 7616), ntlm (NTLMv2 on a connection of its own; USER may be DOMAIN\\USER), auto (answers the challenge with the strongest scheme offered: Digest, then NTLM, then Basic) or bearer.")
     var authType = "basic"
 
-    @Option(help: "Sign with AWS Signature Version 4, as curl's --aws-sigv4: aws:amz[:REGION[:SERVICE]] (aws:amz:eu-west-1:s3); without them, the service and region are the host's first two labels (s3.eu-west-1.amazonaws.com). The key is --auth KEY:SECRET, else AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, else the AWS_PROFILE (or default) profile of ~/.aws/credentials. S3 uploads of a file go in signed chunks.")
+    @Option(help: "Sign with AWS Signature Version 4, as curl's --aws-sigv4: aws:amz[:REGION[:SERVICE]] (aws:amz:eu-west-1:s3); without them, the service and region are the host's first two labels (s3.eu-west-1.amazonaws.com); a REGION of * or a list (us-east-1,us-west-2) signs with Version 4a (ECDSA, multi-region). The key is --auth KEY:SECRET, else AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, else the AWS_PROFILE (or default) profile of ~/.aws/credentials. S3 uploads of a file go in signed chunks.")
     var awsSigv4: String?
 
 
@@ -116,6 +116,10 @@ struct ConnectionOptions: ParsableArguments {
             throw ValidationError("--aws-sigv4 needs a key: --auth KEY:SECRET, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile in ~/.aws/credentials.")
         }
         let service = parts[3]
+        // A region set (`*`, `us-east-1,us-west-2`) asks for Signature Version 4a.
+        if parts[2].contains(",") || parts[2] == "*" {
+            return AWSSignatureV4(credentials: credentials, regionSet: parts[2].split(separator: ",").map(String.init), service: service)
+        }
         return AWSSignatureV4(
             credentials: credentials, region: parts[2], service: service, payloadSigning: service == "s3" ? .signedChunks() : .automatic)
     }

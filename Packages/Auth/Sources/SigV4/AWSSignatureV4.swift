@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JewzHTTPCore
 
@@ -34,7 +35,8 @@ public struct AWSSignatureV4: HTTPMiddleware {
     }
 
     public let credentials: AWSCredentials
-    /// The region requests are signed for (`us-east-1`).
+    /// The region requests are signed for (`us-east-1`); with Signature Version 4a, the
+    /// region set, joined with commas (`us-east-1,us-west-2`, `*`).
     public let region: String
     /// The service requests are signed for (`s3`, `sts`, `execute-api`…).
     public let service: String
@@ -42,6 +44,8 @@ public struct AWSSignatureV4: HTTPMiddleware {
     public let payloadSigning: PayloadSigning
     private let clock: @Sendable () -> Date
     private let canonicalization: SigV4Canonicalization
+    /// Signature Version 4a's key, derived from the credentials; `nil` for Version 4.
+    private let ecdsaKey: P256.Signing.PrivateKey?
 
     /// Fields never signed: a proxy, a tracer or the transport may change them on the way.
     private static let unsignedFields: Set<String> = [
@@ -66,6 +70,27 @@ public struct AWSSignatureV4: HTTPMiddleware {
         self.clock = clock
         let isS3 = service == "s3"
         canonicalization = SigV4Canonicalization(region: region, service: service, normalizesPath: !isS3, encodesPathTwice: !isS3)
+        ecdsaKey = nil
+    }
+
+    /// A signer for Signature Version 4a (`AWS4-ECDSA-P256-SHA256`): one signature valid in
+    /// every region of `regionSet`, for S3 Multi-Region Access Points and global endpoints. The
+    /// ECDSA P-256 key is derived from `credentials` as AWS derives it. Bodies are hashed or
+    /// `UNSIGNED-PAYLOAD` as ``PayloadSigning/automatic`` does; there are no signed chunks.
+    ///
+    /// - Parameters:
+    ///   - regionSet: the regions the signature is good for; `["*"]` for all.
+    ///   - clock: the time requests are signed at (a test's fixed date).
+    public init(credentials: AWSCredentials, regionSet: [String], service: String, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.credentials = credentials
+        region = regionSet.joined(separator: ",")
+        self.service = service
+        payloadSigning = .automatic
+        self.clock = clock
+        let isS3 = service == "s3"
+        canonicalization = SigV4Canonicalization(
+            region: region, service: service, normalizesPath: !isS3, encodesPathTwice: !isS3, variant: .v4a)
+        ecdsaKey = SigV4aKey.derive(from: credentials)
     }
 
     public var name: String { "sigv4" }
@@ -95,13 +120,14 @@ public struct AWSSignatureV4: HTTPMiddleware {
         signed.headers["X-Amz-Date"] = timestamp
         signed.headers["X-Amz-Content-SHA256"] = payloadHash
         signed.headers["X-Amz-Security-Token"] = credentials.sessionToken
+        if ecdsaKey != nil { signed.headers["X-Amz-Region-Set"] = region }
         let fields = signedFields(of: signed)
         let canonical = canonicalization.canonicalRequest(
             method: request.method.rawValue, path: Self.path(of: request.url), query: request.url.query(percentEncoded: true) ?? "",
             fields: fields, payloadHash: payloadHash)
         let stringToSign = canonicalization.stringToSign(canonicalRequest: canonical, timestamp: timestamp)
-        let signature = canonicalization.signature(of: stringToSign, secret: credentials.secretAccessKey, timestamp: timestamp)
-        signed.headers["Authorization"] = "\(SigV4Canonicalization.algorithm) Credential=\(credentials.accessKeyID)/\(canonicalization.scope(timestamp: timestamp)), "
+        let signature = signature(of: stringToSign, timestamp: timestamp)
+        signed.headers["Authorization"] = "\(canonicalization.signingAlgorithm) Credential=\(credentials.accessKeyID)/\(canonicalization.scope(timestamp: timestamp)), "
             + "SignedHeaders=\(SigV4Canonicalization.signedNames(fields)), Signature=\(signature)"
         if let (file, length, size) = chunked {
             let (canonicalization, secret) = (canonicalization, credentials.secretAccessKey)
@@ -118,9 +144,17 @@ public struct AWSSignatureV4: HTTPMiddleware {
         return signed
     }
 
+    /// Version 4's HMAC of `stringToSign`, or Version 4a's ECDSA signature of it (DER, in hex).
+    private func signature(of stringToSign: String, timestamp: String) -> String {
+        guard let ecdsaKey else {
+            return canonicalization.signature(of: stringToSign, secret: credentials.secretAccessKey, timestamp: timestamp)
+        }
+        return (try? ecdsaKey.signature(for: Data(stringToSign.utf8))).map { SigV4Canonicalization.hex($0.derRepresentation) } ?? ""
+    }
+
     /// The file, its length and the chunk size when the body goes as signed chunks.
     private func chunkedFile(of request: HTTPRequest) -> (URL, Int, Int)? {
-        guard let size = payloadSigning.chunkSize, case .file(let url)? = request.body, let length = try? FileChunks(url: url).size() else {
+        guard let size = payloadSigning.chunkSize, ecdsaKey == nil, case .file(let url)? = request.body, let length = try? FileChunks(url: url).size() else {
             return nil
         }
         return (url, length, size)
@@ -138,19 +172,20 @@ public struct AWSSignatureV4: HTTPMiddleware {
         let timestamp = SigV4Canonicalization.timestamp(date)
         let host = Self.host(of: request.url)
         var parameters = [
-            ("X-Amz-Algorithm", SigV4Canonicalization.algorithm),
+            ("X-Amz-Algorithm", canonicalization.signingAlgorithm),
             ("X-Amz-Credential", "\(credentials.accessKeyID)/\(canonicalization.scope(timestamp: timestamp))"),
             ("X-Amz-Date", timestamp), ("X-Amz-Expires", String(min(max(lifetime.components.seconds, 1), 604_800))),
             ("X-Amz-SignedHeaders", "host"),
         ]
         if let token = credentials.sessionToken { parameters.append(("X-Amz-Security-Token", token)) }
+        if ecdsaKey != nil { parameters.append(("X-Amz-Region-Set", region)) }
         let added = parameters.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&")
         let query = [request.url.query(percentEncoded: true), added].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: "&")
         let canonical = canonicalization.canonicalRequest(
             method: request.method.rawValue, path: Self.path(of: request.url), query: query, fields: [("host", host)],
             payloadHash: "UNSIGNED-PAYLOAD")
         let stringToSign = canonicalization.stringToSign(canonicalRequest: canonical, timestamp: timestamp)
-        let signature = canonicalization.signature(of: stringToSign, secret: credentials.secretAccessKey, timestamp: timestamp)
+        let signature = signature(of: stringToSign, timestamp: timestamp)
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: true)
         components?.percentEncodedQuery = query + "&X-Amz-Signature=" + signature
         return components?.url ?? request.url

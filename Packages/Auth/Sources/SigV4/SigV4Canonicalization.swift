@@ -6,6 +6,13 @@ import JewzHTTPCore
 /// canonical request, the string to sign and the signature, from a request's method, target
 /// and header fields as they go on the wire. Checked against AWS's published signing suite.
 package struct SigV4Canonicalization: Sendable {
+    /// Signature Version 4 (HMAC, one region) or 4a (ECDSA P-256, a set of regions).
+    package enum Variant: Sendable {
+        case v4, v4a
+    }
+
+    package let variant: Variant
+    /// The region (`v4`), or the region set (`v4a`, sent as `X-Amz-Region-Set`).
     package let region: String
     package let service: String
     /// Whether the path's dot segments and empty segments are removed (every service but S3).
@@ -13,7 +20,8 @@ package struct SigV4Canonicalization: Sendable {
     /// Whether the path as sent is percent-encoded again (every service but S3).
     package let encodesPathTwice: Bool
 
-    package init(region: String, service: String, normalizesPath: Bool, encodesPathTwice: Bool) {
+    package init(region: String, service: String, normalizesPath: Bool, encodesPathTwice: Bool, variant: Variant = .v4) {
+        self.variant = variant
         self.region = region
         self.service = service
         self.normalizesPath = normalizesPath
@@ -21,6 +29,10 @@ package struct SigV4Canonicalization: Sendable {
     }
 
     package static let algorithm = "AWS4-HMAC-SHA256"
+    package static let ecdsaAlgorithm = "AWS4-ECDSA-P256-SHA256"
+
+    /// The algorithm's name in the `Authorization` field and the string to sign.
+    package var signingAlgorithm: String { variant == .v4 ? Self.algorithm : Self.ecdsaAlgorithm }
     /// The hash of an empty payload.
     package static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
@@ -33,9 +45,10 @@ package struct SigV4Canonicalization: Sendable {
         return "\(parts.year ?? 1970)\(two(parts.month))\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
     }
 
-    /// `20150830/us-east-1/service/aws4_request`.
+    /// `20150830/us-east-1/service/aws4_request`; `20150830/service/aws4_request` for `v4a`,
+    /// whose regions are in `X-Amz-Region-Set` instead.
     package func scope(timestamp: String) -> String {
-        "\(timestamp.prefix(8))/\(region)/\(service)/aws4_request"
+        variant == .v4 ? "\(timestamp.prefix(8))/\(region)/\(service)/aws4_request" : "\(timestamp.prefix(8))/\(service)/aws4_request"
     }
 
     /// The canonical request: method, path, query, the signed fields, their names, the payload's hash.
@@ -54,7 +67,7 @@ package struct SigV4Canonicalization: Sendable {
 
     /// The string to sign for `canonicalRequest`.
     package func stringToSign(canonicalRequest: String, timestamp: String) -> String {
-        [Self.algorithm, timestamp, scope(timestamp: timestamp), Self.hexSHA256(Data(canonicalRequest.utf8))].joined(separator: "\n")
+        [signingAlgorithm, timestamp, scope(timestamp: timestamp), Self.hexSHA256(Data(canonicalRequest.utf8))].joined(separator: "\n")
     }
 
     /// The signature of `stringToSign` with the key derived from `secret` for the scope's day.
@@ -127,7 +140,7 @@ package struct SigV4Canonicalization: Sendable {
         hex(Data(SHA256.hash(data: data)))
     }
 
-    private static func hex(_ data: Data) -> String {
+    package static func hex(_ data: Data) -> String {
         var bytes: [UInt8] = []
         data.withUnsafeBytes { appendHexDigits(of: $0, to: &bytes) }
         return String(decoding: bytes, as: UTF8.self)
