@@ -32,6 +32,34 @@ extension TourStep {
                     expected: "Authorization scoped to eu-west-1/s3, link signed: true")
             },
             TourStep(
+                title: "An S3 upload of any size goes in signed chunks, read once; Version 4a signs for a set of regions",
+                code: """
+                    let s3 = AWSSignatureV4(credentials: key, region: "eu-west-1", service: "s3", payloadSigning: .signedChunks())
+                    var upload = HTTPRequest(url: URL(string: url("/inspect/bucket/video.mp4"))!, method: .put)
+                    upload.body = .file(video)            // each 64 KiB chunk signed, chained from the request's signature
+                    let global = AWSSignatureV4(credentials: key, regionSet: ["*"], service: "s3")   // ECDSA P-256
+                    """
+            ) {
+                let key = AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")
+                let s3 = AWSSignatureV4(credentials: key, region: "eu-west-1", service: "s3", payloadSigning: .signedChunks())
+                let video = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-tour-\(UUID().uuidString).mp4")
+                defer { try? FileManager.default.removeItem(at: video) }
+                try Data(repeating: 1, count: 200_000).write(to: video)
+                guard let target = URL(string: url("/inspect/bucket/video.mp4")) else { return Outcome("bad URL", expected: "") }
+                var upload = HTTPRequest(url: target, method: .put)
+                upload.body = .file(video)
+                let session = HTTPSession(configuration: .init { $0.networkMiddleware = [s3] })
+                let seen = try await session.send(upload)
+                try await session.shutdown()
+                let fields = seen.json?["headers"].array ?? []
+                let value = { (name: String) in fields.first { $0[0].string == name }?[1].string ?? "none" }
+                let global = AWSSignatureV4(credentials: key, regionSet: ["*"], service: "s3").signed(HTTPRequest(url: target), at: Date())
+                let algorithm = global.headers["Authorization"]?.split(separator: " ").first.map(String.init) ?? "none"
+                return Outcome(
+                    "\(value("X-Amz-Content-SHA256")), \(value("X-Amz-Decoded-Content-Length")) bytes in \(seen.json?["bodyLength"].int ?? 0); 4a: \(algorithm)",
+                    expected: "STREAMING-AWS4-HMAC-SHA256-PAYLOAD, 200000 bytes in 200444; 4a: AWS4-ECDSA-P256-SHA256")
+            },
+            TourStep(
                 title: "One BasicAuthentication answers whichever challenge the server sends: Digest, NTLM or Basic, the strongest offered",
                 code: """
                     let session = HTTPSession()
