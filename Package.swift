@@ -231,7 +231,7 @@ let package = Package(
         ),
         .target(
             name: "JewzImageCache",
-            dependencies: ["JewzLocking", "JewzHTTPCore", "JewzCache"],
+            dependencies: ["JewzLocking", "JewzHTTPCore", "JewzCache", .product(name: "NIOPosix", package: "swift-nio")],
             path: "Packages/ImageCache/Sources"
         ),
         .target(

@@ -7,8 +7,8 @@ import Logging
 import Synchronization
 
 private enum Packages_ImageCache_README_md {
-    // Packages/ImageCache/README.md:28
-    static func example28() async throws {
+    // Packages/ImageCache/README.md:33
+    static func example33() async throws {
         let avatarURL = URL(string: "https://example.com/avatar.png")!
         let nextPageURLs = [URL(string: "https://example.com/a.png")!]
 

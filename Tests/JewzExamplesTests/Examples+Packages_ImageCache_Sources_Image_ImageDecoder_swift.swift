@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_ImageCache_Sources_Image_ImageDecoder_swift {
-    // Packages/ImageCache/Sources/Image/ImageDecoder.swift:5
-    static func example5() async throws {
+    // Packages/ImageCache/Sources/Image/ImageDecoder.swift:6
+    static func example6() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let images = try ImageCache(configuration: .init())
         struct PixelsDecoder: ImageDecoder {

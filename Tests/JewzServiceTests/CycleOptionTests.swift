@@ -136,7 +136,7 @@ import Testing
     @Test func aReuseJoinsACycleStartedByHandInsteadOfRestartingIt() async throws {
         try await withService { sandbox, service in
             // Held long enough that a busy machine makes all three calls while it is in flight.
-            let values: [String: URITemplate.Value] = ["user": "byhand", "type": "json", "delay": "5000"]
+            let values: [String: URITemplate.Value] = ["user": "byhand", "type": "json", "delay": "15000"]
             let made = try service.cycle(forResource: "repos", values: values, identifier: "byhand", option: .reuse)
             let heard = Mutex<[String: [HTTPError?]]>([:])
             made.start { _, error in heard.withLock { $0["first", default: []].append(error) } }

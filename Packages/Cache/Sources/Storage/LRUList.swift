@@ -31,6 +31,9 @@ public struct LRUList<Value> {
     /// How many values it holds.
     public var count: Int { indexByKey.count }
 
+    /// The keys it holds, in no order.
+    public var keys: Dictionary<String, Int>.Keys { indexByKey.keys }
+
     /// The value for `key`, which becomes the most recently used.
     public mutating func use(_ key: String) -> Value? {
         guard let index = indexByKey[key] else { return nil }

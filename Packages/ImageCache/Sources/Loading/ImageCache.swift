@@ -1,6 +1,7 @@
 import Foundation
 import JewzCache
 import JewzHTTPCore
+import NIOPosix
 
 /// Downloads images and keeps them in memory and on disk, on Linux as anywhere.
 ///
@@ -12,6 +13,13 @@ import JewzHTTPCore
 /// - Downloads: one per key however many callers ask at once; a caller cancelled leaves alone,
 ///   the last one out cancels the download, and the download runs at its waiters' highest
 ///   priority.
+///
+/// - Decoded: what a decoder made of an image, by decoder and key, least recently used evicted
+///   past ``Configuration-swift.struct/decodedCostLimit``: a hit runs no decoder.
+///
+/// Made from a configuration, it has a session of its own; made with ``init(session:configuration:)``,
+/// it sends through an application's session — its middleware, credentials, tracing and
+/// connection pool.
 ///
 /// ```swift
 /// var configuration = ImageCache.Configuration()
@@ -27,6 +35,10 @@ public final class ImageCache: Sendable {
         public var memoryCostLimit = 64 << 20
         /// The most images kept in memory.
         public var memoryCountLimit = 1_000
+        /// The most bytes of decoders' outputs kept in memory (by ``ImageDecoder/cost(of:decodedFrom:)``): 128 MiB.
+        public var decodedCostLimit = 128 << 20
+        /// The most decoders' outputs kept in memory.
+        public var decodedCountLimit = 1_000
         /// The disk cache's directory; `nil` keeps images in memory only.
         public var directory: URL?
         /// The most bytes the disk cache may hold: 256 MiB.
@@ -34,7 +46,8 @@ public final class ImageCache: Sendable {
         /// The most downloads at once; more wait by priority.
         public var maximumConcurrentDownloads = 6
         /// The session's settings (TLS, proxies, authentication, timeouts…); its cache and
-        /// request limit are the image cache's.
+        /// request limit are the image cache's. Not read by ``ImageCache/init(session:configuration:)``,
+        /// which takes the given session's.
         public var session = HTTPSession.Configuration()
         /// The key an image is kept under: its URL by default. Give a function that drops
         /// what changes without changing the image — a signed URL's token — so that the same
@@ -49,21 +62,48 @@ public final class ImageCache: Sendable {
     /// The HTTP cache on disk, when there is a directory.
     public let diskCache: HTTPCache?
     let configuration: Configuration
-    let memory: ImageMemoryCache
+    let memory: ImageMemoryCache<Image>
+    /// Decoders' outputs, under `identifier + "\0" + key`.
+    let decoded: ImageMemoryCache<any Sendable>
     /// The downloads in flight, one per key, shared by every caller of that key: a waiter that
     /// is cancelled leaves alone, the last one to leave cancels the download, and the download
     /// runs at the highest priority among its waiters.
     let downloads = SingleFlight<String, ImageResponse>()
 
+    /// An image cache with a session of its own, made from ``Configuration-swift.struct/session``.
+    ///
     /// - Throws: ``/JewzCache/CacheError`` when the disk cache's directory cannot be made, opened or locked.
-    public init(configuration: Configuration = .init()) throws {
+    public convenience init(configuration: Configuration = .init()) throws {
+        try self.init(configuration: configuration, sessionConfiguration: configuration.session, transport: nil)
+    }
+
+    /// An image cache that downloads through `session`: its middleware, authentications,
+    /// tracing and transport (so its connections are shared), as it is configured now. The
+    /// image cache keeps its own request limit and, with a ``Configuration-swift.struct/directory``,
+    /// its own disk cache; without one, the session's cache (if any) is used. The transport
+    /// stays `session`'s: shut `session` down when done, not the image cache's
+    /// ``session``, whose shutdown would close the shared transport too.
+    ///
+    /// - Throws: as ``init(configuration:)``.
+    public convenience init(session: HTTPSession, configuration: Configuration = .init()) throws {
+        try self.init(configuration: configuration, sessionConfiguration: session.configuration, transport: session.transport)
+    }
+
+    private init(configuration: Configuration, sessionConfiguration base: HTTPSession.Configuration, transport: (any HTTPTransport)?) throws {
         self.configuration = configuration
         memory = ImageMemoryCache(costLimit: configuration.memoryCostLimit, countLimit: configuration.memoryCountLimit)
-        diskCache = try configuration.directory.map { directory in
+        decoded = ImageMemoryCache(costLimit: configuration.decodedCostLimit, countLimit: configuration.decodedCountLimit)
+        let ownCache = try configuration.directory.map { directory in
             try HTTPCache(store: DiskCacheStore(directory: directory, sizeLimit: configuration.diskSizeLimit))
         }
-        var sessionConfiguration = configuration.session
-        sessionConfiguration.cache = diskCache
+        var sessionConfiguration = base
+        if transport != nil {
+            sessionConfiguration.customTransport = transport
+            if let ownCache { sessionConfiguration.cache = ownCache }
+        } else {
+            sessionConfiguration.cache = ownCache
+        }
+        diskCache = sessionConfiguration.cache as? HTTPCache
         sessionConfiguration.maximumActiveRequests = max(1, configuration.maximumConcurrentDownloads)
         session = HTTPSession(configuration: sessionConfiguration)
     }
@@ -99,36 +139,52 @@ public final class ImageCache: Sendable {
         }
     }
 
-    /// The image at `url`, decoded by `decoder`.
+    /// The image at `url`, decoded by `decoder`: what the decoder made of it before, when memory
+    /// still holds it (no download, no decoding), else the image as ``image(for:priority:)``
+    /// gets it, decoded and kept.
     ///
     /// - Throws: as ``image(for:priority:)``, and what `decoder` throws.
     public func image<Decoder: ImageDecoder>(
         for url: URL, priority: RequestPriority = .normal, decoder: Decoder
     ) async throws -> Decoder.Output {
-        try await decoder.decode(image(for: url, priority: priority))
+        let key = decoder.identifier + "\0" + configuration.key(url)
+        if let output = decoded.value(forKey: key) as? Decoder.Output { return output }
+        let image = try await image(for: url, priority: priority)
+        let output = try await decoder.decode(image)
+        decoded.insert(output, forKey: key, cost: decoder.cost(of: output, decodedFrom: image))
+        return output
+    }
+
+    /// The image at `url` if memory holds it, without the disk or the network: for a caller
+    /// that must not wait (drawing a list cell).
+    public func memoryCachedImage(for url: URL) -> Image? {
+        memory.image(forKey: configuration.key(url))
     }
 
     /// The image at `url` if memory or the disk holds it — fresh or not — without the network.
-    public func cachedImage(for url: URL) -> Image? {
+    /// The disk is read on a thread of its own, never the caller's or the cooperative pool's.
+    public func cachedImage(for url: URL) async -> Image? {
         let key = configuration.key(url)
         if let image = memory.image(forKey: key) { return image }
-        guard let stored = diskCache?.storedResponse(forKey: "GET " + key), (200..<300).contains(stored.statusCode),
-            let image = try? Image(data: stored.body)
-        else { return nil }
+        guard let diskCache else { return nil }
+        let stored = try? await NIOThreadPool.singleton.runIfActive { diskCache.storedResponse(forKey: "GET " + key) }
+        guard let stored, (200..<300).contains(stored.statusCode), let image = try? Image(data: stored.body) else { return nil }
         memory.insert(image, forKey: key)
         return image
     }
 
-    /// Forgets the image at `url`, in memory and on disk.
+    /// Forgets the image at `url`, in memory (decoded ones too) and on disk.
     public func removeImage(for url: URL) {
         let key = configuration.key(url)
         memory.remove(forKey: key)
+        decoded.remove { $0.hasSuffix("\0" + key) }
         diskCache?.store.removeResponse(forKey: "GET " + key)
     }
 
-    /// Forgets every image, in memory and on disk.
+    /// Forgets every image, in memory (decoded ones too) and on disk.
     public func removeAll() {
         memory.removeAll()
+        decoded.removeAll()
         diskCache?.removeAll()
     }
 
@@ -147,6 +203,9 @@ public final class ImageCache: Sendable {
 
     /// The bytes and the number of images in memory now.
     public var memoryUsage: (cost: Int, count: Int) { memory.usage }
+
+    /// The cost and the number of decoders' outputs in memory now.
+    public var decodedUsage: (cost: Int, count: Int) { decoded.usage }
 
     /// How many downloads are in flight now (each shared by all who asked for its image).
     public var downloadsInFlight: Int { downloads.count }
