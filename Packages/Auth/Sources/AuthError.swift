@@ -3,6 +3,7 @@
 ///
 /// A struct with a growable ``Code``, as `HTTPError`: switch over ``code`` with a `default`.
 public struct AuthError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as a value to compare with the static members; new ones may come.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) {
@@ -35,6 +36,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         public var description: String { name }
     }
 
+    /// What went wrong.
     public let code: Code
     private let detail: String
     /// The OAuth `error` an authorization server answered with, for

@@ -14,6 +14,8 @@ public struct AuthenticationChallenge: Sendable, Hashable {
     /// The token68 form (`Negotiate abc==`), when the challenge has one instead of parameters.
     public var token: String?
 
+    /// A challenge from its parts; the scheme is lowercased, the parameters kept as given
+    /// (the parser gives their names lowercased, as the subscript looks them up).
     public init(scheme: String, parameters: [String: String] = [:], token: String? = nil) {
         self.scheme = scheme.lowercased()
         self.parameters = parameters

@@ -20,6 +20,7 @@ public final class DigestAuthentication: HTTPAuthentication {
     /// The spaces answered so far, most recent first; few, so a list rather than a table.
     private let sessions = Mutex<[(scope: ProtectionScope, session: DigestSession)]>([])
 
+    /// Credentials for Digest (RFC 7616), used once a server challenges.
     public init(username: String, password: String) {
         self.username = username
         self.password = password

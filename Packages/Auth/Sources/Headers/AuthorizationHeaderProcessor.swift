@@ -45,6 +45,8 @@ public struct AuthorizationHeaderProcessor: HTTPCredentialProcessor {
 public struct BasicAuthProcessor: HTTPCredentialProcessor {
     private let header: AuthorizationHeaderProcessor
 
+    /// Sends `Basic` with `username:password` to `origins` (every origin the session's credentials
+    /// go to when empty).
     public init(username: String, password: String, origins: [String] = []) {
         header = AuthorizationHeaderProcessor(
             scheme: "Basic", credentials: Data("\(username):\(password)".utf8).base64EncodedString(), origins: origins)
@@ -61,6 +63,7 @@ public struct BasicAuthProcessor: HTTPCredentialProcessor {
 public struct BearerTokenProcessor: HTTPCredentialProcessor {
     private let header: AuthorizationHeaderProcessor
 
+    /// Sends `Bearer token` to `origins` (every origin the session's credentials go to when empty).
     public init(token: String, origins: [String] = []) {
         header = AuthorizationHeaderProcessor(scheme: "Bearer", credentials: token, origins: origins)
     }

@@ -27,6 +27,8 @@ public struct OAuth2Client: Sendable {
     /// Waits between two polls of the device grant: a test's clock can stand in.
     package var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
+    /// A client of the server at `endpoints`, known there as `clientID`, proving it with
+    /// `authentication`, talking through `session`.
     public init(endpoints: OAuth2Endpoints, clientID: String, authentication: OAuth2ClientAuthentication = .none, session: HTTPSession) {
         self.endpoints = endpoints
         self.clientID = clientID

@@ -15,6 +15,7 @@ public struct OAuth2Endpoints: Sendable, Hashable {
     /// The issuer the metadata came from, when discovered.
     public var issuer: URL?
 
+    /// The endpoints given one by one; only the token endpoint is needed by every grant.
     public init(token: URL, authorization: URL? = nil, deviceAuthorization: URL? = nil, revocation: URL? = nil, issuer: URL? = nil) {
         self.token = token
         self.authorization = authorization

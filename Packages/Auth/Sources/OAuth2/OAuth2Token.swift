@@ -19,6 +19,7 @@ public struct OAuth2Token: Sendable, Hashable, Codable, CustomStringConvertible 
     /// The OpenID Connect ID token, when the server sent one.
     public var idToken: String?
 
+    /// A token from its parts (a test's, or one a program got some other way).
     public init(
         accessToken: String, tokenType: String = "Bearer", expiresAt: Date? = nil, refreshToken: String? = nil,
         scopes: [String] = [], idToken: String? = nil

@@ -21,6 +21,7 @@ public protocol OAuth2TokenStore: Sendable {
 public final class OAuth2MemoryTokenStore: OAuth2TokenStore {
     private let stored: Mutex<OAuth2Token?>
 
+    /// A store holding `token`, or none.
     public init(_ token: OAuth2Token? = nil) {
         stored = Mutex(token)
     }
@@ -40,6 +41,7 @@ public struct OAuth2FileTokenStore: OAuth2TokenStore {
     /// The file.
     public let url: URL
 
+    /// A store in the file at `url`; nothing is read or written until the token is asked for or saved.
     public init(url: URL) {
         self.url = url
     }

@@ -50,6 +50,7 @@ public struct OriginLimitedAuthentication: HTTPConnectionAuthentication {
     }
 }
 
+/// Narrowing any authentication to the origins it is for.
 extension HTTPAuthentication {
     /// This authentication for requests to `origins` only (`https://api.example.com`: scheme,
     /// host and port; a path is ignored), wherever it is used: a cycle for another host gets

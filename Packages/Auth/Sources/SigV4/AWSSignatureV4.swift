@@ -34,6 +34,7 @@ public struct AWSSignatureV4: HTTPMiddleware {
         public static func signedChunks(size: Int = 64 << 10) -> PayloadSigning { PayloadSigning(chunkSize: max(size, 8 << 10)) }
     }
 
+    /// The access key requests are signed with.
     public let credentials: AWSCredentials
     /// The region requests are signed for (`us-east-1`); with Signature Version 4a, the
     /// region set, joined with commas (`us-east-1,us-west-2`, `*`).
@@ -79,7 +80,9 @@ public struct AWSSignatureV4: HTTPMiddleware {
     /// `UNSIGNED-PAYLOAD` as ``PayloadSigning/automatic`` does; there are no signed chunks.
     ///
     /// - Parameters:
+    ///   - credentials: the access key the signing key is derived from.
     ///   - regionSet: the regions the signature is good for; `["*"]` for all.
+    ///   - service: the service's signing name (`s3`…).
     ///   - clock: the time requests are signed at (a test's fixed date).
     public init(credentials: AWSCredentials, regionSet: [String], service: String, clock: @escaping @Sendable () -> Date = Date.init) {
         self.credentials = credentials

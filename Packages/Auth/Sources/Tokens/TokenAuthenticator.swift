@@ -26,9 +26,12 @@ public final class TokenAuthenticator: HTTPAuthentication {
 
     /// A token and when it stops being valid (`nil`: until a server says so).
     public struct Credential: Sendable, Hashable {
+        /// The bearer token, sent as `Authorization: Bearer …`.
         public var token: String
+        /// When the token stops being valid; `nil` until a server refuses it.
         public var expiresAt: Date?
 
+        /// A token, and when it expires if known.
         public init(token: String, expiresAt: Date? = nil) {
             self.token = token
             self.expiresAt = expiresAt
@@ -37,6 +40,7 @@ public final class TokenAuthenticator: HTTPAuthentication {
         func isExpired(at now: Date) -> Bool { expiresAt.map { $0 <= now } ?? false }
     }
 
+    /// Fetches a new credential: a login, a token endpoint; what it throws fails the requests waiting.
     public typealias Refresh = @Sendable () async throws -> Credential
 
     private struct State {

@@ -10,6 +10,7 @@
 /// let pixels = try await images.image(for: url, decoder: PixelsDecoder())
 /// ```
 public protocol ImageDecoder<Output>: Sendable {
+    /// What the decoder makes: pixels, a texture, a platform image.
     associatedtype Output: Sendable
     /// Decodes `image`.
     ///

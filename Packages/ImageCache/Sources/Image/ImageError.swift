@@ -1,6 +1,7 @@
 /// Why bytes are not an image this module can describe. A struct with a growable ``Code``, so
 /// that a new failure does not break a caller's `switch`.
 public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, as a value to compare with the static members; new ones may come.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         public let description: String
 
@@ -13,6 +14,7 @@ public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidHeader = Code(description: "invalidHeader")
     }
 
+    /// What went wrong.
     public let code: Code
     /// The format the bytes claim, when they claim one.
     public let format: ImageFormat?

@@ -1,9 +1,12 @@
 /// An image's width and height in pixels, as its header states them (before any EXIF
 /// orientation is applied).
 public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// The width in pixels.
     public let width: Int
+    /// The height in pixels.
     public let height: Int
 
+    /// A size of `width` by `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

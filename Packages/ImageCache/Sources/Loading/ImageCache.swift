@@ -30,6 +30,8 @@ import NIOPosix
 /// print(image.format, image.pixelSize)   // jpeg 256×256
 /// ```
 public final class ImageCache: Sendable {
+    /// What an image cache keeps, where, and how it downloads: one value, documented setting by
+    /// setting.
     public struct Configuration: Sendable {
         /// The most bytes of images kept in memory: 64 MiB.
         public var memoryCostLimit = 64 << 20
@@ -54,6 +56,7 @@ public final class ImageCache: Sendable {
         /// image under a fresh signature is a hit.
         public var key: @Sendable (URL) -> String = { $0.absoluteString }
 
+        /// The defaults: memory only, 64 MiB of images, six downloads at once.
         public init() {}
     }
 

@@ -6,7 +6,9 @@ import JewzHTTPCore
 public final class ImagePrefetch: Sendable {
     /// How a prefetch went: the images now cached, and those that failed.
     public struct Outcome: Sendable, Hashable {
+        /// How many images are now cached.
         public var fetched = 0
+        /// How many could not be fetched (a failed download, a body that is no image).
         public var failed = 0
     }
 

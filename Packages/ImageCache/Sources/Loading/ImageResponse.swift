@@ -2,7 +2,9 @@ import Foundation
 
 /// An image with where it came from.
 public struct ImageResponse: Sendable, Hashable {
+    /// The image.
     public let image: Image
+    /// Where it was found: memory, disk, the network, or the disk after a `304`.
     public let source: ImageSource
     /// The URL it was asked for.
     public let url: URL
