@@ -10,7 +10,7 @@ let rootIdentity = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 // `-parse-as-library` never touch a normal build. See README.md for how to run them.
 let package = Package(
     name: "JewzFuzz",
-    dependencies: [.package(path: "../..")],
+    dependencies: [.package(path: "../.."), .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2")],
     targets: [
         .target(name: "FuzzDriver"),
         .executableTarget(
@@ -42,6 +42,34 @@ let package = Package(
         .executableTarget(
             name: "ProfileFuzzer",
             dependencies: ["FuzzDriver", .product(name: "JewzService", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "OAuthFuzzer",
+            dependencies: ["FuzzDriver", .product(name: "JewzAuth", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "NTLMSigV4Fuzzer",
+            dependencies: ["FuzzDriver", .product(name: "JewzAuth", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "RangeFuzzer",
+            dependencies: ["FuzzDriver", .product(name: "JewzCache", package: rootIdentity)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "WebSocketFuzzer",
+            dependencies: [
+                "FuzzDriver", .product(name: "JewzWebSocket", package: rootIdentity),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "HARFuzzer",
+            dependencies: ["FuzzDriver", .product(name: "JewzHAR", package: rootIdentity)],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
