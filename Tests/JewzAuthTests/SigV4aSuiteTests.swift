@@ -35,36 +35,15 @@ import Testing
     }
 
     @Test(arguments: cases) func headerForm(_ name: String) throws {
-        let (context, request, signing, timestamp) = try Self.suite.load(name, variant: .v4a)
-        let payloadHash = SigV4Canonicalization.hexSHA256(request.body)
-        var fields = request.fields + [("X-Amz-Date", timestamp), ("X-Amz-Region-Set", context.region)]
-        if let token = context.credentials.token, context.omit_session_token != true { fields.append(("X-Amz-Security-Token", token)) }
-        if context.sign_body { fields.append(("x-amz-content-sha256", payloadHash)) }
-
-        let canonical = signing.canonicalRequest(
-            method: request.method, path: request.path, query: request.query, fields: fields, payloadHash: payloadHash)
+        let (_, _, canonical, stringToSign) = try Self.suite.headerForm(name, variant: .v4a)
         #expect(canonical == (try Self.suite.read(name, "header-canonical-request.txt")))
-        let stringToSign = signing.stringToSign(canonicalRequest: canonical, timestamp: timestamp)
         #expect(stringToSign == (try Self.suite.read(name, "header-string-to-sign.txt")))
         try expectSignaturesVerify(name, stringToSign: stringToSign, expected: "header-signature.txt")
     }
 
     @Test(arguments: cases) func queryForm(_ name: String) throws {
-        let (context, request, signing, timestamp) = try Self.suite.load(name, variant: .v4a)
-        var parameters = [
-            ("X-Amz-Algorithm", signing.signingAlgorithm),
-            ("X-Amz-Credential", "\(context.credentials.access_key_id)/\(signing.scope(timestamp: timestamp))"),
-            ("X-Amz-Date", timestamp), ("X-Amz-Expires", String(context.expiration_in_seconds ?? 3600)),
-            ("X-Amz-SignedHeaders", SigV4Canonicalization.signedNames(request.fields)), ("X-Amz-Region-Set", context.region),
-        ]
-        if let token = context.credentials.token, context.omit_session_token != true { parameters.append(("X-Amz-Security-Token", token)) }
-        let query = ([request.query].filter { !$0.isEmpty } + parameters.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }).joined(separator: "&")
-
-        let canonical = signing.canonicalRequest(
-            method: request.method, path: request.path, query: query, fields: request.fields,
-            payloadHash: SigV4Canonicalization.hexSHA256(request.body))
+        let (_, _, canonical, stringToSign) = try Self.suite.queryForm(name, variant: .v4a)
         #expect(canonical == (try Self.suite.read(name, "query-canonical-request.txt")))
-        let stringToSign = signing.stringToSign(canonicalRequest: canonical, timestamp: timestamp)
         #expect(stringToSign == (try Self.suite.read(name, "query-string-to-sign.txt")))
         try expectSignaturesVerify(name, stringToSign: stringToSign, expected: "query-signature.txt")
     }

@@ -79,4 +79,36 @@ struct SigningSuite {
         let timestamp = context.timestamp.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
         return (context, RawRequest(try read(name, "request.txt")), signing, timestamp)
     }
+
+    /// A case signed in the header form: its context, canonical request, string to sign and
+    /// timestamp (4a adds `X-Amz-Region-Set` to the fields).
+    func headerForm(_ name: String, variant: SigV4Canonicalization.Variant = .v4) throws -> (Context, SigV4Canonicalization, String, String) {
+        let (context, request, signing, timestamp) = try load(name, variant: variant)
+        let payloadHash = SigV4Canonicalization.hexSHA256(request.body)
+        var fields = request.fields + [("X-Amz-Date", timestamp)]
+        if variant == .v4a { fields.append(("X-Amz-Region-Set", context.region)) }
+        if let token = context.credentials.token, context.omit_session_token != true { fields.append(("X-Amz-Security-Token", token)) }
+        if context.sign_body { fields.append(("x-amz-content-sha256", payloadHash)) }
+        let canonical = signing.canonicalRequest(
+            method: request.method, path: request.path, query: request.query, fields: fields, payloadHash: payloadHash)
+        return (context, signing, canonical, signing.stringToSign(canonicalRequest: canonical, timestamp: timestamp))
+    }
+
+    /// A case signed in the query (presigned URL) form, as ``headerForm(_:variant:)`` gives it.
+    func queryForm(_ name: String, variant: SigV4Canonicalization.Variant = .v4) throws -> (Context, SigV4Canonicalization, String, String) {
+        let (context, request, signing, timestamp) = try load(name, variant: variant)
+        var parameters = [
+            ("X-Amz-Algorithm", signing.signingAlgorithm),
+            ("X-Amz-Credential", "\(context.credentials.access_key_id)/\(signing.scope(timestamp: timestamp))"),
+            ("X-Amz-Date", timestamp), ("X-Amz-Expires", String(context.expiration_in_seconds ?? 3600)),
+            ("X-Amz-SignedHeaders", SigV4Canonicalization.signedNames(request.fields)),
+        ]
+        if variant == .v4a { parameters.append(("X-Amz-Region-Set", context.region)) }
+        if let token = context.credentials.token, context.omit_session_token != true { parameters.append(("X-Amz-Security-Token", token)) }
+        let query = ([request.query].filter { !$0.isEmpty } + parameters.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }).joined(separator: "&")
+        let canonical = signing.canonicalRequest(
+            method: request.method, path: request.path, query: query, fields: request.fields,
+            payloadHash: SigV4Canonicalization.hexSHA256(request.body))
+        return (context, signing, canonical, signing.stringToSign(canonicalRequest: canonical, timestamp: timestamp))
+    }
 }

@@ -4,7 +4,7 @@ import FuzzDriver
 
 /// Feeds arbitrary bytes to the readers of a token endpoint's and a device authorization
 /// endpoint's answers. A token read has an access token and an expiry that is a real date; its
-/// description never shows a token long enough to find; a device authorization polls at a
+/// description never shows a token long enough to find (but in the scopes, shown as granted); a device authorization polls at a
 /// bounded interval. A trap anywhere is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -13,7 +13,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         guard !token.accessToken.isEmpty, token.expiresAt.map({ $0.timeIntervalSince1970.isFinite }) ?? true else {
             fatalError("a token without an access token or with an impossible expiry: \(token)")
         }
-        let shown = token.description
+        // The scopes are shown as granted: a token is looked for in the rest.
+        var bare = token
+        bare.scopes = []
+        let shown = bare.description
         if token.accessToken.count >= 24, shown.contains(token.accessToken) { fatalError("the description shows the access token") }
         if let refresh = token.refreshToken, refresh.count >= 24, shown.contains(refresh) { fatalError("the description shows the refresh token") }
     }
