@@ -136,7 +136,7 @@ private final class LoopbackCallback: Sendable {
                 error == "access_denied"
                     ? AuthError.accessDenied(description ?? "the user refused to sign in")
                     : AuthError.authorizationServer(error: error, description: description, endpoint: "the authorization redirect")))
-            return (400, "Sign-in failed: \(error). You can close this window.")
+            return (400, "Sign-in failed; the program says why. You can close this window.")
         }
         guard let code = value("code"), !code.isEmpty else {
             deliver.yield(.failure(AuthError.invalidServerResponse("the authorization redirect carries no code")))
