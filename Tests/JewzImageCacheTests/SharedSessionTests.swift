@@ -70,7 +70,7 @@ import Testing
         }
     }
 
-    @Test func theMemoryOnlyLookupNeverWaits() async throws {
+    @Test func theMemoryOnlyLookupAnswersFromMemoryAlone() async throws {
         try await withImages { sandbox, images in
             let url = sandbox.image("plain.png", key: "memory-only")
             #expect(images.memoryCachedImage(for: url) == nil)

@@ -128,23 +128,22 @@ public final class OAuth2Authentication: HTTPAuthentication {
     }
 
     public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
-        guard Self.bearerError(in: challenge) != "insufficient_scope" else { return false }
+        guard Self.bearerChallenge(in: challenge)?["error"] != "insufficient_scope" else { return false }
         return try await bearer.respond(to: challenge, retrying: &request)
     }
 
     /// - Throws: ``AuthError/Code/tokenRejected`` when the server refused, as `invalid_token`,
     ///   the token this authentication holds now.
     public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {
-        guard response.statusCode == 401, Self.bearerError(in: response) == "invalid_token",
+        guard response.statusCode == 401, let challenge = Self.bearerChallenge(in: response), challenge["error"] == "invalid_token",
             let current = bearer.credential?.token, request.headers["Authorization"] == "Bearer " + current
         else { return }
-        let description = ChallengeKind.server.challenges(in: response).first { $0.scheme.lowercased() == "bearer" }?["error_description"]
-        throw AuthError.tokenRejected(description ?? "invalid_token from \(request.url.redactedString)")
+        throw AuthError.tokenRejected(challenge["error_description"] ?? "invalid_token from \(request.url.redactedString)")
     }
 
-    /// The `error` of a response's Bearer challenge.
-    private static func bearerError(in response: HTTPResponse) -> String? {
-        ChallengeKind.server.challenges(in: response).first { $0.scheme.lowercased() == "bearer" }?["error"]
+    /// A response's Bearer challenge (RFC 6750 §3), whose `error` says why a token was refused.
+    private static func bearerChallenge(in response: HTTPResponse) -> AuthenticationChallenge? {
+        ChallengeKind.server.challenges(in: response).first { $0.scheme == "bearer" }
     }
 
     /// A token newer than the one held: the store's on the first call when it is still
@@ -155,7 +154,7 @@ public final class OAuth2Authentication: HTTPAuthentication {
         if !loaded {
             current = try await store.token()
             state.withLock { $0 = State(token: current, loaded: true) }
-            if let current, !current.isExpired() { return Self.credential(current) }
+            if let current, !current.isExpired(margin: Self.renewalMargin) { return Self.credential(current) }
         }
         if let current, current.refreshToken != nil {
             do {
@@ -177,10 +176,13 @@ public final class OAuth2Authentication: HTTPAuthentication {
         bearer.replace(with: Self.credential(token))
     }
 
-    /// The bearer credential of `token`, expiring a little early so no request leaves with a
+    /// How long before its stated expiry a token is renewed, so that no request leaves with a
     /// token about to lapse.
+    private static let renewalMargin: TimeInterval = 30
+
+    /// The bearer credential of `token`, expiring `renewalMargin` early.
     private static func credential(_ token: OAuth2Token) -> TokenAuthenticator.Credential {
-        .init(token: token.accessToken, expiresAt: token.expiresAt.map { $0.addingTimeInterval(-30) })
+        .init(token: token.accessToken, expiresAt: token.expiresAt.map { $0.addingTimeInterval(-renewalMargin) })
     }
 }
 

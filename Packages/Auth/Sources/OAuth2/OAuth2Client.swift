@@ -134,6 +134,13 @@ public struct OAuth2Client: Sendable {
         return AuthError.authorizationServer(error: code, description: fields["error_description"] as? String, endpoint: endpoint.absoluteString)
     }
 
+    /// The number `fields[key]` holds, written as a number or, as some servers do, a string;
+    /// `nil` when absent, unreadable or not finite.
+    static func number(_ key: String, in fields: [String: Any]) -> Double? {
+        let value = (fields[key] as? NSNumber)?.doubleValue ?? (fields[key] as? String).flatMap(Double.init)
+        return value.flatMap { $0.isFinite ? $0 : nil }
+    }
+
     /// A JSON object's fields.
     ///
     /// - Throws: ``AuthError/Code/invalidServerResponse`` when `data` is not a JSON object.

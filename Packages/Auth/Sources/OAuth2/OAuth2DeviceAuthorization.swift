@@ -73,16 +73,15 @@ extension OAuth2DeviceAuthorization {
     /// - Throws: ``AuthError/Code/invalidServerResponse`` when a field it needs is missing.
     static func decode(_ data: Data, receivedAt now: Date) throws -> OAuth2DeviceAuthorization {
         let fields = try OAuth2Client.jsonObject(data, what: "device authorization")
-        let number = { (key: String) in (fields[key] as? NSNumber)?.doubleValue ?? (fields[key] as? String).flatMap(Double.init) }
         guard let deviceCode = fields["device_code"] as? String, let userCode = fields["user_code"] as? String,
             let verification = (fields["verification_uri"] ?? fields["verification_url"]) as? String,
-            let verificationURI = URL(string: verification), let stated = number("expires_in"), stated.isFinite
+            let verificationURI = URL(string: verification), let stated = OAuth2Client.number("expires_in", in: fields)
         else {
             throw AuthError.invalidServerResponse("the device authorization answer lacks device_code, user_code, verification_uri or expires_in")
         }
         let lifetime = min(max(stated, 0), 86_400)
         // RFC 8628 §3.2: five seconds when the server does not say; a wild value is bounded.
-        let seconds = number("interval").flatMap { $0.isFinite ? min(max($0, 0), 600) : nil } ?? 5
+        let seconds = OAuth2Client.number("interval", in: fields).map { min(max($0, 0), 600) } ?? 5
         return OAuth2DeviceAuthorization(
             userCode: userCode, verificationURI: verificationURI,
             verificationURIComplete: (fields["verification_uri_complete"] as? String).flatMap(URL.init(string:)),

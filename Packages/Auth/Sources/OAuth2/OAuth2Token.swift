@@ -55,9 +55,8 @@ public struct OAuth2Token: Sendable, Hashable, Codable, CustomStringConvertible 
         guard let accessToken = fields["access_token"] as? String, !accessToken.isEmpty else {
             throw AuthError.invalidServerResponse("the token answer has no access_token")
         }
-        // Some servers send `expires_in` as a string; a wild one is bounded to a century.
-        let stated = (fields["expires_in"] as? NSNumber)?.doubleValue ?? (fields["expires_in"] as? String).flatMap(Double.init)
-        let lifetime = stated.flatMap { $0.isFinite ? min(max($0, 0), 3_155_760_000) : nil }
+        // A wild lifetime is bounded to a century.
+        let lifetime = OAuth2Client.number("expires_in", in: fields).map { min(max($0, 0), 3_155_760_000) }
         let scopes = (fields["scope"] as? String).map { $0.split(separator: " ").map(String.init) } ?? previous?.scopes ?? []
         return OAuth2Token(
             accessToken: accessToken, tokenType: fields["token_type"] as? String ?? "Bearer",

@@ -64,14 +64,7 @@ public struct AWSSignatureV4: HTTPMiddleware {
         credentials: AWSCredentials, region: String, service: String, payloadSigning: PayloadSigning = .automatic,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
-        self.credentials = credentials
-        self.region = region
-        self.service = service
-        self.payloadSigning = payloadSigning
-        self.clock = clock
-        let isS3 = service == "s3"
-        canonicalization = SigV4Canonicalization(region: region, service: service, normalizesPath: !isS3, encodesPathTwice: !isS3)
-        ecdsaKey = nil
+        self.init(credentials: credentials, region: region, service: service, payloadSigning: payloadSigning, clock: clock, variant: .v4)
     }
 
     /// A signer for Signature Version 4a (`AWS4-ECDSA-P256-SHA256`): one signature valid in
@@ -85,15 +78,24 @@ public struct AWSSignatureV4: HTTPMiddleware {
     ///   - service: the service's signing name (`s3`…).
     ///   - clock: the time requests are signed at (a test's fixed date).
     public init(credentials: AWSCredentials, regionSet: [String], service: String, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.init(
+            credentials: credentials, region: regionSet.joined(separator: ","), service: service, payloadSigning: .automatic, clock: clock,
+            variant: .v4a)
+    }
+
+    private init(
+        credentials: AWSCredentials, region: String, service: String, payloadSigning: PayloadSigning,
+        clock: @escaping @Sendable () -> Date, variant: SigV4Canonicalization.Variant
+    ) {
         self.credentials = credentials
-        region = regionSet.joined(separator: ",")
+        self.region = region
         self.service = service
-        payloadSigning = .automatic
+        self.payloadSigning = payloadSigning
         self.clock = clock
         let isS3 = service == "s3"
         canonicalization = SigV4Canonicalization(
-            region: region, service: service, normalizesPath: !isS3, encodesPathTwice: !isS3, variant: .v4a)
-        ecdsaKey = SigV4aKey.derive(from: credentials)
+            region: region, service: service, normalizesPath: !isS3, encodesPathTwice: !isS3, variant: variant)
+        ecdsaKey = variant == .v4a ? SigV4aKey.derive(from: credentials) : nil
     }
 
     public var name: String { "sigv4" }
@@ -133,13 +135,14 @@ public struct AWSSignatureV4: HTTPMiddleware {
         signed.headers["Authorization"] = "\(canonicalization.signingAlgorithm) Credential=\(credentials.accessKeyID)/\(canonicalization.scope(timestamp: timestamp)), "
             + "SignedHeaders=\(SigV4Canonicalization.signedNames(fields)), Signature=\(signature)"
         if let (file, length, size) = chunked {
-            let (canonicalization, secret) = (canonicalization, credentials.secretAccessKey)
+            // Every chunk is signed with the day's key: derived once, not per chunk.
+            let (key, scope) = (canonicalization.signingKey(secret: credentials.secretAccessKey, timestamp: timestamp), canonicalization.scope(timestamp: timestamp))
             let chunks = AWSSignedChunks(file: file, size: size, seedSignature: signature) { previous, chunk in
                 let stringToSign = [
-                    "AWS4-HMAC-SHA256-PAYLOAD", timestamp, canonicalization.scope(timestamp: timestamp), previous,
-                    SigV4Canonicalization.emptyPayloadHash, SigV4Canonicalization.hexSHA256(chunk),
+                    "AWS4-HMAC-SHA256-PAYLOAD", timestamp, scope, previous, SigV4Canonicalization.emptyPayloadHash,
+                    SigV4Canonicalization.hexSHA256(chunk),
                 ].joined(separator: "\n")
-                return canonicalization.signature(of: stringToSign, secret: secret, timestamp: timestamp)
+                return SigV4Canonicalization.signature(of: stringToSign, with: key)
             }
             signed.body = .stream(HTTPBodyStream(
                 length: AWSSignedChunks.encodedLength(of: length, size: size), AsyncThrowingStream { try await chunks.next() }))

@@ -72,12 +72,21 @@ package struct SigV4Canonicalization: Sendable {
 
     /// The signature of `stringToSign` with the key derived from `secret` for the scope's day.
     package func signature(of stringToSign: String, secret: String, timestamp: String) -> String {
+        Self.signature(of: stringToSign, with: signingKey(secret: secret, timestamp: timestamp))
+    }
+
+    /// The key derived from `secret` for the scope's day, region and service.
+    package func signingKey(secret: String, timestamp: String) -> SymmetricKey {
         var key = SymmetricKey(data: Data("AWS4\(secret)".utf8))
         for part in [String(timestamp.prefix(8)), region, service, "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
         }
-        let code = HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key)
-        return Self.hex(Data(code))
+        return key
+    }
+
+    /// The signature of `stringToSign` with a key ``signingKey(secret:timestamp:)`` derived.
+    package static func signature(of stringToSign: String, with key: SymmetricKey) -> String {
+        hex(Data(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key)))
     }
 
     /// The names of `fields`, lowercased, sorted and joined with `;`.
