@@ -189,7 +189,8 @@ func keepingDownload(
             policy.shouldRetry = { attempt in if case .connectionLost = attempt.error { true } else { nil } }
             cycle.options.retryPolicy = policy
             cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept, resumable: true))
-            #expect(try await cycle.start().statusCode == 206)
+            // The caller gets the first answer's head: the continuations are inside its body.
+            #expect(try await cycle.start().statusCode == 200)
             #expect(cycle.retryCount >= 3)
         }
         #expect(try Data(contentsOf: kept) == SandboxStreams.pattern(0..<1_000_000))

@@ -29,6 +29,8 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
             case transformed(Reader, @Sendable (Data) throws -> Data)
             /// One body's chunks, then another's.
             case joined(Reader, then: Reader)
+            /// A download's body that goes on where a cut-off connection stopped it.
+            case continued(ContinuedBody)
         }
 
         private let source: Source
@@ -76,6 +78,10 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
             Reader(.joined(self, then: next))
         }
 
+        convenience init(_ body: ContinuedBody) {
+            self.init(.continued(body))
+        }
+
         /// The fields the wrappers add once the body is read, innermost first.
         func trailingFields() -> HTTPHeaderFields {
             var fields: HTTPHeaderFields = [:]
@@ -85,6 +91,8 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
             case .joined(let first, let second):
                 fields = first.trailingFields()
                 for field in second.trailingFields() { fields.add(field.value, for: field.name) }
+            case .continued(let body):
+                fields = body.trailingFields()
             case .channel, .stored:
                 break
             }
@@ -116,6 +124,8 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
                         firstEnded.store(true, ordering: .relaxed)
                         chunk = try await second.next()
                     }
+                case .continued(let body):
+                    chunk = try await body.next()
                 }
                 if chunk == nil { finish(nil) }
                 return chunk
@@ -157,8 +167,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         /// The head of a body the transport stage's collector is putting into a bridge, which
         /// that stage hands up as a stream: set on the collector's heads only.
         case arriving
-        /// The body went to a download's file; a response a middleware made itself has not,
-        /// and its call writes it there.
+        /// The body went to a download's file, at the top of the call.
         case delivered
     }
 
@@ -209,11 +218,6 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     /// Whether the body is a stream still to be read.
     package var isStream: Bool {
         if case .stream = content { true } else { false }
-    }
-
-    /// Whether the body went to a download's file.
-    package var isDelivered: Bool {
-        if case .delivered = content { true } else { false }
     }
 
     /// Whether this is the head of a body still arriving through the collector's bridge.

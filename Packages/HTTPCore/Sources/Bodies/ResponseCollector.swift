@@ -1,7 +1,7 @@
 import Foundation
 
 /// Collects a response for a call: undoes its content codings as the body arrives and puts
-/// the decoded bytes into memory or into the channel the transport stage reads the stream from.
+/// the decoded bytes into memory or straight into the channel the stream is read from.
 ///
 /// A response whose status fails the cycle is always kept in memory, so that its body can be
 /// read, logged and processed like any other — but only its first ``failureBodyLimit`` bytes:
@@ -12,10 +12,6 @@ struct ResponseCollector: HTTPResponseReceiver {
     /// The most a failing status's or a followed redirect's body keeps in memory (less when
     /// the session's limit is lower).
     static let failureBodyLimit = 1 << 20
-
-    /// The most bytes of a stream gathered before they go to the channel, for a transport
-    /// that hands over many parts between two calls of ``waitForDemand()``.
-    static let batchLimit = 256 << 10
 
     /// Thrown to end an exchange whose failing status has all the body it keeps: not a
     /// failure, see ``received(afterCut:)``.
@@ -98,18 +94,13 @@ struct ResponseCollector: HTTPResponseReceiver {
         }
     }
 
+    /// Hands the parts delivered since the last call to the reader, as one chunk (it wakes
+    /// once per batch the transport delivers, not once per part), and waits while the
+    /// channel is full.
     nonisolated(nonsending) mutating func waitForDemand() async throws {
         guard let bridge else { return }
-        try flush(into: bridge)
+        bridge.flush()
         try await bridge.waitForDemand()
-    }
-
-    /// Hands the bytes gathered since the last call to the channel, as one chunk: the reader
-    /// then wakes once per batch the transport delivers, not once per part.
-    private mutating func flush(into bridge: ResponseBodyChannel) throws {
-        guard !body.isEmpty else { return }
-        try bridge.enqueue(body)
-        body = Data()
     }
 
     /// Whether a body stays in memory whatever the destination: a failing status's, or a
@@ -125,7 +116,7 @@ struct ResponseCollector: HTTPResponseReceiver {
             let decoded = try decoders.decode(UnsafeRawBufferPointer(start: nil, count: 0), finishing: true)
             try decoded.withUnsafeBytes { try deliver($0) }
         }
-        if let bridge { try flush(into: bridge) }
+        bridge?.flush()
     }
 
     /// The complete response, its parts moved out of the collector rather than copied. A body
@@ -160,9 +151,7 @@ struct ResponseCollector: HTTPResponseReceiver {
 
     private mutating func deliver(_ bytes: UnsafeRawBufferPointer) throws {
         if let bridge {
-            // Gathered in `body` (unused for a stream) until the transport asks for demand.
-            body.append(contentsOf: bytes)
-            if body.count >= Self.batchLimit { try flush(into: bridge) }
+            try bridge.append(bytes)
         } else if setAside {
             let room = min(maximumBodySize, Self.failureBodyLimit) - body.count
             body.append(contentsOf: bytes.prefix(room))

@@ -24,14 +24,4 @@ enum ResponseDestination: Sendable {
     var download: DownloadTarget? {
         if case .file(let target) = self { target } else { nil }
     }
-
-    /// Whether `response`, back at the top of the path, still has to be sent where its body
-    /// goes: one whose body is not in memory yet was not delivered by the resume stage.
-    func landsOutsideMemory(_ response: HTTPResponse) -> Bool {
-        switch self {
-        case .memory: false
-        case .stream: true
-        case .file: !response.body.isDelivered
-        }
-    }
 }

@@ -11,12 +11,14 @@ final class DownloadTarget: Sendable {
 
     private struct State {
         var file: DownloadFile?
-        /// The valid bytes in the file that the next attempt can continue from, with the
-        /// validator that makes continuing safe.
-        var resumable: (offset: Int64, validator: String)?
+        /// The bytes in the file: those kept from before, then those written.
+        var written: Int64 = 0
+        /// The offset of the next byte of the body to hand up: where asking for the rest starts.
+        var position: Int64 = 0
+        /// What makes asking for the rest safe (`If-Range`): a strong ETag, or Last-Modified.
+        var validator: String?
         /// The offset the current attempt asked for (0 when it asked for everything).
         var requestedOffset: Int64 = 0
-        var total: Int64 = 0
         var expected: Int64?
         var canRange = false
         /// Where the body came from (after redirects), for the resume data.
@@ -31,7 +33,9 @@ final class DownloadTarget: Sendable {
         var state = State()
         if let resume = download.resumeData, let size = Self.size(of: resume.partialFile), size >= resume.bytesWritten {
             fileURL = resume.partialFile
-            state.resumable = (resume.bytesWritten, resume.validator)
+            state.position = resume.bytesWritten
+            state.validator = resume.validator
+            state.written = resume.bytesWritten
             state.expected = resume.expectedLength
             state.canRange = true
         } else {
@@ -40,32 +44,39 @@ final class DownloadTarget: Sendable {
         self.state = Mutex(state)
     }
 
-    /// The request for the next attempt: it continues the valid bytes, if any, with `Range`
-    /// and `If-Range`.
+    // MARK: The requests (the resume stage)
+
+    /// The request for the next attempt: it continues where the body stopped, if it can, with
+    /// `Range` and `If-Range`.
     func prepare(_ request: HTTPRequest) -> HTTPRequest {
-        let resumable = state.withLock { state in
-            state.requestedOffset = state.resumable.map { $0.offset > 0 ? $0.offset : 0 } ?? 0
-            return state.resumable
+        let resumable = state.withLock { state -> (offset: Int64, validator: String)? in
+            let resumable = state.validator.flatMap { state.position > 0 ? (offset: state.position, validator: $0) : nil }
+            state.requestedOffset = resumable?.offset ?? 0
+            return resumable
         }
-        guard let resumable, resumable.offset > 0 else { return request }
+        guard let resumable else { return request }
         var request = request
         request.headers["Range"] = "bytes=\(resumable.offset)-"
         request.headers["If-Range"] = resumable.validator
+        request.goesAroundCache = true
         return request
     }
 
-    /// Opens the file for a successful response: after what is kept for a 206 answering our
-    /// range, from the start otherwise (the resource changed, or the server ignores ranges).
+    /// Takes a successful response's head and returns the offset its body starts at: what was
+    /// asked for, for a 206 answering our range; 0 otherwise (the resource changed, or the
+    /// server ignores ranges). Records what continuing its body later needs.
     ///
     /// - Throws: ``HTTPError/downloadNotResumable(reason:)`` for a 206 that does not continue
-    ///   where asked; ``HTTPError/downloadFile(path:reason:)``.
-    func begin(statusCode: Int, headers: HTTPHeaderFields, url: URL?, isDecoded: Bool) throws {
+    ///   where asked.
+    @discardableResult
+    func accept(_ head: HTTPResponse) throws -> Int64 {
         try state.withLock { state in
-            state.isDecoded = isDecoded
-            state.responseURL = url
+            let headers = head.headers
+            state.isDecoded = headers.namesContentCoding
+            state.responseURL = head.url
             var offset: Int64 = 0
-            let length = isDecoded ? nil : headers["Content-Length"].flatMap { Int64($0) }
-            if statusCode == 206, state.requestedOffset > 0 {
+            let length = state.isDecoded ? nil : headers["Content-Length"].flatMap { Int64($0) }
+            if head.statusCode == 206, state.requestedOffset > 0 {
                 guard let range = ContentRange(headers["Content-Range"]), range.first == state.requestedOffset else {
                     throw HTTPError.downloadNotResumable(
                         reason: "asked for bytes from \(state.requestedOffset), got Content-Range '\(headers["Content-Range"] ?? "")'")
@@ -77,53 +88,66 @@ final class DownloadTarget: Sendable {
                 state.expected = length
                 state.canRange = headers.tokens(for: "Accept-Ranges").contains("bytes")
             }
-            let validator = Self.validator(in: headers) ?? (offset > 0 ? state.resumable?.validator : nil)
-            state.file = nil
-            state.file = try DownloadFile(url: fileURL, keepingFirst: offset)
-            state.total = offset
-            state.resumable = validator.map { (offset, $0) }
+            state.validator = Self.validator(in: headers) ?? (offset > 0 ? state.validator : nil)
+            state.position = offset
+            return offset
         }
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    /// Whether a body cut off now can be continued by asking the server for the rest.
+    var canContinue: Bool {
+        state.withLock { state in state.canRange && !state.isDecoded && state.validator != nil && state.position > 0 }
+    }
+
+    /// Counts bytes handed up: the next attempt continues after them.
+    func advance(by count: Int) {
+        state.withLock { $0.position += Int64(count) }
+    }
+
+    /// Whether the body handed up has all the bytes the server announced.
+    ///
+    /// - Throws: ``HTTPError/connectionLost(reason:)`` when it ended short.
+    func checkComplete() throws {
+        try state.withLock { state in
+            guard let expected = state.expected, !state.isDecoded, state.position != expected else { return }
+            throw HTTPError.connectionLost(reason: "the body ended after \(state.position) of \(expected) bytes")
+        }
+    }
+
+    // MARK: The file (the call, at the top of its path)
+
+    /// Writes a body to the file as it is read, after what is kept of an earlier run when the
+    /// body continues it, and returns the fields its wrappers add at its end
+    /// (``HTTPResponseBody/withTrailers(_:)``).
+    ///
+    /// - Throws: what ended the body; ``HTTPError/downloadNotResumable(reason:)`` and
+    ///   ``HTTPError/downloadFile(path:reason:)``.
+    func write(_ body: HTTPResponseBody, of head: HTTPResponse) async throws -> HTTPHeaderFields {
+        let offset = try accept(head)
+        try state.withLock { state in
+            state.file = nil
+            state.file = try DownloadFile(url: fileURL, keepingFirst: offset)
+            state.written = offset
+        }
+        for try await chunk in body {
+            try chunk.withUnsafeBytes { try write($0) }
+        }
+        try state.withLock { state in
+            try state.file?.close()
+            state.file = nil
+        }
+        return body.reader.trailingFields()
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { return }
         let progress = try state.withLock { state -> (total: Int64, expected: Int64?)? in
             guard let file = state.file else { return nil }
             try file.write(bytes)
-            state.total += Int64(bytes.count)
-            if let resumable = state.resumable { state.resumable = (state.total, resumable.validator) }
-            return (state.total, state.expected)
+            state.written += Int64(bytes.count)
+            return (state.written, state.expected)
         }
         if let progress { download.didWriteData?(Int64(bytes.count), progress.total, progress.expected) }
-    }
-
-    /// Writes a body to the file as it is read, after its head, and returns the fields its
-    /// wrappers add at its end (``HTTPResponseBody/withTrailers(_:)``).
-    ///
-    /// - Throws: what ended the body; ``HTTPError/downloadNotResumable(reason:)`` and the
-    ///   file's errors, as ``begin(statusCode:headers:url:isDecoded:)`` and
-    ///   ``finishWriting()`` throw them.
-    func write(_ body: HTTPResponseBody, of head: HTTPResponse) async throws -> HTTPHeaderFields {
-        try begin(statusCode: head.statusCode, headers: head.headers, url: head.url, isDecoded: head.headers.namesContentCoding)
-        for try await chunk in body {
-            try chunk.withUnsafeBytes { try write($0) }
-        }
-        try finishWriting()
-        return body.reader.trailingFields()
-    }
-
-    /// Closes the file once the body is complete.
-    ///
-    /// - Throws: ``HTTPError/connectionLost(reason:)`` when fewer bytes arrived than the server
-    ///   announced; ``HTTPError/downloadFile(path:reason:)``.
-    func finishWriting() throws {
-        try state.withLock { state in
-            try state.file?.close()
-            state.file = nil
-            if let expected = state.expected, !state.isDecoded, state.total != expected {
-                throw HTTPError.connectionLost(reason: "the body ended after \(state.total) of \(expected) bytes")
-            }
-        }
     }
 
     /// The complete file, for the download handler; `nil` when no successful body was written
@@ -139,12 +163,12 @@ final class DownloadTarget: Sendable {
         let resumeData = state.withLock { state -> DownloadResumeData? in
             try? state.file?.close()
             state.file = nil
-            guard download.isResumable, state.canRange, !state.isDecoded, let resumable = state.resumable, resumable.offset > 0 else {
+            guard download.isResumable, state.canRange, !state.isDecoded, let validator = state.validator, state.written > 0 else {
                 return nil
             }
             return DownloadResumeData(
-                url: state.responseURL ?? requestURL, partialFile: fileURL, bytesWritten: resumable.offset,
-                validator: resumable.validator, expectedLength: state.expected)
+                url: state.responseURL ?? requestURL, partialFile: fileURL, bytesWritten: state.written,
+                validator: validator, expectedLength: state.expected)
         }
         if resumeData == nil { removeFile() }
         return resumeData

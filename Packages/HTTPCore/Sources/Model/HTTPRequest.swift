@@ -28,6 +28,9 @@ public struct HTTPRequest: Sendable {
     /// Whether a response without explicit processors is digested by the processor registered
     /// for its Content-Type. On by default.
     public var appliesContentTypeProcessing: Bool
+    /// Whether the session's cache lets this request pass: a download's request for the rest
+    /// of its file, which the origin answers against the file's validator.
+    var goesAroundCache = false
     /// A media type to use instead of the response's Content-Type when choosing the processor,
     /// for servers that label their bodies wrongly.
     public var responseContentTypeOverride: String?

@@ -2,18 +2,17 @@
 /// it may answer from its store, or send the request (made conditional, or not) through the
 /// stages below and store the answer — a body still arriving by wrapping its stream. Below
 /// authentication, retries and redirects, so each hop and each challenge's answer is looked up
-/// and stored on its own; above cookies and the network. A download's `Range` goes around the
-/// cache: a resumed download asks for what its file lacks, which the origin answers; any other
-/// `Range` (a proxy's client's, a caller's) the cache answers where it can. In the pipeline when
-/// the session has a cache.
+/// and stored on its own; above cookies and the network. A download's request for the rest of
+/// its file goes around the cache (`goesAroundCache`): the origin answers it
+/// against the file's validator; any other `Range` (a proxy's client's, a caller's) the cache
+/// answers where it can. In the pipeline when the session has a cache.
 struct CacheStage: HTTPMiddleware {
     let cache: any HTTPResponseCache
 
     var name: String { "cache" }
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        let call = next.call
-        if call.destination.download != nil, request.headers.contains("Range") { return try await next(request) }
-        return try await cache.response(for: request, session: call.session) { request in try await next(request) }
+        if request.goesAroundCache { return try await next(request) }
+        return try await cache.response(for: request, session: next.call.session) { request in try await next(request) }
     }
 }

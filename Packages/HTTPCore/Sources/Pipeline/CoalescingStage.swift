@@ -22,7 +22,7 @@ struct CoalescingStage: HTTPMiddleware {
     var name: String { "coalescing" }
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        guard request.method == .get, next.call.destination.isInMemory, request.dedicatedConnection == nil else { return try await next(request) }
+        guard request.method == .get, !next.call.streamsBody, request.dedicatedConnection == nil else { return try await next(request) }
         let call = next.call
         let shared = next.shared()
         return try await flights.value(for: Key(request), waitingFor: call) {

@@ -1,7 +1,7 @@
-/// Makes each attempt of a resumable download continue what the attempts before it wrote
-/// (`Range` and `If-Range`, when the server allows it), and writes each attempt's body to the
-/// download's file as it is read — inside the attempt, so that a body cut off midway is retried
-/// from where it stopped. In a download's pipeline only.
+/// Makes a download's attempts continue what its file holds (`Range` and `If-Range`, when the
+/// server allows it), and hands the body up as one that goes on where a cut-off connection
+/// stopped it (``ContinuedBody``): every stage above, a user's middleware among them, sees the
+/// download's whole body, and the call writes it to the file. In a download's pipeline only.
 struct ResumeStage: HTTPMiddleware {
     let target: DownloadTarget
 
@@ -9,10 +9,11 @@ struct ResumeStage: HTTPMiddleware {
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var response = try await next(target.prepare(request))
-        guard response.body.isStream else { return response }
-        let trailers = try await target.write(response.body, of: response)
-        for field in trailers { response.headers.add(field.value, for: field.name) }
-        response.body = HTTPResponseBody(.delivered)
+        // A body kept in memory (a failing status, a redirect to follow) is not the download's.
+        guard response.body.isStream, !next.call.keepsInMemory(response) else { return response }
+        try target.accept(response)
+        let body = ContinuedBody(response.body, request: request, next: next, target: target)
+        response.body = HTTPResponseBody(reader: .init(body))
         return response
     }
 }

@@ -34,11 +34,11 @@ struct RetryStage: HTTPMiddleware {
     }
 
     /// How long to wait before the next attempt, or `nil` when the failure stands; records
-    /// and reports a retry.
+    /// and reports a retry. Also asked by a download's body cut off midway (``ContinuedBody``).
     ///
     /// - Throws: ``HTTPError/Code/cancelled`` when the call was cancelled meanwhile.
     @inline(never)
-    private static func delay(after failure: HTTPError, of request: HTTPRequest, retries: Int, call: HTTPCall) throws -> Duration? {
+    static func delay(after failure: HTTPError, of request: HTTPRequest, retries: Int, call: HTTPCall) throws -> Duration? {
         try call.checkCancellation()
         // A one-shot body has been used up: the failure stands as it is.
         guard request.hasReplayableBody else { return nil }

@@ -26,7 +26,7 @@ struct TransportStage: HTTPMiddleware {
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let call = next.call
         if next.pipeline.hasUserStages { try Self.check(request, prepared: call.request, vettedURL: call.vettedURL) }
-        if !next.isShared, !call.destination.isInMemory { return try await streaming(request, next: next) }
+        if !next.isShared, call.streamsBody { return try await streaming(request, next: next) }
         return try await sending(request, next: next, into: nil)
     }
 

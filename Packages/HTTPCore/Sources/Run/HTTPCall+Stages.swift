@@ -12,6 +12,11 @@ extension HTTPCall {
         return remaining
     }
 
+    /// Whether the call's body goes up the path as a stream (for a file or a reader) rather
+    /// than whole: all a stage asks about where the body goes, which only the call's top
+    /// decides and does (`land`).
+    var streamsBody: Bool { !destination.isInMemory }
+
     /// Whether the session's status policy fails the call for `response`.
     func statusFails(_ response: HTTPResponse) -> Bool {
         settings.configuration.shouldTreatStatusCodeAsFailure(response.statusCode)

@@ -133,7 +133,7 @@ public final class HTTPCall: Sendable {
         if let preparationFailure { throw preparationFailure }
         emit(.requestPrepared(request, elapsed: ClockReading.now - started))
         var response = try await HTTPNext(pipeline: pipeline, position: 0, call: self, isShared: false)(overrides.request)
-        if response.body.isStream || destination.landsOutsideMemory(response) { response = try await land(response) }
+        if response.body.isStream || !destination.isInMemory { response = try await land(response) }
         let statusFailed = statusFails(response)
         return try complete(consume response, statusFailed: statusFailed)
     }
