@@ -57,6 +57,24 @@ import Testing
         }
     }
 
+    /// A stream the server refuses unprocessed (`REFUSED_STREAM`) goes again on its own, outside
+    /// the retry policy, whatever the method: the server processes the POST once.
+    @Test(arguments: [HTTPMethod.post, .get])
+    func aRefusedStreamIsSentAgainWhateverItsMethod(method: HTTPMethod) async throws {
+        var configuration = try HTTPSession.Configuration.trusting(certificates)
+        configuration.retryPolicy = .never
+        try await withSecureSandbox(SandboxTLS(certificates: certificates), configuration: configuration) { sandbox, session in
+            let key = "refused-\(method)"
+            let url = try #require(URL(string: sandbox.url("/counter?key=\(key)&fail=0&refuse=1")))
+            let request = HTTPRequest(url: url, method: method, data: method == .post ? Data("order".utf8) : nil)
+            let response = try await session.send(request)
+            #expect(response.statusCode == 200)
+            #expect(response.version == .http2)
+            #expect(sandbox.router.streamsRefused == 1)
+            #expect(sandbox.router.requestCount(forKey: key) == 1)
+        }
+    }
+
     private static func send(_ count: Int, to url: String, session: HTTPSession) async throws -> [HTTPVersion?] {
         try await withThrowingTaskGroup(of: HTTPVersion?.self) { group in
             for _ in 0..<count {

@@ -41,6 +41,27 @@ import Testing
         try await sandbox.shutdown()
     }
 
+    /// `jewz bench` takes a request's connection options, a method and a body: POSTs over
+    /// HTTP/2 to a server that refuses the first stream unprocessed all succeed, and the server
+    /// processes each once.
+    @Test func benchSendsPostsOverVerifiedHTTP2AndLosesNoneToARefusedStream() async throws {
+        let sandbox = try await Sandbox.start(tls: SandboxTLS(certificates: certificates))
+        let (directory, authority, _) = try writePEMFiles()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await runJewz([
+            "bench", sandbox.url("/counter?key=bench&fail=0&refuse=1"), "-X", "POST", "--data", "order",
+            "-n", "200", "-c", "16", "--verify", authority, "--json",
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        #expect(report?["errors"] as? Int == 0, "\(result.error)")
+        #expect(sandbox.router.streamsRefused == 1)
+        #expect(sandbox.router.requestCount(forKey: "bench") == 200)
+        let http1 = try await runJewz(["bench", sandbox.url("/hello/"), "-n", "4", "--http1", "--verify", "no"])
+        #expect(http1.status == 0, "\(http1.error)")
+        try await sandbox.shutdown()
+    }
+
     @Test func serveTLSServesHTTPSThatVerifyNoOrTheCAFileReaches() async throws {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

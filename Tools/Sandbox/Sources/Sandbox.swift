@@ -110,6 +110,7 @@ public final class Sandbox: Sendable {
                     h2ChannelConfigurator: { channel in
                         channel.configureHTTP2Pipeline(mode: .server) { stream in
                             stream.eventLoop.makeCompletedFuture {
+                                try stream.pipeline.syncOperations.addHandler(SandboxStreamRefusal(router: router))
                                 try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
                                 try stream.pipeline.syncOperations.addHandler(SandboxHandler(router: router))
                             }

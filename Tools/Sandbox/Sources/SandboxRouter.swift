@@ -16,6 +16,7 @@ import JewzLocking
 /// | `/inspect`, `/inspect/ANY/PATH` | the request as JSON (method, uri, protocol version, headers, the body's first 64 KiB and its length) |
 /// | `/drop/N` | announces N bytes, sends half, closes the connection |
 /// | `/counter?key=K&fail=N&status=S&retry-after=R&delay=D&hold=H` | status S (503) N times per key, each after D seconds, then 200; every answer after H seconds |
+/// | `/counter?key=K&refuse=1` over HTTP/2 | the key's first stream refused unprocessed (``SandboxStreamRefusal``), the rest counted |
 /// | `/redirect/N?status=S` | N redirects (302, or S: 301/302/303/307/308), then `/dumpupload/` for 307/308, else `/hello/` |
 /// | `/redirect-to?url=U&status=S` | a redirect (302, or S) to U, which may be on another server |
 /// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1&zstd-window=W` | content compressed in those codings, in order, by zlib (`raw-deflate` too), libbrotli (`br`) or libzstd (`zstd`, with a 2^W-byte window) |
@@ -56,6 +57,17 @@ public final class SandboxRouter: Sendable {
     public var ntlmHandshakesCompleted: Int { ntlm.completedHandshakes }
 
     public init() {}
+
+    /// The keys whose first HTTP/2 stream was refused.
+    private let refusedKeys = Mutex<Set<String>>([])
+
+    /// Whether to refuse this stream for `key`: the first time it is asked.
+    func refusesStream(forKey key: String) -> Bool {
+        refusedKeys.withLock { $0.insert(key).inserted }
+    }
+
+    /// How many streams were refused, one per key at most.
+    public var streamsRefused: Int { refusedKeys.withLock { $0.count } }
 
     /// How many requests `/counter` has answered, or is holding, for `key`: tests wait on it
     /// to know that a request reached the server.

@@ -3,18 +3,21 @@ import Foundation
 import JewzLocking
 import Jewzruxin
 
-/// `jewz bench URL -n N -c C`: N GETs at concurrency C through the full HTTPCycle path, with the
-/// session defaults a user gets, reporting throughput, latency percentiles and errors.
+/// `jewz bench URL -n N -c C`: N requests at concurrency C through the whole request path,
+/// with the session defaults a user gets and the connection options of a request (TLS, the
+/// HTTP version, a proxy), reporting throughput, latency percentiles and errors.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Time N GET requests at concurrency C through the full HTTPCycle path.",
+        commandName: "bench", abstract: "Time N requests at concurrency C through the whole request path.",
         discussion: """
             jewz bench :8000/hello/ -n 10000 -c 64      requests/s, latency p50/p90/p99
             jewz bench :8000/hello/ -n 1000 -c 8 --json  the same as JSON
+            jewz bench https://localhost:8443/ -n 20000 -c 64 --verify ca.pem
+            jewz bench :8000/post -X POST --data '{"n":1}' -n 2000 -c 64
             Measure a release build: swift run -c release jewz bench URL -n N -c C.
             """)
 
-    @Argument(help: "The URL to GET.")
+    @Argument(help: "The URL to send the requests to.")
     var url: String
 
     @Option(name: .customShort("n"), help: "How many requests to send.")
@@ -23,55 +26,70 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .short, help: "How many requests are in flight at once.")
     var concurrency = 1
 
+    @Option(name: [.customShort("X"), .customLong("method")], help: "The request method (GET unless given).")
+    var method = "GET"
+
+    @Option(help: "The body every request carries, as it is.")
+    var data: String?
+
+    @OptionGroup var connection: ConnectionOptions
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
     func validate() throws {
         guard requests > 0 else { throw ValidationError("-n must be at least 1.") }
         guard (1...requests).contains(concurrency) else { throw ValidationError("-c must be between 1 and -n.") }
+        guard method.isHTTPToken else { throw ValidationError("-X takes a method, a token such as POST or PURGE.") }
     }
 
     func run() async throws {
         let target = RequestCommand.normalizedURL(url)
-        do {
-            _ = try HTTPCycle(target, method: .get)
-        } catch let error as HTTPError {
-            throw ValidationError(error.description)
+        guard let targetURL = URL(string: target), targetURL.isSendableHTTP else {
+            throw ValidationError("'\(url)' is not an http or https URL.")
         }
+        let request = HTTPRequest(url: targetURL, method: HTTPMethod(rawValue: method.uppercased()), data: data.map { Data($0.utf8) })
+        let session = try connection.makeSession()
         let tickets = Tickets(count: requests)
         let clock = ContinuousClock()
         let started = clock.now
-        let (latencies, errors) = await withTaskGroup(of: ([Duration], Int).self) { group in
+        let (latencies, errors, firstError) = await withTaskGroup(of: ([Duration], Int, String?).self) { group in
             for _ in 0..<concurrency {
                 group.addTask {
                     var latencies: [Duration] = []
                     var errors = 0
+                    var firstError: String?
                     while tickets.take() {
                         let begin = clock.now
                         do {
-                            _ = try await HTTPCycle.get(target)
+                            _ = try await session.send(request)
                             latencies.append(clock.now - begin)
                         } catch {
                             errors += 1
+                            if firstError == nil { firstError = "\(error)" }
                         }
                     }
-                    return (latencies, errors)
+                    return (latencies, errors, firstError)
                 }
             }
             var all: [Duration] = []
             var errors = 0
-            for await (latencies, failed) in group {
+            var firstError: String?
+            for await (latencies, failed, failure) in group {
                 all += latencies
                 errors += failed
+                firstError = firstError ?? failure
             }
-            return (all.sorted(), errors)
+            return (all.sorted(), errors, firstError)
         }
         let elapsed = (clock.now - started).inSeconds
+        try? await session.shutdown()
         let report = BenchReport(
             requests: requests, concurrency: concurrency, requestsPerSecond: Double(requests) / elapsed,
             p50: Self.percentile(latencies, 0.50), p90: Self.percentile(latencies, 0.90), p99: Self.percentile(latencies, 0.99),
             errors: errors)
         print(json ? report.json.formatted() : report.text)
+        if let firstError { printError("first error: \(firstError)") }
         if errors == requests { throw JewzExit.network.code }
     }
 

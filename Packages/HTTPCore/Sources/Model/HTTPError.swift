@@ -158,6 +158,16 @@ public struct HTTPError: Error, CustomStringConvertible {
 
     var detail: Detail { payload?.detail ?? .none }
 
+    /// Whether the request is known not to have been processed — an HTTP/2 stream the server
+    /// refused, a request never sent — so that it can go again whatever its method.
+    var isUnprocessed: Bool {
+        guard case .network(let failure) = detail else { return false }
+        switch failure.event {
+        case .streamRefused, .notSent: return true
+        default: return false
+        }
+    }
+
     /// The response that came back, when the failure is about it: always for ``Code/statusCode``
     /// (status, headers and body, processed when its processor could read it), and for a
     /// ``Code/processor`` that could not read a response (its body as it came), so that a

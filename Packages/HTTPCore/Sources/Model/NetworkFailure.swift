@@ -20,6 +20,15 @@ package struct NetworkFailure: Sendable {
         case reset
         /// The server closed the connection before the response was complete.
         case closed
+        /// The server refused an HTTP/2 stream before processing it (`REFUSED_STREAM`, RFC
+        /// 9113 §8.7): the request can be sent again, whatever its method.
+        case streamRefused
+        /// The connection the request was to go on began to close before it went out (an
+        /// HTTP/2 server's GOAWAY): nothing was sent.
+        case notSent
+        /// An HTTP/2 stream was closed before the response was complete: reset by the server,
+        /// or dropped by a connection it is closing (GOAWAY).
+        case streamClosed
         /// The server's certificate was refused, and why, in words.
         case certificateRejected(String)
         /// The TLS handshake failed otherwise.
@@ -69,6 +78,9 @@ package struct NetworkFailure: Sendable {
             }
         case .reset: return "The connection to \(place) was reset by the server \(brokenAt)."
         case .closed: return "The server at \(place) closed the connection \(brokenAt)."
+        case .notSent: return "The connection to \(place) was closing before the request went out."
+        case .streamRefused: return "The server at \(place) refused the request's HTTP/2 stream before processing it."
+        case .streamClosed: return "The server at \(place) closed the request's HTTP/2 stream \(brokenAt)."
         case .certificateRejected(let why): return "The TLS certificate of \(place) was refused: \(why)."
         case .tlsFailed: return "The TLS handshake with \(place) failed."
         }
@@ -81,7 +93,9 @@ package struct NetworkFailure: Sendable {
         case .unresolvable: "Check the host name, and that this machine can resolve names."
         case .timedOut:
             "Raise the request's timeout (or the session's timeoutForResource, the transport's timeouts) if the server is slow."
-        case .reset, .closed:
+        case .streamRefused, .notSent:
+            "The server did not process the request: it is safe to send it again (the session does, up to three times)."
+        case .reset, .closed, .streamClosed:
             progress == .connecting || progress == .waitingForResponse
                 ? "The server may or may not have processed the request." : "The server did process the request."
         case .certificateRejected:

@@ -30,8 +30,10 @@ struct TransportStage: HTTPMiddleware {
         return try await sending(request, next: next, into: nil)
     }
 
-    /// The exchange, sent once more on another connection when a kept-alive one turns out
-    /// closed; the body goes into memory, or into `bridge`.
+    /// The exchange, sent again on another connection when the server did not take it up: a
+    /// kept-alive connection that turns out closed, an HTTP/2 stream refused or dropped by a
+    /// connection going away (see ``Unprocessed``), at most ``resendLimit`` times; the body
+    /// goes into memory, or into `bridge`.
     @inline(__always)
     nonisolated(nonsending) private func sending(_ request: HTTPRequest, next: HTTPNext, into bridge: ResponseBodyChannel?) async throws -> HTTPResponse {
         let call = next.call
@@ -39,17 +41,33 @@ struct TransportStage: HTTPMiddleware {
         let response: HTTPResponse
         do {
             response = try await exchange(request, next: next, into: bridge)
-        } catch let failure as StaleConnection {
-            // A kept-alive connection the server had closed: once more, on another.
-            Self.logStale(request, failure, logger: call.settings.configuration.logger)
-            do {
-                response = try await exchange(request, next: next, into: bridge)
-            } catch let again as StaleConnection {
-                throw again.underlying
-            }
+        } catch let failure as Unprocessed {
+            response = try await resending(request, next: next, into: bridge, after: failure)
         }
         if let started { Self.logEnd(of: request, response: response, started: started, logger: call.settings.configuration.logger) }
         return response
+    }
+
+    /// How many times an exchange the server did not take up is sent again.
+    static let resendLimit = 3
+
+    /// Sends an exchange again after `failure`, on another connection, until the server takes
+    /// it up or ``resendLimit`` resends were not taken up either. Not inlined: the path few
+    /// exchanges take would widen the async frame every one allocates.
+    @inline(never)
+    nonisolated(nonsending) private func resending(
+        _ request: HTTPRequest, next: HTTPNext, into bridge: ResponseBodyChannel?, after failure: Unprocessed
+    ) async throws -> HTTPResponse {
+        var failure = failure
+        for _ in 1...Self.resendLimit {
+            Self.logResend(request, failure, logger: next.call.settings.configuration.logger)
+            do {
+                return try await exchange(request, next: next, into: bridge)
+            } catch let again as Unprocessed {
+                failure = again
+            }
+        }
+        throw failure.underlying
     }
 
     /// An exchange whose body goes to a file or a reader: it runs in a task of its own, which
@@ -84,8 +102,8 @@ struct TransportStage: HTTPMiddleware {
 
     /// One exchange on the transport, its body collected into memory or into `bridge`.
     ///
-    /// - Throws: ``StaleConnection`` when an idempotent request's connection closed before a
-    ///   byte of the answer came (the caller sends it again, once); the transport's errors.
+    /// - Throws: ``Unprocessed`` when the server did not take the request up (the caller sends
+    ///   it again); the transport's errors.
     // Inlined into `sending`: as a function of its own it is one async frame more per request.
     @inline(__always)
     nonisolated(nonsending) private func exchange(_ request: HTTPRequest, next: HTTPNext, into bridge: ResponseBodyChannel?) async throws -> HTTPResponse {
@@ -109,33 +127,38 @@ struct TransportStage: HTTPMiddleware {
     }
 
     /// What a failed exchange ends with: a failing status's body cut at its limit is the
-    /// response (the status is the outcome); a stale connection is told to the caller, which
-    /// sends the request again; any other error goes on with what arrived of the body. Not
+    /// response (the status is the outcome); a request the server did not take up is told to
+    /// the caller, which sends it again; any other error goes on with what arrived of the body. Not
     /// inlined: the path few exchanges take would widen the async frame every one allocates.
     @inline(never)
     private static func outcome(of error: any Error, collector: ResponseCollector, request: HTTPRequest) throws -> HTTPResponse {
         if let cut = collector.received(afterCut: error) { return cut }
-        if let stale = StaleConnection(error, before: collector, request: request) { throw stale }
+        if let unprocessed = Unprocessed(error, before: collector, request: request) { throw unprocessed }
         throw collector.attachingWhatArrived(to: error)
     }
 
-    /// A connection lost before any byte of the answer, for a request that may be sent again
-    /// (idempotent, its body replayable): what a pooled connection the server closed while idle
-    /// gives. OkHttp and curl send such a request once more on another connection, unasked.
-    struct StaleConnection: Error {
+    /// An exchange the server did not take up, whose request may go again on another
+    /// connection: an HTTP/2 stream it refused (`REFUSED_STREAM`: not processed, RFC 9113
+    /// §8.7), or a request never sent because its connection began to close, for any method;
+    /// and for an idempotent request, a connection or stream lost before
+    /// a byte of the answer — a pooled connection the server closed while idle, or a stream
+    /// dropped by a connection it is closing (GOAWAY), which is what HTTP/2 servers do every
+    /// few hundred or thousand requests. OkHttp and curl send these again unasked. Either way
+    /// the body must be replayable.
+    struct Unprocessed: Error {
         let underlying: HTTPError
 
         init?(_ error: any Error, before collector: ResponseCollector, request: HTTPRequest) {
             guard let error = error as? HTTPError, error.code == .connectionLost, !collector.hasReceivedHead,
-                request.method.isIdempotent, request.hasReplayableBody
+                request.hasReplayableBody, error.isUnprocessed || request.method.isIdempotent
             else { return nil }
             underlying = error
         }
     }
 
     @inline(never)
-    private static func logStale(_ request: HTTPRequest, _ failure: StaleConnection, logger: Logger) {
-        logger.debug("\(request.method) \(request.url.redactedString): \(failure.underlying); sending it once more on another connection")
+    private static func logResend(_ request: HTTPRequest, _ failure: Unprocessed, logger: Logger) {
+        logger.debug("\(request.method) \(request.url.redactedString): \(failure.underlying); sending it again on another connection")
     }
 
     /// Checks a request a user's middleware may have changed, unless its URL and headers are

@@ -221,13 +221,20 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                     try await receiver.waitForDemand()
                 }
             } catch {
+                // Asked before the cancel below, which would make every failure look asked for.
+                let unsent = exchange.wasDroppedUnsent(by: error)
                 // The receiver may have refused the response: the connection must not wait for it.
                 exchange.cancel()
                 let progress: NetworkFailure.Progress =
                     if let bodyBytes { .readingBody(bodyBytes) }
                     else if exchange.hasSentRequestHead.load(ordering: .relaxed) { .waitingForResponse }
                     else { .connecting }
-                let error = HTTPError(transportError: error, url: request.url, progress: progress)
+                let error =
+                    unsent
+                    ? HTTPError.network(
+                        .connectionLost, NetworkFailure(host: request.url.host, port: request.url.effectivePort, event: .notSent, progress: .connecting),
+                        underlying: error)
+                    : HTTPError(transportError: error, url: request.url, progress: progress)
                 if error.code == .certificateRejected, let pinnedTLS {
                     throw await Self.pinningFailure(error, url: request.url, pinnedTLS: pinnedTLS)
                 }

@@ -100,6 +100,14 @@ final class ClientExchange: HTTPClientResponseDelegate, HTTPExchangeCancelling {
         task?.cancel()
     }
 
+    /// Whether `error`, which ended the exchange, is AsyncHTTPClient dropping a request it had
+    /// not sent — the connection it was given began to close first (a GOAWAY) — rather than a
+    /// cancel of ours: AsyncHTTPClient reports both as `cancelled`.
+    func wasDroppedUnsent(by error: any Error) -> Bool {
+        guard let error = error as? HTTPClientError, error == .cancelled, !hasSentRequestHead.load(ordering: .relaxed) else { return false }
+        return state.withLock { !$0.cancelRequested && !$0.timedOut }
+    }
+
     /// Ends the exchange as timed out: nothing moved for longer than the session allows. The
     /// awaiting task is woken here, not by AsyncHTTPClient's answer to the cancel, which does
     /// not come for a task that has already ended.

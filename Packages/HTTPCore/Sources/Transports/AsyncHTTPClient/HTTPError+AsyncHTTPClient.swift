@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
@@ -50,6 +51,10 @@ extension HTTPError {
             self = .connectionFailed(reason: String(describing: error))
         case let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode):
             self = .connectionLost(reason: String(describing: error))
+        case let error as NIOHTTP2Errors.StreamClosed:
+            self = .connectionLost(
+                reason: error.errorCode == .refusedStream
+                    ? "the server refused the HTTP/2 stream before processing it" : "the HTTP/2 stream was closed (\(error.errorCode))")
         case HTTPParserError.invalidEOFState:
             self = .connectionLost(reason: "the connection closed before the response was complete")
         case let error as HTTPParserError:
@@ -78,7 +83,11 @@ extension HTTPError {
             if Self.isConnectTimeout(error) { progress = .connecting }
             event = .timedOut
         case .connectionLost:
-            event = Self.isReset(error) ? .reset : .closed
+            if let closed = error as? NIOHTTP2Errors.StreamClosed {
+                event = closed.errorCode == .refusedStream ? .streamRefused : .streamClosed
+            } else {
+                event = Self.isReset(error) ? .reset : .closed
+            }
         case .certificateRejected:
             event = .certificateRejected(Self.certificateProblem(of: error))
         case .tlsHandshakeFailed:
