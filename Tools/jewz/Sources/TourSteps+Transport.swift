@@ -44,6 +44,30 @@ extension TourStep {
                 return Outcome(version, expected: "HTTP/2.0")
             },
             TourStep(
+                title: "An HTTP/2 stream the server refuses unprocessed goes again on its own, a POST too: processed once",
+                code: """
+                    // orderURL: https://127.0.0.1:PORT/counter?key=order&fail=0&refuse=1 (the first stream refused)
+                    let request = HTTPRequest(url: orderURL, method: .post, data: Data("order".utf8))
+                    let response = try await session.send(request)   // refused (REFUSED_STREAM), sent again: 200
+                    secure.router.requestCount(forKey: "order")       // the server processed it once
+                    """
+            ) {
+                let certificates = try SandboxCertificates.generate()
+                let secure = try await Sandbox.start(tls: SandboxTLS(certificates: certificates))
+                var configuration = HTTPSession.Configuration()
+                configuration.transport.tls.additionalTrustRoots = [try .init(pem: certificates.authorityPEM)]
+                let session = HTTPSession(configuration: configuration)
+                let path = "/counter?key=order&fail=0&refuse=1"
+                guard let url = URL(string: secure.url(path)) else { throw HTTPError.invalidURL(path) }
+                let request = HTTPRequest(url: url, method: .post, data: Data("order".utf8))
+                let response = try await session.send(request)
+                try await session.shutdown()
+                try await secure.shutdown()
+                return Outcome(
+                    "\(response.statusCode), refused \(secure.router.streamsRefused), processed \(secure.router.requestCount(forKey: "order"))",
+                    expected: "200, refused 1, processed 1")
+            },
+            TourStep(
                 title: "Pin a host to its root's key: a chain ending at another root, even a trusted one, is refused",
                 code: """
                     let root = try AsyncHTTPClientTransport.Configuration.PEMCertificates(pem: other.authorityPEM)

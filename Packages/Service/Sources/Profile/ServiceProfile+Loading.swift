@@ -67,9 +67,9 @@ extension ServiceProfile {
     ///
     /// - Throws: what the request throws (`HTTPError`), and as ``init(data:)``.
     public static func fetch(from url: URL, session: HTTPSession = .default) async throws -> ServiceProfile {
-        let cycle = HTTPCycle(requestURL: url, session: session)
-        cycle.request.appliesContentTypeProcessing = false
-        return try ServiceProfile(data: try await cycle.start().data)
+        var request = HTTPRequest(url: url)
+        request.appliesContentTypeProcessing = false
+        return try ServiceProfile(data: try await session.send(request).data)
     }
 
     /// The extensions a profile found by name may have, in the order they are tried.
