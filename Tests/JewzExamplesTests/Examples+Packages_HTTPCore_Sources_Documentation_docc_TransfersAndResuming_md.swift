@@ -26,8 +26,8 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TransfersAndResuming_m
         }
     }
 
-    // Packages/HTTPCore/Sources/Documentation.docc/TransfersAndResuming.md:44
-    static func example44() async throws {
+    // Packages/HTTPCore/Sources/Documentation.docc/TransfersAndResuming.md:46
+    static func example46() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let video = URL(filePath: "video.mp4")

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Syntax_QueryParameters_swift {
-    // Packages/HTTPCore/Sources/Syntax/QueryParameters.swift:91
-    static func example91() async throws {
+    // Packages/HTTPCore/Sources/Syntax/QueryParameters.swift:106
+    static func example106() async throws {
         "/hello/?key2=value2".mergingQueryParameters(["key1": "value1"])
         // "/hello/?key2=value2&key1=value1"
     }

@@ -249,6 +249,18 @@ func keepingDownload(
         #expect(contents(of: directory).isEmpty)
     }
 
+    @Test func resumeDataKeptAcrossLaunchesReadsBackAsItWasAndRefusesAMissingField() throws {
+        let url = try #require(URL(string: "https://downloads.example/image.iso"))
+        let resumeData = DownloadResumeData(
+            url: url, partialFile: URL(fileURLWithPath: "/tmp/partial"), bytesWritten: 700_001, validator: "\"v1\"", expectedLength: nil)
+        let kept = try JSONEncoder().encode(resumeData)
+        #expect(try JSONDecoder().decode(DownloadResumeData.self, from: kept) == resumeData)
+        var fields = try #require(try JSONSerialization.jsonObject(with: kept) as? [String: Any])
+        fields["validator"] = nil
+        let damaged = try JSONSerialization.data(withJSONObject: fields)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(DownloadResumeData.self, from: damaged) }
+    }
+
     @Test func aRangeThatDoesNotContinueIsRefused() async throws {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

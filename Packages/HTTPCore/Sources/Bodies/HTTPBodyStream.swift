@@ -13,6 +13,8 @@ public final class HTTPBodyStream: Sendable {
     package let length: Int?
     private let chunks: Mutex<AsyncThrowingStream<Data, any Error>?>
 
+    /// A body of `chunks`, read once as it is sent; `length` goes in `Content-Length` when it
+    /// is known (else the body is sent chunked).
     public init(length: Int? = nil, _ chunks: AsyncThrowingStream<Data, any Error>) {
         self.length = length
         self.chunks = Mutex(chunks)

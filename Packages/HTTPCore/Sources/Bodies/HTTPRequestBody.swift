@@ -8,9 +8,11 @@ import Foundation
 /// not attempted, and a restart or a 307/308 redirect fails with
 /// ``HTTPError/Code/bodyNotReplayable``, never sending it truncated or empty.
 public enum HTTPRequestBody: Sendable {
+    /// Bytes in memory, sent as they are.
     case data(Data)
     /// A file, read in chunks as it is sent (never whole into memory).
     case file(URL)
+    /// Chunks produced once, as they are sent: never sent again.
     case stream(HTTPBodyStream)
     /// Pieces in memory and files, sent one after the other without being joined first (how
     /// multipart bodies stay streamed and replayable, with a known length).
@@ -24,6 +26,7 @@ public enum HTTPRequestBody: Sendable {
 
 /// One piece of a ``HTTPRequestBody/segments(_:)`` body.
 public enum HTTPBodySegment: Sendable {
+    /// Bytes in memory.
     case data(Data)
     /// A file, read in chunks when sent.
     case file(URL)

@@ -258,6 +258,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         HTTPResponseBody(reader: reader.followed(by: next.reader))
     }
 
+    /// Reads the body's chunks, once, in order.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let reader: Reader
 
@@ -271,6 +272,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         }
     }
 
+    /// An iterator over the chunks: a stream can be iterated once, whole bytes any number of times.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(reader: reader)
     }

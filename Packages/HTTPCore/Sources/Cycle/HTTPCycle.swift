@@ -21,6 +21,7 @@ public final class HTTPCycle: Sendable {
     /// Called with the cycle and `nil`, or the error that ended it.
     public typealias Completion = @Sendable (HTTPCycle, HTTPError?) -> Void
 
+    /// The session whose path the cycle's runs take.
     public let session: HTTPSession
 
     struct State {

@@ -22,4 +22,16 @@ public struct DownloadResumeData: Sendable, Codable, Equatable {
         self.validator = validator
         self.expectedLength = expectedLength
     }
+
+    /// Reads resume data that its encoding wrote, from a file kept across launches.
+    ///
+    /// - Throws: `DecodingError` when a field is missing or of the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        url = try fields.decode(URL.self, forKey: .url)
+        partialFile = try fields.decode(URL.self, forKey: .partialFile)
+        bytesWritten = try fields.decode(Int64.self, forKey: .bytesWritten)
+        validator = try fields.decode(String.self, forKey: .validator)
+        expectedLength = try fields.decodeIfPresent(Int64.self, forKey: .expectedLength)
+    }
 }

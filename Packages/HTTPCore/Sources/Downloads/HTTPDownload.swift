@@ -47,6 +47,9 @@ public struct HTTPDownload: Sendable {
     /// unless set (one on the destination's volume makes the final move a rename).
     public var temporaryDirectory: URL = FileManager.default.temporaryDirectory
 
+    /// A download that hands its complete file to `downloadFile`, reporting progress to
+    /// `didWriteData`; `resumable` keeps a failed one's partial file, and `resumeData`
+    /// continues one that failed before.
     public init(
         resumable: Bool = false, resumingFrom resumeData: DownloadResumeData? = nil,
         didWriteData: HTTPProgressHandler? = nil, downloadFile: @escaping FileHandler

@@ -15,6 +15,8 @@ public struct HTTPClosureMiddleware: HTTPMiddleware {
     public let name: String
     private let body: Intercept
 
+    /// A middleware that runs `intercept` for every request it sees.
+    ///
     /// - Parameters:
     ///   - name: what `jewz -v` and the stage events call it.
     ///   - intercept: the step itself, as ``HTTPMiddleware/intercept(_:next:)``.

@@ -43,6 +43,8 @@ public struct HTTPHeaderMiddleware: HTTPMiddleware {
         replaces = replacing
     }
 
+    /// Adds the headers to `request` where it has none of that name, then passes it on.
+    ///
     /// - Throws: what a computed value throws (the call ends with it, named for this
     ///   middleware), and the errors of the stages after it.
     nonisolated(nonsending) public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {

@@ -25,6 +25,8 @@ public struct HTTPLoggingMiddleware: HTTPMiddleware {
 
     public var name: String { "logging" }
 
+    /// A middleware that logs each request and its outcome to `logger`.
+    ///
     /// - Parameters:
     ///   - logger: where the lines go.
     ///   - level: the level of the lines; a failure is logged one level higher (at most `.error`).
@@ -35,6 +37,8 @@ public struct HTTPLoggingMiddleware: HTTPMiddleware {
         self.logsHeaders = logsHeaders
     }
 
+    /// Logs the request, passes it on, and logs the response or the failure with its time.
+    ///
     /// - Throws: what the stages after it threw, unchanged.
     nonisolated(nonsending) public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         guard logger.logLevel <= level else { return try await next(request) }

@@ -7,6 +7,7 @@ extension HTTPError {
         return nil
     }
 
+    /// What happened and what to do about it, in sentences a person can act on.
     public var description: String {
         let text: String
         let second: String

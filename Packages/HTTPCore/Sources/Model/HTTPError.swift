@@ -110,6 +110,7 @@ public struct HTTPError: Error, CustomStringConvertible {
         /// A line of a body read line by line (``HTTPResponseBody/lines(maximumLength:)``, an
         /// event stream) is longer than the limit it was read with.
         public static let lineTooLong = Code(.lineTooLong)
+        /// The code's name, as a `switch` spells it.
         public var description: String { value.rawValue }
 
         /// Matches an error that is an ``HTTPError`` with this code, so that

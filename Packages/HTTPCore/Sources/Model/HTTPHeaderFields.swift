@@ -13,7 +13,9 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
 {
     /// One header line: a name and its value.
     public struct Field: Sendable, Hashable {
+        /// The field's name, as it was given (names compare case-insensitively).
         public var name: String
+        /// The field's value.
         public var value: String
 
         package init(name: String, value: String) {
@@ -56,6 +58,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
         }
     }
 
+    /// Fields from a literal such as `["Accept": "application/json"]`, in its order.
     public init(dictionaryLiteral elements: (String, String)...) {
         // `[:]`, every call's default, takes no storage.
         fields = elements.isEmpty ? [] : elements.map { Field(name: $0.0, value: $0.1) }
@@ -135,14 +138,17 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
         }
     }
 
+    /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
 
+    /// The fields as header lines, `Name: value`, one a line.
     public var description: String {
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
 }
 
 extension HTTPHeaderFields: Sequence {
+    /// The fields in order, repeated names one by one.
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }

@@ -20,6 +20,7 @@ extension HTTPRequest {
             case onlyIfCached
         }
 
+        /// Where the response may come from: the store, the network, or both.
         public var policy: Policy
         /// How long to keep this response whatever its headers say; `.zero` never stores it;
         /// `nil` lets the headers decide.
@@ -27,6 +28,7 @@ extension HTTPRequest {
         /// The key the response is stored and found under instead of method and URL, for URLs that differ in parts that do not matter.
         public var key: String?
 
+        /// What the cache may do: the default follows RFC 9111.
         public init(policy: Policy = .standard, lifetime: Duration? = nil, key: String? = nil) {
             self.policy = policy
             self.lifetime = lifetime

@@ -5,7 +5,9 @@ import Foundation
 public struct HTTPRequest: Sendable {
     /// The absolute URL to send the request to.
     public var url: URL
+    /// The request method; `GET` unless set.
     public var method: HTTPMethod
+    /// The header fields sent, before the session's own (which never replace these).
     public var headers: HTTPHeaderFields
     /// What the request sends: data, a file, or a one-shot stream.
     public var body: HTTPRequestBody?
@@ -40,6 +42,8 @@ public struct HTTPRequest: Sendable {
     /// connection; `nil`: any the transport picks.
     package var dedicatedConnection: DedicatedConnection?
 
+    /// A request for `url` with `method`, `headers`, and a body of `data` or of `object` as a
+    /// request processor encodes it; `timeout` bounds the whole call.
     public init(
         url: URL, method: HTTPMethod = .get, headers: HTTPHeaderFields = [:], data: Data? = nil,
         object: (any Sendable)? = nil, timeout: Duration? = nil

@@ -3,7 +3,9 @@ import Foundation
 /// What came back: status, headers, the ``body``, and the ``object`` that the response
 /// processors made of it.
 public struct HTTPResponse: Sendable {
+    /// The status code, from 100 to 999.
     public var statusCode: Int
+    /// The header fields, as the server sent them (trailers added at the end of a stream).
     public var headers: HTTPHeaderFields
     /// The body, after content decoding: whole bytes for a call that keeps bodies in memory (the
     /// default), a stream read once for one whose ``HTTPRequestOptions/responseBody`` is
@@ -40,6 +42,8 @@ public struct HTTPResponse: Sendable {
         body = body.whenFinished(action)
     }
 
+    /// A response with `statusCode`, `headers` and `body`, answering `url`: how a middleware,
+    /// a mock or a test makes one.
     public init(
         statusCode: Int, headers: HTTPHeaderFields = [:], body: HTTPResponseBody = HTTPResponseBody(Data()), url: URL? = nil
     ) {

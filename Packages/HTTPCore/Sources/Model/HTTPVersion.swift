@@ -23,7 +23,9 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
         minorByte = UInt8(clamping: minor)
     }
 
+    /// HTTP/1.1 (RFC 9112).
     public static let http1_1 = HTTPVersion(major: 1, minor: 1)
+    /// HTTP/2 (RFC 9113).
     public static let http2 = HTTPVersion(major: 2, minor: 0)
 
     /// `HTTP/1.1`, `HTTP/2` (a version without minor revisions drops it, as RFC 9113 writes it).

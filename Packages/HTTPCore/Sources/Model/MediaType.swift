@@ -72,16 +72,19 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     /// The `charset` parameter, if present.
     public var charset: String? { parameter("charset") }
 
+    /// The media type as a header writes it: `type/subtype; name=value`.
     public var description: String {
         ([essence] + parameters.map { "\($0.name)=\($0.value)" }).joined(separator: "; ")
     }
 
+    /// Whether both have the same essence and the same parameters in the same order.
     public static func == (lhs: MediaType, rhs: MediaType) -> Bool {
         lhs.essence == rhs.essence
             && lhs.parameters.map(\.name) == rhs.parameters.map(\.name)
             && lhs.parameters.map(\.value) == rhs.parameters.map(\.value)
     }
 
+    /// Hashes the essence, which equal media types share.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(essence)
     }

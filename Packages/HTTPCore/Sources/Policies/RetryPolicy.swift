@@ -27,6 +27,7 @@ public struct RetryPolicy: Sendable {
     public var retriesTimeouts = true
     /// The delay before the first retry; each next one is ``backoffMultiplier`` times longer.
     public var baseDelay: Duration = .milliseconds(250)
+    /// How much longer each retry's delay is than the one before.
     public var backoffMultiplier = 2.0
     /// The longest computed delay, also the cap for solicited cycles that retry without end.
     public var maximumDelay: Duration = .seconds(30)
@@ -39,6 +40,8 @@ public struct RetryPolicy: Sendable {
     /// cancellation always apply.
     public var shouldRetry: (@Sendable (RetryAttempt) -> Bool?)?
 
+    /// The default policy: up to 3 retries, with backoff, after a connection that could not be
+    /// made, a timeout, or a 408 or 503.
     public init() {}
 
     /// A policy that never retries.
@@ -101,12 +104,16 @@ public struct RetryPolicy: Sendable {
 
 /// What a retry decision looks at: the request, the failure, and the attempts so far.
 public struct RetryAttempt: Sendable {
+    /// The request's method: only an idempotent one is retried after it may have been processed.
     public var method: HTTPMethod
+    /// The request's URL (after the redirects followed so far).
     public var url: URL
     /// The failure; for a failing status it carries the response.
     public var error: HTTPError
     /// Retries made before this decision (0 after the first attempt).
     public var retryCount: Int
+    /// Whether a person asked for the request (``HTTPRequestOptions/solicited``): it is retried
+    /// until data arrives.
     public var solicited: Bool
 
     package init(method: HTTPMethod, url: URL, error: HTTPError, retryCount: Int, solicited: Bool = false) {

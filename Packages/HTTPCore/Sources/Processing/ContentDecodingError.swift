@@ -22,15 +22,18 @@ public struct ContentDecodingError: Error, Sendable, Equatable, CustomStringConv
         /// The coding's library is not installed here; ``detail`` says what to install.
         public static let unavailable = Code(name: "unavailable")
 
+        /// The code's name.
         public var description: String { name }
     }
 
+    /// What went wrong.
     public let code: Code
     /// The content coding (`br`, `zstd`).
     public let coding: String
     /// The library's message, or the limit.
     public let detail: String
 
+    /// A failure of `code` while undoing `coding`, with the library's message or the limit.
     public init(_ code: Code, coding: String, detail: String = "") {
         self.code = code
         self.coding = coding
@@ -45,6 +48,7 @@ public struct ContentDecodingError: Error, Sendable, Equatable, CustomStringConv
         ContentDecodingError(.expansionRatioExceeded, coding: coding, detail: String(limit))
     }
 
+    /// What happened to the encoded data, in a sentence.
     public var description: String {
         switch code {
         case .corrupt: "The \(coding) data is corrupt (\(detail))."

@@ -9,6 +9,7 @@ public struct DecompressionLimits: Sendable, Equatable {
     /// Decoded size below which the ratio is not checked. Default: 1 MiB.
     public var ratioCheckThreshold: Int
 
+    /// Limits with the given values; the defaults suit any API's responses.
     public init(maximumDecodedSize: Int = 1 << 30, maximumExpansionRatio: Int = 200, ratioCheckThreshold: Int = 1 << 20) {
         self.maximumDecodedSize = maximumDecodedSize
         self.maximumExpansionRatio = maximumExpansionRatio

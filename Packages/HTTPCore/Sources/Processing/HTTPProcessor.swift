@@ -57,8 +57,11 @@ public typealias HTTPProcessor = HTTPRequestProcessor & HTTPResponseProcessor
 /// Passes raw bytes through: a request object of `Data`, `[UInt8]` or `String` (UTF-8) becomes
 /// the body; a response's data becomes its object.
 public struct HTTPDataProcessor: HTTPProcessor {
+    /// The processor; it has no settings.
     public init() {}
 
+    /// Puts the request's object, raw bytes or a string, into its body.
+    ///
     /// - Throws: ``HTTPError/Code/unsupportedRequestObject`` for other object types.
     public func prepare(_ request: inout HTTPRequest) throws {
         switch request.object {

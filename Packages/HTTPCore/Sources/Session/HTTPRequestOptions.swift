@@ -37,6 +37,7 @@ public struct HTTPRequestOptions: Sendable {
     /// Called as the request body goes out, with what reached the socket.
     public var didSendBodyData: HTTPProgressHandler?
 
+    /// Options for one call; each left `nil` is the session's setting.
     public init(
         requestProcessors: [any HTTPRequestProcessor]? = nil, responseProcessors: [any HTTPResponseProcessor]? = nil,
         authentications: [any HTTPAuthentication]? = nil, retryPolicy: RetryPolicy? = nil, solicited: Bool = false,

@@ -154,6 +154,8 @@ extension HTTPSession {
         /// factory the program bootstrapped with `MetricsSystem`, if any; `nil` records nothing.
         public var metricsFactory: (any MetricsFactory)? = HTTPTelemetry.bootstrappedMetricsFactory
 
+        /// The defaults of every setting, with the processors and content codings the program
+        /// links registered (all of them, for a program that imports `Jewzruxin`).
         public init() {}
 
         /// The default configuration as `change` leaves it, for a session made in one expression.

@@ -11,32 +11,45 @@ public struct QueryValue: Sendable, Hashable, CustomStringConvertible,
     /// The values in order; one entry for a single value.
     public var values: [String]
 
+    /// A single value, as `value` describes itself.
     public init(_ value: some CustomStringConvertible) {
         values = [value.description]
     }
 
+    /// A list of values, each written `key=value`.
     public init(_ values: [String]) {
         self.values = values
     }
 
+    /// A single value from a string literal.
     public init(stringLiteral value: String) { values = [value] }
+    /// A single value from an integer literal.
     public init(integerLiteral value: Int) { values = [String(value)] }
+    /// A single value from a floating-point literal.
     public init(floatLiteral value: Double) { values = [String(value)] }
+    /// `true` or `false`.
     public init(booleanLiteral value: Bool) { values = [String(value)] }
+    /// A list from an array literal; a list inside it adds its values.
     public init(arrayLiteral elements: QueryValue...) { values = elements.flatMap(\.values) }
 
+    /// The values, joined by commas.
     public var description: String { values.joined(separator: ",") }
 }
 
 /// Query parameters in a stable order: a literal's order, or a dictionary's keys sorted.
 public struct QueryParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
+    /// One parameter: a name and its value or values.
     public struct Parameter: Sendable, Hashable {
+        /// The parameter's name, before encoding.
         public var name: String
+        /// The parameter's value or values, before encoding.
         public var value: QueryValue
     }
 
+    /// The parameters, in the order they are written.
     public private(set) var parameters: [Parameter]
 
+    /// Parameters in a literal's order: `["q": "cats", "page": 2]`.
     public init(dictionaryLiteral elements: (String, QueryValue)...) {
         parameters = elements.map { Parameter(name: $0.0, value: $0.1) }
     }
@@ -51,8 +64,10 @@ public struct QueryParameters: Sendable, Hashable, ExpressibleByDictionaryLitera
         parameters = pairs.map { Parameter(name: $0.0, value: $0.1) }
     }
 
+    /// The parameters in order.
     public func makeIterator() -> IndexingIterator<[Parameter]> { parameters.makeIterator() }
 
+    /// Whether there are no parameters.
     public var isEmpty: Bool { parameters.isEmpty }
 
     /// Merges these parameters into a query string (without `?`), RFC 3986-encoding names and

@@ -50,6 +50,7 @@ public protocol HTTPResponseReceiver {
 /// Stops an exchange in flight from any thread; its transport's `send` then throws
 /// ``HTTPError/Code/cancelled``.
 public protocol HTTPExchangeCancelling: AnyObject, Sendable {
+    /// Stops the exchange; calling it again, or after the exchange ended, does nothing.
     func cancel()
 }
 

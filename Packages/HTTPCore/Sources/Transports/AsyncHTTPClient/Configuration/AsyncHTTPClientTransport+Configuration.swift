@@ -11,8 +11,11 @@ extension AsyncHTTPClientTransport {
     /// let session = HTTPSession(configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
+        /// How long the transport waits to connect, and for a silent connection.
         public var timeouts = Timeouts()
+        /// How many connections the transport keeps, and for how long.
         public var connectionPool = ConnectionPool()
+        /// What the transport trusts and presents over TLS.
         public var tls = TLS()
         /// Which HTTP versions may be negotiated; HTTP/2 by ALPN when the server offers it.
         public var httpVersion = HTTPVersion.automatic
@@ -25,6 +28,7 @@ extension AsyncHTTPClientTransport {
         /// AsyncHTTPClient's URL form, `http+unix://%2Fvar%2Frun%2Fapp.sock/path`.
         public var unixSocketPath: String?
 
+        /// The defaults of every setting: what a session without a transport configuration uses.
         public init() {}
 
         /// How long the transport waits.

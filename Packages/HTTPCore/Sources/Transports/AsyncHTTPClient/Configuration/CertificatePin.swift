@@ -11,6 +11,7 @@ extension AsyncHTTPClientTransport {
         /// The certificate subject's common name, if it has one.
         public let commonName: String?
 
+        /// The pin, and the common name after it when there is one.
         public var description: String { commonName.map { "\(pin) (CN=\($0))" } ?? pin }
 
         /// - Throws: ``HTTPError/Code/invalidConfiguration`` when the key cannot be read.

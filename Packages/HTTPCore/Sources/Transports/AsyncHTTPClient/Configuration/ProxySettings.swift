@@ -4,26 +4,39 @@ extension AsyncHTTPClientTransport.Configuration {
     /// A proxy server: HTTP (every request, http or https, goes through a `CONNECT` tunnel)
     /// or SOCKS5.
     public struct Proxy: Sendable, Hashable, CustomStringConvertible {
+        /// The protocol spoken to the proxy.
         public enum Kind: Sendable, Hashable {
-            case http, socks5
+            /// An HTTP proxy: every request goes through a `CONNECT` tunnel.
+            case http
+            /// A SOCKS5 proxy (RFC 1928), without authentication.
+            case socks5
         }
 
+        /// The protocol spoken to the proxy.
         public var kind: Kind
+        /// The proxy's host name or address.
         public var host: String
+        /// The proxy's port.
         public var port: Int
         /// Sent as Basic `Proxy-Authorization` to an HTTP proxy.
         public var credentials: Credentials?
 
+        /// A user name and password for an HTTP proxy that asks for them.
         public struct Credentials: Sendable, Hashable {
+            /// The user name.
             public var user: String
+            /// The password; never shown in a description.
             public var password: String
 
+            /// Credentials of `user` with `password`.
             public init(user: String, password: String) {
                 self.user = user
                 self.password = password
             }
         }
 
+        /// A proxy of `kind` at `host` and `port`, with `credentials` for an HTTP proxy that
+        /// asks for them.
         public init(kind: Kind, host: String, port: Int, credentials: Credentials? = nil) {
             self.kind = kind
             self.host = host
@@ -84,6 +97,8 @@ extension AsyncHTTPClientTransport.Configuration {
         /// leading dot or `*.` the same, `*` every host; `host:port` only that port.
         public var bypass: [String]
 
+        /// Proxies for `http://` and `https://` URLs (`nil`: connect directly), and the hosts
+        /// that `bypass` them.
         public init(http: Proxy?, https: Proxy?, bypass: [String] = []) {
             self.http = http
             self.https = https

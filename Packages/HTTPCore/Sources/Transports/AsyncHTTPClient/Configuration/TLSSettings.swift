@@ -26,8 +26,11 @@ extension AsyncHTTPClientTransport.Configuration {
         /// none. A pinned host's chain is always verified, whatever ``verification`` says.
         public var pinning: CertificatePinning?
 
+        /// The defaults: the system's roots, full verification, TLS 1.2 at least, no client
+        /// certificate, no pins.
         public init() {}
 
+        /// How much of the server's certificate chain is checked.
         public enum Verification: Sendable, Hashable {
             /// The chain must end at a trusted root and name the host (the default).
             case full
@@ -38,6 +41,7 @@ extension AsyncHTTPClientTransport.Configuration {
             case none
         }
 
+        /// The certificate authorities a server's chain may end at.
         public enum TrustRoots: Sendable {
             /// The operating system's roots.
             case system
@@ -45,8 +49,12 @@ extension AsyncHTTPClientTransport.Configuration {
             case only([PEMCertificates])
         }
 
+        /// A TLS protocol version.
         public enum Version: Sendable, Hashable {
-            case tls12, tls13
+            /// TLS 1.2 (RFC 5246).
+            case tls12
+            /// TLS 1.3 (RFC 8446).
+            case tls13
         }
 
         /// NIOSSL's configuration for these settings.
