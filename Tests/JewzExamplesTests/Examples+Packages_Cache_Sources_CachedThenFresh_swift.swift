@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Cache_Sources_CachedThenFresh_swift {
-    // Packages/Cache/Sources/CachedThenFresh.swift:8
-    static func example8() async throws {
+    // Packages/Cache/Sources/CachedThenFresh.swift:9
+    static func example9() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         var request = HTTPRequest(url: url)

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Processors_JSON_Sources_HTTPJSONLines_swift {
-    // Packages/Processors/JSON/Sources/HTTPJSONLines.swift:8
-    static func example8() async throws {
+    // Packages/Processors/JSON/Sources/HTTPJSONLines.swift:9
+    static func example9() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let token = "t0ken"

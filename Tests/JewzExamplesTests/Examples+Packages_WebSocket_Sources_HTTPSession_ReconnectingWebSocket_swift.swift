@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_WebSocket_Sources_HTTPSession_ReconnectingWebSocket_swift {
-    // Packages/WebSocket/Sources/HTTPSession+ReconnectingWebSocket.swift:15
-    static func example15() async throws {
+    // Packages/WebSocket/Sources/HTTPSession+ReconnectingWebSocket.swift:16
+    static func example16() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         var request = HTTPRequest(url: url)

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_WebSocket_Sources_HTTPSession_WebSocket_swift {
-    // Packages/WebSocket/Sources/HTTPSession+WebSocket.swift:14
-    static func example14() async throws {
+    // Packages/WebSocket/Sources/HTTPSession+WebSocket.swift:15
+    static func example15() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         try await session.withWebSocket(HTTPRequest(url: URL(string: "wss://echo.example.com/")!)) { socket in

@@ -33,6 +33,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         public static let tokenRejected = Code("tokenRejected")
         /// A signing key could not be read.
         public static let invalidKey = Code("invalidKey")
+        /// The code's name.
         public var description: String { name }
     }
 
@@ -76,6 +77,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         AuthError(.invalidChallenge, reason)
     }
 
+    /// What went wrong and what to do about it.
     public var description: String {
         switch code {
         case .invalidChallenge:

@@ -1,6 +1,7 @@
 /// What went wrong with a cache's store. A struct with a growable ``Code``, so that a new
 /// failure does not break a caller's `switch`.
 public struct CacheError: Error, Sendable, CustomStringConvertible {
+    /// A kind of failure. A struct, so that a new one does not break a caller's `switch`.
     public struct Code: Sendable, Hashable {
         let name: String
 
@@ -12,7 +13,9 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
         public static let entryTooLarge = Code(name: "entryTooLarge")
     }
 
+    /// What went wrong.
     public let code: Code
+    /// What went wrong and what to do about it.
     public let description: String
 
     static func directoryUnusable(_ path: String, _ reason: String) -> CacheError {

@@ -1,5 +1,6 @@
 import JewzHTTPCore
 
+/// Showing what the cache holds at once, then what the network says.
 extension HTTPSession {
     /// "Cached now, then fresh": the response the session's cache holds for `request`, at
     /// once and even when stale, then the network's (a conditional request when the stored

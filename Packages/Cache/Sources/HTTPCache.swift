@@ -24,6 +24,7 @@ import struct Synchronization.Atomic
 /// print(again.source)  // .cache while the first is fresh
 /// ```
 public final class HTTPCache: HTTPResponseCache {
+    /// What the cache stores and how it answers.
     public struct Configuration: Sendable {
         /// The methods whose responses are stored: GET and HEAD.
         public var storedMethods: Set<HTTPMethod> = [.get, .head]
@@ -42,6 +43,7 @@ public final class HTTPCache: HTTPResponseCache {
         /// one user's, as a client's is.
         public var isShared = false
 
+        /// The defaults: RFC 9111's rules for a private cache.
         public init() {}
     }
 

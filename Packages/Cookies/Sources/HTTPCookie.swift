@@ -3,10 +3,13 @@ import JewzHTTPCore
 
 /// One cookie as a jar keeps it (RFC 6265 §5.3).
 public struct HTTPCookie: Sendable, Hashable, Codable {
+    /// The cookie's name.
     public var name: String
+    /// The cookie's value.
     public var value: String
     /// The host (for a host-only cookie) or the domain it is sent to, lowercased.
     public var domain: String
+    /// The path it is sent under (`Path`, else the request's default path).
     public var path: String
     /// When it expires; `nil` for a session cookie, kept until the jar goes.
     public var expires: Date?
@@ -19,6 +22,7 @@ public struct HTTPCookie: Sendable, Hashable, Codable {
     /// When it was first stored: older cookies come first among those with equal paths.
     public var created: Date
 
+    /// A cookie with each of its attributes.
     public init(
         name: String, value: String, domain: String, path: String = "/", expires: Date? = nil, isSecure: Bool = false,
         isHTTPOnly: Bool = false, isHostOnly: Bool = true, created: Date = Date()

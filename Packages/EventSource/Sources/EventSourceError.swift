@@ -17,6 +17,7 @@ public struct EventSourceError: Error, Sendable, CustomStringConvertible {
         /// a server keeps answering and closing at once.
         public static let emptyStream = Code(name: "emptyStream")
 
+        /// The code's name.
         public var description: String { name }
     }
 
@@ -49,6 +50,7 @@ public struct EventSourceError: Error, Sendable, CustomStringConvertible {
         EventSourceError(.tooManyReconnects, String(attempts), underlying: last)
     }
 
+    /// What went wrong and what to do about it.
     public var description: String {
         switch code {
         case .eventTooLarge:

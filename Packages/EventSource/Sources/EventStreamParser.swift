@@ -29,6 +29,8 @@ public struct EventStreamParser: Sendable {
     /// The first bytes of a stream, held until they show whether it starts with a BOM.
     private var opening: Data? = Data()
 
+    /// A parser with the given limits, resuming after `lastEventID`.
+    ///
     /// - Parameters:
     ///   - maximumLineLength: the most bytes one line may hold.
     ///   - maximumEventSize: the most bytes one event's data may hold.

@@ -19,6 +19,7 @@ import JewzLocking
 /// }
 /// ```
 public struct HTTPEventSource: AsyncSequence, Sendable {
+    /// An event received.
     public typealias Element = ServerSentEvent
 
     /// How the source reconnects and what it holds in memory.
@@ -45,6 +46,7 @@ public struct HTTPEventSource: AsyncSequence, Sendable {
         /// earlier run); empty for none.
         public var lastEventID: String
 
+        /// Settings with the given values; the defaults follow the HTML standard's event source.
         public init(
             reconnects: Bool = true, defaultRetry: Duration = .seconds(3), maximumRetry: Duration = .seconds(300),
             minimumBackoff: Duration = .milliseconds(250), maximumReconnectAttempts: Int? = nil, maximumLineLength: Int = 1 << 20, maximumEventSize: Int = 8 << 20,
@@ -66,8 +68,10 @@ public struct HTTPEventSource: AsyncSequence, Sendable {
     public let request: HTTPRequest
     /// The session that sends it.
     public let session: HTTPSession
+    /// How the source reconnects and how much it accepts.
     public let configuration: Configuration
 
+    /// An event source for `request`, sent with `session`.
     public init(request: HTTPRequest, session: HTTPSession = .default, configuration: Configuration = Configuration()) {
         self.request = request
         self.session = session
@@ -107,6 +111,7 @@ public struct HTTPEventSource: AsyncSequence, Sendable {
     /// The stream opened by the caller, if any.
     private(set) var opened: OpenedBody?
 
+    /// An iterator over the events; iterating connects, ending the iteration disconnects.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(self)
     }

@@ -8,6 +8,7 @@ public struct ServerSentEvent: Sendable, Hashable {
     /// (IDs carry over from event to event and across reconnections); empty when none was sent.
     public var id: String
 
+    /// An event of `type` with `data` and `id`.
     public init(type: String = "message", data: String, id: String = "") {
         self.type = type
         self.data = data

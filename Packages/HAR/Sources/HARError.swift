@@ -17,9 +17,11 @@ public struct HARError: Error, Sendable, CustomStringConvertible {
         /// The entry that matched recorded a failure rather than a response.
         public static let recordedFailure = Code(name: "recordedFailure")
 
+        /// The code's name.
         public var description: String { name }
     }
 
+    /// What went wrong.
     public let code: Code
     /// What the message names: the request, the path, the reason.
     public let detail: String
@@ -33,6 +35,7 @@ public struct HARError: Error, Sendable, CustomStringConvertible {
         self.closest = closest
     }
 
+    /// What went wrong and what to do about it.
     public var description: String {
         switch code {
         case .unmatched:

@@ -1,6 +1,7 @@
 import HTTPTypes
 import JewzHTTPCore
 
+/// Header fields from swift-http-types' fields.
 extension HTTPHeaderFields {
     /// `fields` of swift-http-types, in order, names spelled as they were given.
     public init(_ fields: HTTPFields) {
@@ -8,6 +9,7 @@ extension HTTPHeaderFields {
     }
 }
 
+/// swift-http-types' fields from Jewzruxin's header fields.
 extension HTTPFields {
     /// `headers` as swift-http-types' fields, in order.
     ///

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import JewzHTTPCore
 
+/// A request from swift-http-types' request.
 extension JewzHTTPCore.HTTPRequest {
     /// The request `request` of swift-http-types describes: its method, URL and header fields,
     /// in order. The body is not part of HTTPTypes' value; set ``/JewzHTTPCore/HTTPRequest/body`` to send one.
@@ -16,6 +17,7 @@ extension JewzHTTPCore.HTTPRequest {
     }
 }
 
+/// swift-http-types' request from Jewzruxin's request.
 extension HTTPTypes.HTTPRequest {
     /// `request` as swift-http-types' value: method, URL (scheme, authority, path and query)
     /// and header fields, in order. The body stays with `request`.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import JewzHTTPCore
 
+/// A response from swift-http-types' response.
 extension JewzHTTPCore.HTTPResponse {
     /// The response `response` of swift-http-types describes: status and header fields, in
     /// order, with `body` as the body and `url` as where it came from.
@@ -10,6 +11,7 @@ extension JewzHTTPCore.HTTPResponse {
     }
 }
 
+/// swift-http-types' response from Jewzruxin's response.
 extension HTTPTypes.HTTPResponse {
     /// `response`'s status and header fields as swift-http-types' value; the reason phrase is
     /// the standard one of the status. The body stays with `response`.

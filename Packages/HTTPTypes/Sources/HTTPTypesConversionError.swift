@@ -3,6 +3,7 @@
 ///
 /// A struct with a ``Code``, so that new reasons can be added without breaking a `switch`.
 public struct HTTPTypesConversionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why a conversion failed. A struct, so that new reasons do not break a caller's `switch`.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
@@ -18,9 +19,11 @@ public struct HTTPTypesConversionError: Error, Sendable, Hashable, CustomStringC
         /// A request without an absolute URL (no scheme or authority).
         public static let missingURL = Code("missingURL")
 
+        /// The code's name.
         public var description: String { name }
     }
 
+    /// Why the conversion failed.
     public let code: Code
     /// The name, value, method or status that could not be converted.
     public let offending: String
@@ -29,6 +32,7 @@ public struct HTTPTypesConversionError: Error, Sendable, Hashable, CustomStringC
         (self.code, self.offending) = (code, offending)
     }
 
+    /// What could not be converted, and why.
     public var description: String {
         switch code {
         case .invalidFieldName: "'\(offending)' is not a valid header name in swift-http-types; remove or rename the field"

@@ -17,9 +17,12 @@ import JewzLocking
 public final class MockTransport: HTTPTransport {
     /// No stub matches a request: add one with ``stub(_:path:status:headers:body:delay:)``.
     public struct UnmatchedRequest: Error, CustomStringConvertible {
+        /// The request's method.
         public var method: HTTPMethod
+        /// The request's URL.
         public var url: URL
 
+        /// `METHOD URL`.
         public var description: String {
             "No mock stub matches \(method) \(url.absoluteString); add one with MockTransport.stub(_:path:…)."
         }
@@ -44,6 +47,9 @@ public final class MockTransport: HTTPTransport {
     /// Where requests no stub matches go; `nil`: they fail.
     public let fallback: (any HTTPTransport)?
 
+    /// A transport that answers from its stubs, sending what matches none to `fallback` (`nil`:
+    /// failing it).
+    ///
     /// - Parameter fallback: the transport that sends requests no stub matches (the network's,
     ///   or another mock); `nil` fails them with ``UnmatchedRequest``. It is shut down with the mock.
     public init(fallback: (any HTTPTransport)? = nil) {
@@ -93,6 +99,8 @@ public final class MockTransport: HTTPTransport {
         { request in (method == nil || request.method == method) && request.url.path(percentEncoded: false) == path }
     }
 
+    /// Answers `request` with the first stub that matches it, records it, or hands it to the
+    /// fallback.
     public func send(
         _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
         to receiver: inout some HTTPResponseReceiver
@@ -126,6 +134,7 @@ public final class MockTransport: HTTPTransport {
         }
     }
 
+    /// Shuts down the fallback transport, if any.
     public func shutdown() async throws {
         try await fallback?.shutdown()
     }

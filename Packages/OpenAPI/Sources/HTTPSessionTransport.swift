@@ -31,6 +31,8 @@ public struct HTTPSessionTransport: ClientTransport {
     /// length stream, and are sent once.
     public var replayableBodyLimit: Int
 
+    /// A transport that sends generated clients' requests through `session`, keeping request bodies
+    /// up to `replayableBodyLimit` bytes so they can be sent again.
     public init(session: HTTPSession, replayableBodyLimit: Int = 1 << 20) {
         self.session = session
         self.replayableBodyLimit = replayableBodyLimit

@@ -1,7 +1,9 @@
 /// What went wrong with a service: its profile, a resource, a request. A struct with a
 /// growable ``Code``, so that a new failure does not break a caller's `switch`.
 public struct ServiceError: Error, Sendable, CustomStringConvertible {
+    /// A kind of failure. A struct, so that a new one does not break a caller's `switch`.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code's name.
         public let description: String
 
         /// The profile has problems (``ServiceError/problems`` lists every one).
@@ -18,9 +20,11 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         public static let processorUnavailable = Code(description: "processorUnavailable")
     }
 
+    /// What went wrong.
     public let code: Code
     /// For ``Code/invalidProfile``: every problem found, in document order.
     public let problems: [ProfileProblem]
+    /// What went wrong and what to do about it.
     public let description: String
 
     static func invalidProfile(_ problems: [ProfileProblem]) -> ServiceError {

@@ -69,9 +69,12 @@ public struct URITemplate: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// The template's text.
     public var description: String { template }
 
+    /// Whether both templates have the same text.
     public static func == (lhs: URITemplate, rhs: URITemplate) -> Bool { lhs.template == rhs.template }
+    /// Hashes the template's text.
     public func hash(into hasher: inout Hasher) { hasher.combine(template) }
 }
 

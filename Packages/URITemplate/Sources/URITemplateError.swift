@@ -35,6 +35,7 @@ public enum URITemplateError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong and where, in a sentence.
     public var description: String {
         switch self {
         case .unclosedExpression(let offset):

@@ -9,16 +9,25 @@ extension URITemplate {
         ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
         ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
     {
+        /// A single value.
         case string(String)
+        /// A list of values.
         case list([String])
+        /// Key/value pairs, in order.
         case associative([(key: String, value: String)])
 
+        /// A single value from a string literal.
         public init(stringLiteral value: String) { self = .string(value) }
+        /// A single value from an integer literal.
         public init(integerLiteral value: Int) { self = .string(String(value)) }
+        /// A single value from a floating-point literal.
         public init(floatLiteral value: Double) { self = .string(String(value)) }
+        /// `true` or `false`.
         public init(booleanLiteral value: Bool) { self = .string(String(value)) }
+        /// A list from an array literal.
         public init(arrayLiteral elements: Value...) { self = .list(elements.map(\.flattened)) }
 
+        /// Key/value pairs from a literal, in its order.
         public init(dictionaryLiteral elements: (String, Value)...) {
             self = .associative(elements.map { (key: $0.0, value: $0.1.flattened) })
         }
@@ -46,6 +55,7 @@ extension URITemplate {
             }
         }
 
+        /// Whether both are the same value, pairs compared in order.
         public static func == (lhs: Value, rhs: Value) -> Bool {
             switch (lhs, rhs) {
             case (.string(let a), .string(let b)): a == b

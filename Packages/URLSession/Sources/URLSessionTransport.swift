@@ -66,6 +66,7 @@ public final class URLSessionTransport: HTTPTransport {
         return unsupported.first { $0.1 }?.0
     }
 
+    /// Sends `request` through the URLSession and hands the response to `receiver` as it arrives.
     public func send(
         _ request: HTTPRequest, timeout: Duration?, onBodySent: (@Sendable (Int) -> Void)?,
         to receiver: inout some HTTPResponseReceiver
@@ -140,6 +141,7 @@ public final class URLSessionTransport: HTTPTransport {
         }
     }
 
+    /// Invalidates the URLSession, cancelling what is in flight.
     public func shutdown() async throws {
         let wasShutDown = isShutDown.withLock { state in
             defer { state = true }

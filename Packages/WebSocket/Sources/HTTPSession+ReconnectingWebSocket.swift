@@ -1,5 +1,6 @@
 import JewzHTTPCore
 
+/// Keeping a WebSocket open across lost connections.
 extension HTTPSession {
     /// Keeps a WebSocket to `request`'s URL open: runs `body` with a socket, and when the
     /// connection ends or fails, opens a new one and runs `body` again, until `body` returns a

@@ -1,6 +1,7 @@
 import Foundation
 import JewzHTTPCore
 
+/// Opening WebSockets along the session's path.
 extension HTTPSession {
     /// Opens a WebSocket to `request`'s URL (`ws`, `wss`, or their `http` forms), runs `body`
     /// with it, then closes it: with ``WebSocket/CloseCode/normalClosure`` when `body` returns,

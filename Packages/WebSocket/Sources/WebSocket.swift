@@ -115,9 +115,11 @@ public final class WebSocket: Sendable {
 extension WebSocket {
     /// The server's messages, in order (``WebSocket/messages``).
     public struct Messages: AsyncSequence, Sendable {
+        /// A message received.
         public typealias Element = Message
         let stream: NIOAsyncChannelInboundStream<Message>
 
+        /// Receives the messages, one at a time, until the connection closes.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: NIOAsyncChannelInboundStream<Message>.AsyncIterator
 
@@ -135,6 +137,7 @@ extension WebSocket {
             }
         }
 
+        /// An iterator over the messages received; one reader at a time.
         public func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(base: stream.makeAsyncIterator())
         }

@@ -1,8 +1,10 @@
 extension WebSocket {
     /// The status code of a close frame (RFC 6455 §7.4), its meaning registered by IANA.
     public struct CloseCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        /// The code as it goes on the wire.
         public let rawValue: UInt16
 
+        /// The close code `rawValue`.
         public init(rawValue: UInt16) {
             self.rawValue = rawValue
         }
@@ -40,6 +42,7 @@ extension WebSocket {
             }
         }
 
+        /// The code as a number.
         public var description: String { String(rawValue) }
     }
 }

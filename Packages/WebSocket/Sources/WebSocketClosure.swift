@@ -10,6 +10,7 @@ extension WebSocket {
         /// Whether the server sent a close frame: the closing handshake completed.
         public var wasClean: Bool
 
+        /// A closure with `code` and `reason`; `wasClean` when both sides said goodbye.
         public init(code: CloseCode, reason: String, wasClean: Bool) {
             self.code = code
             self.reason = reason

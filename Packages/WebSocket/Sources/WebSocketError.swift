@@ -29,6 +29,7 @@ public struct WebSocketError: Error, Sendable, CustomStringConvertible {
         /// The URL is not a `ws`, `wss`, `http` or `https` URL with a host.
         public static let invalidURL = Code(name: "invalidURL")
 
+        /// The code's name.
         public var description: String { name }
     }
 
@@ -45,6 +46,7 @@ public struct WebSocketError: Error, Sendable, CustomStringConvertible {
         self.response = response
     }
 
+    /// What went wrong and what to do about it.
     public var description: String {
         switch code {
         case .handshakeRejected: "The server did not open a WebSocket: \(detail). Check the URL and that the server speaks WebSocket there."

@@ -31,6 +31,7 @@ public struct WebSocketOptions: Sendable {
     /// The per-call options of the opening handshake: its authentications, retry policy.
     public var request: HTTPRequestOptions
 
+    /// Options with the given values; the defaults suit most servers.
     public init(
         subprotocols: [String] = [], maximumMessageSize: Int = 16 << 20, pingInterval: Duration? = nil,
         pingTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(5), bufferedMessages: Int = 16,

@@ -11,6 +11,7 @@ public struct WebSocketReconnection: Sendable {
     /// Attempts to open that may fail in a row before the last failure is thrown; `nil` for no limit.
     public var maximumFailures: Int?
 
+    /// Reconnection with backoff from `initialDelay` to `maximumDelay`.
     public init(initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30), maximumFailures: Int? = 10) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay

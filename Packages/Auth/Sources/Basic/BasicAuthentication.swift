@@ -29,6 +29,7 @@ public final class BasicAuthentication: HTTPConnectionAuthentication {
         /// `NTLM` (MS-NLMP, NTLMv2): a handshake that authenticates the connection.
         public static let ntlm = Scheme(name: "ntlm")
 
+        /// The scheme's name.
         public var description: String { name }
     }
 
@@ -40,6 +41,9 @@ public final class BasicAuthentication: HTTPConnectionAuthentication {
     /// The scopes answered with Basic so far, with the kind of challenge each came from.
     private let scopes = Mutex<[ProtectionScope: ChallengeKind]>([:])
 
+    /// An authentication that answers a challenge with the strongest of `schemes` the server
+    /// offers.
+    ///
     /// - Parameters:
     ///   - username: must not contain `:`, which Basic cannot carry (RFC 7617 §2). NTLM reads
     ///     `DOMAIN\user` as a user of a domain.
@@ -52,6 +56,11 @@ public final class BasicAuthentication: HTTPConnectionAuthentication {
         ntlm = schemes.contains(.ntlm) ? NTLMAuthentication(username: username, password: password) : nil
     }
 
+    /// Sends the credentials of a scope answered before without waiting for its challenge: Digest's
+    /// with the next nonce count, Basic's as they are.
+    ///
+    /// - Throws: for `auth-int`, ``AuthError/Code/bodyNotHashable`` for a streamed body,
+    /// `HTTPError` with code `.unreadableBody` for a file that cannot be read.
     public func authorize(_ request: inout HTTPRequest) async throws {
         try await digest?.authorize(&request)
         let url = request.url
@@ -61,6 +70,10 @@ public final class BasicAuthentication: HTTPConnectionAuthentication {
         }
     }
 
+    /// Answers a 401 or 407 with the strongest offered scheme of ``schemes``; `false` when none is
+    /// offered, or this scope was answered already.
+    ///
+    /// - Throws: ``AuthError`` for a challenge that cannot be read.
     public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
         guard let kind = ChallengeKind(statusCode: challenge.statusCode) else { return false }
         let offered = Set(kind.challenges(in: challenge).map(\.scheme))

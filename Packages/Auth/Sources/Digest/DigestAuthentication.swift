@@ -26,6 +26,11 @@ public final class DigestAuthentication: HTTPAuthentication {
         self.password = password
     }
 
+    /// Sends Digest credentials without waiting for a challenge once the server has sent one for
+    /// the request's scope, with the next nonce count.
+    ///
+    /// - Throws: for `auth-int`, ``AuthError/Code/bodyNotHashable`` for a streamed body,
+    /// `HTTPError` with code `.unreadableBody` for a file that cannot be read.
     public func authorize(_ request: inout HTTPRequest) async throws {
         let url = request.url
         guard let session = sessions.withLock({ $0.first { $0.scope.contains(url) }?.session }),
@@ -36,6 +41,10 @@ public final class DigestAuthentication: HTTPAuthentication {
         request.headers[session.kind.credentialsField] = try credentials(for: request, session: session, nonceCount: count)
     }
 
+    /// Answers a Digest challenge (a `stale` nonce again, once); `false` for another scheme, or a
+    /// challenge answered already.
+    ///
+    /// - Throws: ``AuthError`` for a challenge that cannot be read or an algorithm not supported.
     public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
         guard let kind = ChallengeKind(statusCode: challenge.statusCode) else { return false }
         let offers = kind.challenges(in: challenge).compactMap(DigestChallenge.init)
@@ -57,6 +66,8 @@ public final class DigestAuthentication: HTTPAuthentication {
         return true
     }
 
+    /// Checks the server's `Authentication-Info` (its `rspauth`, when it proves itself) and takes
+    /// its next nonce.
     public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {
         for kind in [ChallengeKind.server, .proxy] {
             guard let info = response.headers[kind.infoField],

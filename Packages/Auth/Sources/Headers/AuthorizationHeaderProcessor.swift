@@ -21,6 +21,8 @@ public struct AuthorizationHeaderProcessor: HTTPCredentialProcessor {
     /// empty for any the session lets its credentials go to.
     public let origins: Set<String>
 
+    /// A processor that sends `scheme` and `credentials` in `field`, to `origins` only when named.
+    ///
     /// - Parameters:
     ///   - scheme: the word before the credentials (`Bearer`, `Token`); empty for the
     ///     credentials alone (an API key).
@@ -34,6 +36,7 @@ public struct AuthorizationHeaderProcessor: HTTPCredentialProcessor {
         self.origins = CredentialOrigins.normalized(origins)
     }
 
+    /// Sets the field when the request's origin may have it, unless the request sets it already.
     public func prepare(_ request: inout HTTPRequest) throws {
         guard CredentialOrigins.allow(request.url, in: origins) else { return }
         if !request.headers.contains(field) { request.headers[field] = value }
@@ -52,6 +55,7 @@ public struct BasicAuthProcessor: HTTPCredentialProcessor {
             scheme: "Basic", credentials: Data("\(username):\(password)".utf8).base64EncodedString(), origins: origins)
     }
 
+    /// Sets `Authorization: Basic …` when the request's origin may have it.
     public func prepare(_ request: inout HTTPRequest) throws {
         try header.prepare(&request)
     }
@@ -68,6 +72,7 @@ public struct BearerTokenProcessor: HTTPCredentialProcessor {
         header = AuthorizationHeaderProcessor(scheme: "Bearer", credentials: token, origins: origins)
     }
 
+    /// Sets `Authorization: Bearer …` when the request's origin may have it.
     public func prepare(_ request: inout HTTPRequest) throws {
         try header.prepare(&request)
     }

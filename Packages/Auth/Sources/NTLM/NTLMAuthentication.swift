@@ -26,6 +26,8 @@ public final class NTLMAuthentication: HTTPConnectionAuthentication {
     public let domain: String
     private let responseKey: [UInt8]
 
+    /// An authentication that answers an NTLM challenge with NTLMv2 as `username`.
+    ///
     /// - Parameters:
     ///   - username: the user, or `DOMAIN\user` when `domain` is `nil`.
     ///   - password: the user's password, kept only as the NT hash NTLMv2 needs.
@@ -44,6 +46,7 @@ public final class NTLMAuthentication: HTTPConnectionAuthentication {
     /// Nothing: NTLM cannot be sent before the server's challenge.
     public func authorize(_ request: inout HTTPRequest) async throws {}
 
+    /// Whether `challenge` starts NTLM's handshake, which needs a connection of its own.
     public func answersWithHandshake(_ challenge: HTTPResponse) -> Bool {
         ntlmChallenge(in: challenge) != nil
     }

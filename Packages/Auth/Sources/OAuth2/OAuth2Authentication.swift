@@ -77,6 +77,9 @@ public final class OAuth2Authentication: HTTPAuthentication {
     /// Shares one renewal among the requests that need it, and bounds renewals in a row.
     private let bearer: TokenAuthenticator
 
+    /// An authentication that gets tokens from `client` by `grant`, keeps them in `store`, and
+    /// renews them as they expire.
+    ///
     /// - Parameters:
     ///   - client: the client that asks the authorization server.
     ///   - grant: how a token is got when none can be refreshed.
@@ -123,15 +126,24 @@ public final class OAuth2Authentication: HTTPAuthentication {
         if let token { try await client.revoke(token) }
     }
 
+    /// Sends the token, getting or renewing it first when there is none or it is about to expire.
+    ///
+    /// - Throws: ``AuthError`` when no token can be got (the grant, the refresh, the store failed).
     public func authorize(_ request: inout HTTPRequest) async throws {
         try await bearer.authorize(&request)
     }
 
+    /// Answers a 401 whose Bearer challenge says `invalid_token` with a renewed token, once;
+    /// `false` for anything else (`insufficient_scope` stays the 401 it is).
+    ///
+    /// - Throws: ``AuthError`` when the token cannot be renewed.
     public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
         guard Self.bearerChallenge(in: challenge)?["error"] != "insufficient_scope" else { return false }
         return try await bearer.respond(to: challenge, retrying: &request)
     }
 
+    /// Looks at the final response for a token refused right after it was renewed.
+    ///
     /// - Throws: ``AuthError/Code/tokenRejected`` when the server refused, as `invalid_token`,
     ///   the token this authentication holds now.
     public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {

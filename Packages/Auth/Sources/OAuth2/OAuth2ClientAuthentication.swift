@@ -41,6 +41,7 @@ public struct OAuth2ClientAuthentication: Sendable, CustomStringConvertible {
         .init(kind: .privateKeyJWT(try JWTSigner(pemRepresentation: pemRepresentation, keyID: keyID)))
     }
 
+    /// The method's name, secrets left out.
     public var description: String {
         switch kind {
         case .none: "none"

@@ -38,6 +38,7 @@ public struct OAuth2Token: Sendable, Hashable, Codable, CustomStringConvertible 
         expiresAt.map { $0.timeIntervalSince(date) <= margin } ?? false
     }
 
+    /// The token's type, expiry and scopes, its secrets left out.
     public var description: String {
         var parts = ["\(tokenType) token redacted"]
         if let expiresAt { parts.append("expires \(expiresAt.formatted(.iso8601))") }

@@ -51,6 +51,9 @@ public struct OAuth2FileTokenStore: OAuth2TokenStore {
         return try? JSONDecoder.tokens.decode(OAuth2Token.self, from: data)
     }
 
+    /// Writes `token` to the file (0600, written anew and renamed over), or removes the file for
+    /// `nil`.
+    ///
     /// - Throws: `CocoaError` or `POSIXError` when the directory or the file cannot be written.
     public func save(_ token: OAuth2Token?) async throws {
         guard let token else {

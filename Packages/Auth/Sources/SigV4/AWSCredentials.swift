@@ -63,6 +63,7 @@ public struct AWSCredentials: Sendable, Hashable, CustomStringConvertible {
         return AWSCredentials(accessKeyID: id, secretAccessKey: secret, sessionToken: values["aws_session_token"].flatMap { $0.isEmpty ? nil : $0 })
     }
 
+    /// The access key ID, the secret and session token left out.
     public var description: String {
         "AWSCredentials(\(accessKeyID), secret redacted\(sessionToken == nil ? "" : ", session token redacted"))"
     }

@@ -54,6 +54,8 @@ public struct AWSSignatureV4: HTTPMiddleware {
         "transfer-encoding", "upgrade", "x-amzn-trace-id", "traceparent", "tracestate",
     ]
 
+    /// A signer for Signature Version 4 (`AWS4-HMAC-SHA256`) in `region`, for `service`.
+    ///
     /// - Parameters:
     ///   - credentials: the access key, and the session token of temporary credentials.
     ///   - region: the region of the endpoint (`us-east-1`).
@@ -98,6 +100,7 @@ public struct AWSSignatureV4: HTTPMiddleware {
         ecdsaKey = variant == .v4a ? SigV4aKey.derive(from: credentials) : nil
     }
 
+    /// `sigv4`, as `jewz -v` and the stage events call it.
     public var name: String { "sigv4" }
 
     /// Sends `request` signed now.

@@ -58,6 +58,9 @@ public final class TokenAuthenticator: HTTPAuthentication {
     /// The refresh in flight, shared by every request that finds the token stale meanwhile.
     private let refreshing = SingleFlight<Int, Credential>()
 
+    /// An authentication that sends `credential` and renews it with `refresh`, at most
+    /// `maximumRefreshes` times per `refreshWindow`.
+    ///
     /// - Parameters:
     ///   - credential: the token to start with; `nil` refreshes before the first request.
     ///   - maximumRefreshes: how many refreshes ``refreshWindow`` allows (3 by default).
@@ -84,6 +87,10 @@ public final class TokenAuthenticator: HTTPAuthentication {
     /// How many requests wait for the refresh in flight (for tests: a refresh shared by all).
     package var refreshWaiters: Int { refreshing.waiterCount(for: 0) }
 
+    /// Sends the credential, waiting for the refresh in flight or starting one when there is none
+    /// yet.
+    ///
+    /// - Throws: what the refresh threw; ``AuthError/Code/refreshLimit`` past the limit.
     public func authorize(_ request: inout HTTPRequest) async throws {
         guard !request.headers.contains("Authorization"), !isRefreshingHere else { return }
         let current = refreshing.count == 0 ? state.withLock({ $0.credential }) : nil
@@ -91,6 +98,10 @@ public final class TokenAuthenticator: HTTPAuthentication {
         request.headers["Authorization"] = "Bearer " + credential.token
     }
 
+    /// Answers a 401 with a refreshed credential, once per request; `false` for a 407 or a second
+    /// 401.
+    ///
+    /// - Throws: what the refresh threw; ``AuthError/Code/refreshLimit`` past the limit.
     public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
         guard challenge.statusCode == 401, !isRefreshingHere else { return false }
         let sent = request.headers["Authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }

@@ -45,6 +45,7 @@ public struct CachedResponse: Sendable {
     }
     /// When the request that brought it was sent, and when its response arrived.
     public var requestDate: Date { storage.parts.requestDate }
+    /// When the response was received.
     public var responseDate: Date { storage.parts.responseDate }
     /// The request's values of the fields its `Vary` names (names lowercased; a field the
     /// request lacked is absent): a later request must send the same to be answered by it.
@@ -57,6 +58,7 @@ public struct CachedResponse: Sendable {
     /// from cannot change).
     var rules: StoredRules { storage.rules }
 
+    /// A stored response with each of its parts.
     public init(
         key: String, statusCode: Int, headers: HTTPHeaderFields, body: Data, url: URL?, requestDate: Date,
         responseDate: Date, varyingFields: [String: String], lifetimeOverride: Double? = nil

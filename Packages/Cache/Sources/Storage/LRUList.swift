@@ -26,6 +26,7 @@ public struct LRUList<Value> {
     /// The costs of the values held, added up.
     public private(set) var totalCost = 0
 
+    /// An empty list.
     public init() {}
 
     /// How many values it holds.

@@ -13,6 +13,8 @@ public final class MemoryCacheStore: CacheStore {
     public let countLimit: Int
     private let state: Mutex<LRUList<CachedResponse>>
 
+    /// A store of at most `costLimit` bytes and `countLimit` responses.
+    ///
     /// - Parameters:
     ///   - costLimit: the most bytes (bodies, headers and keys) kept; 32 MiB by default.
     ///   - countLimit: the most responses kept.

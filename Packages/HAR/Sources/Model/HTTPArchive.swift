@@ -7,8 +7,10 @@ import Foundation
 /// The types mirror the format's objects field for field; optional fields are left out when
 /// `nil`. Times are in milliseconds, sizes in bytes, -1 where a value is unknown.
 public struct HTTPArchive: Codable, Sendable, Equatable {
+    /// The archive's one object, holding every exchange.
     public var log: Log
 
+    /// An archive of `log`.
     public init(log: Log) {
         self.log = log
     }
@@ -17,10 +19,14 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
     public struct Log: Codable, Sendable, Equatable {
         /// `1.2`.
         public var version: String
+        /// The program that wrote the archive.
         public var creator: Creator
+        /// The exchanges, in the order they started.
         public var entries: [Entry]
+        /// A comment for people reading the archive.
         public var comment: String?
 
+        /// A log of `entries`, written by `creator`.
         public init(version: String = "1.2", creator: Creator = .jewzruxin, entries: [Entry] = [], comment: String? = nil) {
             self.version = version
             self.creator = creator
@@ -31,9 +37,12 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
 
     /// The program that wrote the archive.
     public struct Creator: Codable, Sendable, Equatable {
+        /// The program's name.
         public var name: String
+        /// The program's version.
         public var version: String
 
+        /// A creator named `name`, at `version`.
         public init(name: String, version: String) {
             self.name = name
             self.version = version
@@ -45,9 +54,12 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
 
     /// A `name`/`value` pair: a header, a query parameter, a form field.
     public struct NameValue: Codable, Sendable, Equatable {
+        /// The name.
         public var name: String
+        /// The value.
         public var value: String
 
+        /// The pair `name`, `value`.
         public init(name: String, value: String) {
             self.name = name
             self.value = value

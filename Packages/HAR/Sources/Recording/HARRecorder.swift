@@ -31,6 +31,7 @@ public struct HARRecorder: HTTPMiddleware {
         /// The archive's `creator`.
         public var creator: HTTPArchive.Creator
 
+        /// Settings with the given values; the defaults suit most recordings.
         public init(bodyLimit: Int = 1 << 20, redactsCredentials: Bool = true, creator: HTTPArchive.Creator = .jewzruxin) {
             self.bodyLimit = bodyLimit
             self.redactsCredentials = redactsCredentials
@@ -38,7 +39,9 @@ public struct HARRecorder: HTTPMiddleware {
         }
     }
 
+    /// `har`, as `jewz -v` and the stage events call it.
     public var name: String { "har" }
+    /// What is recorded, and how much of each body.
     public let configuration: Configuration
     private let sink: HARSink
 
@@ -63,6 +66,10 @@ public struct HARRecorder: HTTPMiddleware {
         try sink.archive()
     }
 
+    /// Records the exchange: the request, then the response once its body has been read (wrapped,
+    /// so a streamed body is copied as it goes), or the failure.
+    ///
+    /// - Throws: what the stages after it threw, unchanged.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let started = Date()
         let clock = ContinuousClock.now

@@ -25,6 +25,7 @@ public final class HARReplayTransport: HTTPTransport {
         /// Whether an answer waits as long as the recorded exchange took. Default: `false`.
         public var honoursTimings: Bool
 
+        /// Matching with the given rules.
         public init(matchesBody: Bool = false, matchedHeaders: [String] = [], honoursTimings: Bool = false) {
             self.matchesBody = matchesBody
             self.matchedHeaders = matchedHeaders
@@ -38,6 +39,8 @@ public final class HARReplayTransport: HTTPTransport {
     public let fallback: (any HTTPTransport)?
     private let matcher: HARMatcher
 
+    /// A transport that answers from `archive`.
+    ///
     /// - Parameters:
     ///   - archive: the exchanges to answer from (``HTTPArchive/init(contentsOf:)`` reads a file).
     ///   - configuration: how requests are matched to entries, and whether timings are replayed.
@@ -49,6 +52,9 @@ public final class HARReplayTransport: HTTPTransport {
         matcher = HARMatcher(archive: archive, matchesBody: configuration.matchesBody, matchedHeaders: configuration.matchedHeaders)
     }
 
+    /// Answers `request` with the first recorded exchange that matches it, or hands it to the
+    /// fallback.
+    ///
     /// - Throws: `HTTPError` with code `.transport` and a ``HARError`` underneath: no entry
     ///   matched (``HARError/Code/unmatched``), or the entry recorded a failure; `.timedOut`
     ///   when honoured timings pass the timeout.
@@ -93,6 +99,7 @@ public final class HARReplayTransport: HTTPTransport {
         }
     }
 
+    /// Shuts down the fallback transport, if any.
     public func shutdown() async throws {
         try await fallback?.shutdown()
     }

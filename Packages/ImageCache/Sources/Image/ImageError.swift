@@ -3,6 +3,7 @@
 public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, as a value to compare with the static members; new ones may come.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code's name.
         public let description: String
 
         /// The bytes are no image format this module knows: ``ImageError/lookalike`` says what
@@ -20,6 +21,7 @@ public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     public let format: ImageFormat?
     /// For ``Code/notAnImage``: what the bytes look like ("an HTML page", "JSON", "empty"…).
     public let lookalike: String?
+    /// What went wrong, in a sentence.
     public let description: String
 
     static func notAnImage(lookingLike lookalike: String) -> ImageError {

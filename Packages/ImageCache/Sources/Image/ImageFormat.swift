@@ -6,6 +6,7 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     /// The media type a server should send it with.
     public let mediaType: String
 
+    /// The format's name.
     public var description: String { name }
 
     /// PNG.

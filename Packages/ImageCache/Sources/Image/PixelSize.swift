@@ -12,6 +12,7 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
+    /// `width×height`.
     public var description: String { "\(width)×\(height)" }
 
     /// The size a header gives, refused when a side is zero (or negative).

@@ -16,6 +16,7 @@ public struct ImageSource: Sendable, Hashable, CustomStringConvertible {
     /// `memory`, `disk`, `network` or `revalidated`, as `jewz image --json` prints it.
     public let name: String
 
+    /// The source's name.
     public var description: String { name }
 
     /// The memory cache (or a fake set with ``ImageCache/setFake(_:for:)``).

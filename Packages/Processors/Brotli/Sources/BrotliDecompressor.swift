@@ -20,6 +20,7 @@ public final class BrotliDecompressor: HTTPContentDecoding {
     private var ended = false
     private var scratch: [UInt8] = []
 
+    /// A decompressor within `limits`.
     public init(limits: DecompressionLimits = DecompressionLimits()) {
         budget = DecompressionBudget(limits)
     }

@@ -11,12 +11,15 @@ public struct HTTPBrotliDecoder: HTTPContentDecoder {
     /// The `Content-Encoding` tokens it decodes.
     public static let codings = ["br"]
 
+    /// How far a response may inflate.
     public var limits: DecompressionLimits
 
+    /// A decoder within `limits`.
     public init(limits: DecompressionLimits = DecompressionLimits()) {
         self.limits = limits
     }
 
+    /// A decoder for one response's body.
     public func makeDecoding() -> any HTTPContentDecoding {
         BrotliDecompressor(limits: limits)
     }

@@ -4,6 +4,7 @@ public enum FormError: Error, Equatable, CustomStringConvertible {
     /// `offset` is the byte offset of the field in the body.
     case invalidEncoding(field: String, offset: Int)
 
+    /// What went wrong and where, in a sentence.
     public var description: String {
         switch self {
         case .invalidEncoding(let field, let offset):

@@ -9,13 +9,18 @@ import JewzHTTPCore
 /// try FormFields(decoding: "a=1&a=2").values(for: "a")   // ["1", "2"]
 /// ```
 public struct FormFields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One field: a name and its value, as written before encoding.
     public struct Field: Sendable, Equatable {
+        /// The field's name.
         public var name: String
+        /// The field's value.
         public var value: String
     }
 
+    /// The fields in order, repeated names included.
     public private(set) var fields: [Field]
 
+    /// Fields from name/value pairs, in their order.
     public init(_ pairs: some Sequence<(String, String)>) {
         fields = pairs.map { Field(name: $0.0, value: $0.1) }
     }
@@ -27,6 +32,8 @@ public struct FormFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         self.init(pairs)
     }
 
+    /// Fields from a literal, in its order; nested values and lists written as
+    /// ``FormValue/ListStyle/repeatedName`` says.
     public init(dictionaryLiteral elements: (String, FormValue)...) {
         self.init(.fields(elements.map { (name: $0.0, value: $0.1) }))
     }
@@ -37,9 +44,12 @@ public struct FormFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     /// Every value of `name`, in order.
     public func values(for name: String) -> [String] { fields.filter { $0.name == name }.map(\.value) }
 
+    /// Adds a field `name` with `value` after the others.
     public mutating func append(_ value: String, for name: String) { fields.append(Field(name: name, value: value)) }
 
+    /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
+    /// The fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     /// How names and values are percent-encoded.

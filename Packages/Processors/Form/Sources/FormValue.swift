@@ -5,17 +5,27 @@ public indirect enum FormValue: Sendable, Equatable, ExpressibleByStringInterpol
     ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// A single value.
     case text(String)
+    /// A list, written as fields of one name (or as the list style says).
     case list([FormValue])
+    /// Nested fields, written `parent[name]`.
     case fields([(name: String, value: FormValue)])
 
+    /// Text from a string literal.
     public init(stringLiteral value: String) { self = .text(value) }
+    /// Text from an integer literal.
     public init(integerLiteral value: Int) { self = .text(String(value)) }
+    /// Text from a floating-point literal.
     public init(floatLiteral value: Double) { self = .text(String(value)) }
+    /// `true` or `false` from a literal.
     public init(booleanLiteral value: Bool) { self = .text(String(value)) }
+    /// A list from an array literal.
     public init(arrayLiteral elements: FormValue...) { self = .list(elements) }
+    /// Nested fields from a literal, in its order.
     public init(dictionaryLiteral elements: (String, FormValue)...) { self = .fields(elements.map { (name: $0.0, value: $0.1) }) }
 
+    /// Whether both are the same value, nested fields compared in order.
     public static func == (lhs: FormValue, rhs: FormValue) -> Bool {
         switch (lhs, rhs) {
         case (.text(let a), .text(let b)): a == b

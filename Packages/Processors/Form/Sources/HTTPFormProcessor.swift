@@ -14,10 +14,14 @@ public struct HTTPFormProcessor: HTTPProcessor {
     /// How lists are written in request bodies.
     public var listStyle: FormValue.ListStyle
 
+    /// A processor that writes lists as `listStyle` says.
     public init(listStyle: FormValue.ListStyle = .repeatedName) {
         self.listStyle = listStyle
     }
 
+    /// Writes the request's object (``FormFields``, a ``FormValue``, a `[String: String]`) as a
+    /// form body.
+    ///
     /// - Throws: `HTTPError` with code `.unsupportedRequestObject` for other objects.
     public func prepare(_ request: inout HTTPRequest) throws {
         guard let object = request.object else { return }
@@ -36,6 +40,8 @@ public struct HTTPFormProcessor: HTTPProcessor {
         request.headers.addMissing(from: ["Content-Type": "application/x-www-form-urlencoded"])
     }
 
+    /// Reads a form body into ``FormFields``, the response's object.
+    ///
     /// - Throws: ``FormError/invalidEncoding(field:offset:)``.
     public func process(_ response: inout HTTPResponse) throws {
         guard !response.data.isEmpty else {
@@ -49,6 +55,7 @@ public struct HTTPFormProcessor: HTTPProcessor {
     }
 }
 
+/// Reading a response's form body.
 extension HTTPResponse {
     /// The parsed form body, when a form processor produced one.
     public var form: FormFields? { object as? FormFields }

@@ -17,7 +17,12 @@ import JewzHTTPCore
 public final class GzipDecompressor: HTTPContentDecoding {
     /// The wrapping of the compressed stream.
     public enum Format: Sendable {
-        case gzip, zlib, rawDeflate
+        /// A gzip member (RFC 1952): `Content-Encoding: gzip`.
+        case gzip
+        /// A zlib stream (RFC 1950): what `Content-Encoding: deflate` means.
+        case zlib
+        /// Deflate data without a wrapping (RFC 1951), as some servers send `deflate`.
+        case rawDeflate
         /// Decided from the first two bytes: gzip magic, a zlib header, else raw deflate.
         case automatic
 
@@ -43,6 +48,7 @@ public final class GzipDecompressor: HTTPContentDecoding {
     /// it never sends a byte for.
     private var scratch: [UInt8] = []
 
+    /// A decompressor of `format`, within `limits`.
     public init(format: Format = .automatic, limits: GzipLimits = GzipLimits()) {
         self.format = format
         budget = DecompressionBudget(limits)

@@ -13,6 +13,7 @@ public enum GzipError: Error, Equatable, CustomStringConvertible {
     /// zlib refused to start or ran out of memory.
     case zlib(code: Int32)
 
+    /// What went wrong, in a sentence.
     public var description: String {
         switch self {
         case .corrupt(let message):

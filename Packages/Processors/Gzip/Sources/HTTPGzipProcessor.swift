@@ -17,15 +17,19 @@ public struct HTTPGzipProcessor: HTTPRequestProcessor, HTTPContentDecoder {
     /// The `Content-Encoding` tokens it decodes.
     public static let codings = ["gzip", "x-gzip", "deflate"]
 
+    /// How far a response may inflate.
     public var limits: GzipLimits
     /// The compression level for request bodies: 0…9, or -1 for zlib's default.
     public var compressionLevel: Int32
 
+    /// A processor that decodes within `limits` and encodes request bodies at `compressionLevel`
+    /// (zlib's, -1 for its default).
     public init(limits: GzipLimits = GzipLimits(), compressionLevel: Int32 = -1) {
         self.limits = limits
         self.compressionLevel = compressionLevel
     }
 
+    /// A decoder for one response's body.
     public func makeDecoding() -> any HTTPContentDecoding {
         GzipDecompressor(format: .automatic, limits: limits)
     }

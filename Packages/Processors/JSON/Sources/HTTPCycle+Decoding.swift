@@ -4,6 +4,7 @@ import JewzHTTPCore
 // Typed responses: the body goes straight to a `JSONDecoder`, without the registry's
 // processor building a `JSONValue` tree first that nobody reads (which would parse the body
 // twice).
+/// Sending a request and decoding its JSON body as a `Decodable` type, in one call.
 extension HTTPCycle {
     /// Sends the request and decodes the JSON body as `type`.
     ///
@@ -37,6 +38,7 @@ extension HTTPCycle {
 
 }
 
+/// Sending a request and decoding its JSON body as a `Decodable` type, in one call.
 extension HTTPCycle.Sender {
     /// Sends a request and decodes the JSON body as `type`; see
     /// ``HTTPCycle/start(decoding:using:)``. Keep a cycle and call that method when you also

@@ -1,6 +1,7 @@
 import Foundation
 import JewzHTTPCore
 
+/// Reading a newline-delimited JSON body one value at a time.
 extension HTTPResponseBody {
     /// Each line of a newline-delimited JSON body (`application/x-ndjson`,
     /// `application/jsonl`) decoded as `type` as it arrives; blank lines are skipped.
@@ -30,6 +31,7 @@ public struct HTTPJSONLines<Element: Decodable>: AsyncSequence {
     let lines: HTTPResponseLines
     let decoder: JSONDecoder
 
+    /// Reads the body's lines and decodes each that is not blank.
     public struct AsyncIterator: AsyncIteratorProtocol {
         private var lines: HTTPResponseLines.AsyncIterator
         private let decoder: JSONDecoder
@@ -55,6 +57,7 @@ public struct HTTPJSONLines<Element: Decodable>: AsyncSequence {
         }
     }
 
+    /// An iterator over the decoded lines; the body is read once.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(self)
     }

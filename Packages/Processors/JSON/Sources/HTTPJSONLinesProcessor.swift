@@ -17,10 +17,13 @@ public struct HTTPJSONLinesProcessor: HTTPProcessor {
     /// Writes and reads each line's document.
     public var json: HTTPJSONProcessor
 
+    /// A processor whose lines are read and written by `json`'s rules.
     public init(json: HTTPJSONProcessor = HTTPJSONProcessor()) {
         self.json = json
     }
 
+    /// Writes an array request object as one JSON document a line, `application/x-ndjson`.
+    ///
     /// - Throws: `HTTPError` with code `.unsupportedRequestObject` for an object that is not
     ///   an array, or what ``HTTPJSONProcessor/prepare(_:)`` throws for one of its elements.
     public func prepare(_ request: inout HTTPRequest) throws {
@@ -40,6 +43,9 @@ public struct HTTPJSONLinesProcessor: HTTPProcessor {
         request.headers.addMissing(from: ["Content-Type": "application/x-ndjson"])
     }
 
+    /// Parses each line that is not blank into a ``JSONValue``; the response's object is their
+    /// array.
+    ///
     /// - Throws: ``JSONError`` for the first line that is not JSON, its `line` counted in the
     ///   whole body.
     public func process(_ response: inout HTTPResponse) throws {

@@ -24,11 +24,16 @@ public struct HTTPJSONProcessor: HTTPProcessor {
     /// The deepest nesting accepted in a response.
     public var maximumDepth: Int
 
+    /// A processor that encodes `Encodable` objects with `encoder` and refuses responses nested
+    /// deeper than `maximumDepth`.
     public init(encoder: JSONEncoder = JSONEncoder(), maximumDepth: Int = 512) {
         self.encoder = encoder
         self.maximumDepth = maximumDepth
     }
 
+    /// Writes the request's object (a ``JSONValue``, an `Encodable`, dictionaries and arrays of
+    /// JSON values) as the JSON body.
+    ///
     /// - Throws: `HTTPError` with code `.unsupportedRequestObject` for an object (or a value
     ///   inside it) that JSON cannot hold, ``JSONError/nonFiniteNumber``, or the encoder's error.
     public func prepare(_ request: inout HTTPRequest) throws {
@@ -50,6 +55,8 @@ public struct HTTPJSONProcessor: HTTPProcessor {
         request.headers.addMissing(from: ["Content-Type": "application/json"])
     }
 
+    /// Parses the body into a ``JSONValue``, the response's object; an empty body gives none.
+    ///
     /// - Throws: ``JSONError`` saying where the body stopped being JSON.
     public func process(_ response: inout HTTPResponse) throws {
         guard !response.data.isEmpty else {
@@ -60,6 +67,7 @@ public struct HTTPJSONProcessor: HTTPProcessor {
     }
 }
 
+/// Reading a response's JSON: as a ``JSONValue``, or decoded as a `Decodable` type.
 extension HTTPResponse {
     /// The body decoded as `type` by `decoder`.
     ///

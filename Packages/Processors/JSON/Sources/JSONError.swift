@@ -11,6 +11,7 @@ public enum JSONError: Error, Equatable, CustomStringConvertible {
     /// A non-finite number (NaN, infinity) cannot be written as JSON.
     case nonFiniteNumber
 
+    /// What went wrong and where, in a sentence.
     public var description: String {
         switch self {
         case .syntax(let reason, let line, let column, _, let excerpt):

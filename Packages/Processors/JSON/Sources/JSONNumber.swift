@@ -17,6 +17,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible, Expressib
         self.text = text
     }
 
+    /// The integer `value`.
     public init(_ value: Int) { text = String(value) }
 
     /// A number from a finite `Double`, written in its shortest round-tripping form.
@@ -29,7 +30,9 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible, Expressib
         }
     }
 
+    /// The integer from a literal.
     public init(integerLiteral value: Int) { self.init(value) }
+    /// The number from a floating-point literal.
     public init(floatLiteral value: Double) { text = String(value) }
 
     /// The value as an `Int`, when it is an integer that fits.
@@ -37,12 +40,15 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible, Expressib
     /// The value as a `Double` (the nearest one).
     public var double: Double { Double(text) ?? .nan }
 
+    /// The number's JSON text.
     public var description: String { text }
 
+    /// Whether both are the same number: `1.5` equals `1.50`; an integer equals only an integer.
     public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
         lhs.text == rhs.text || (Double(lhs.text) == Double(rhs.text) && Int(lhs.text) == Int(rhs.text))
     }
 
+    /// Hashes the value, which equal numbers share.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(double)
     }

@@ -48,6 +48,8 @@ extension JSONValue {
 }
 
 extension JSONValue: Codable {
+    /// Reads any JSON a decoder holds: `JSONValue` as a `Codable` property keeps what a type does
+    /// not model.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -68,6 +70,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Writes the value as the JSON it is.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -7,19 +7,32 @@ public enum JSONValue: Sendable, Equatable, Hashable, CustomStringConvertible,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral,
     ExpressibleByNilLiteral
 {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, kept as its text: nothing is lost to `Double`.
     case number(JSONNumber)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, its members in document order.
     case object(JSONObject)
 
+    /// A string from a literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A number from an integer literal.
     public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    /// A number from a floating-point literal (`null` for a value JSON cannot write).
     public init(floatLiteral value: Double) { self = JSONNumber(value).map(JSONValue.number) ?? .null }
+    /// `true` or `false` from a literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array from a literal.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object from a literal, in its order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+    /// `null` from `nil`.
     public init(nilLiteral: ()) { self = .null }
 
     /// The member named `key` of an object; ``null`` for anything else or a missing key.
@@ -34,13 +47,21 @@ public enum JSONValue: Sendable, Equatable, Hashable, CustomStringConvertible,
         return .null
     }
 
+    /// The string, when the value is one.
     public var string: String? { if case .string(let value) = self { value } else { nil } }
+    /// The boolean, when the value is one.
     public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    /// The number, when the value is one.
     public var number: JSONNumber? { if case .number(let value) = self { value } else { nil } }
+    /// The number as an `Int`, when it is an integer that fits.
     public var int: Int? { number?.int }
+    /// The number as a `Double` (the nearest one).
     public var double: Double? { number?.double }
+    /// The elements, when the value is an array.
     public var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    /// The members, when the value is an object.
     public var object: JSONObject? { if case .object(let value) = self { value } else { nil } }
+    /// Whether the value is `null`.
     public var isNull: Bool { self == .null }
 
     /// Compact JSON text.
@@ -50,14 +71,18 @@ public enum JSONValue: Sendable, Equatable, Hashable, CustomStringConvertible,
 /// A JSON object's members in document order. Lookups scan the members, which is fast for the
 /// object sizes APIs return; a repeated key resolves to its last value, as most parsers do.
 public struct JSONObject: Sendable, Equatable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// A member: its key and its value.
     public typealias Member = (key: String, value: JSONValue)
 
+    /// The members in document order, repeated keys included.
     public private(set) var members: [Member]
 
+    /// An object of `members`, in their order.
     public init(_ members: some Sequence<(String, JSONValue)>) {
         self.members = members.map { (key: $0.0, value: $0.1) }
     }
 
+    /// An object from a literal, in its order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements)
     }
@@ -78,16 +103,22 @@ public struct JSONObject: Sendable, Equatable, Hashable, Sequence, ExpressibleBy
         }
     }
 
+    /// Whether a member has `key`.
     public func contains(_ key: String) -> Bool { members.contains { $0.key == key } }
+    /// The keys in document order.
     public var keys: [String] { members.map(\.key) }
+    /// How many members there are.
     public var count: Int { members.count }
+    /// The members in document order.
     public func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
 
+    /// Whether both have the same members in the same order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// Hashes the members in order.
     public func hash(into hasher: inout Hasher) {
         for member in members {
             hasher.combine(member.key)

@@ -1,12 +1,18 @@
 /// Terminal colours for JSON text: the escape sequences written before each kind of token,
 /// and the one that resets after it.
 public struct JSONHighlighting: Sendable {
+    /// Written before a member's key.
     public var key: String
+    /// Written before a string value.
     public var string: String
+    /// Written before a number.
     public var number: String
+    /// Written before `true`, `false` and `null`.
     public var literal: String
+    /// Written after each token, to go back to plain text.
     public var reset: String
 
+    /// Colours given as escape sequences.
     public init(key: String, string: String, number: String, literal: String, reset: String) {
         self.key = key
         self.string = string

@@ -10,12 +10,16 @@ public struct HTTPMultipartProcessor: HTTPProcessor {
     /// The media types the processor reads, for registering it in one line.
     public static let mediaTypePatterns = ["multipart/*"]
 
+    /// How much of a response's body the parser accepts.
     public var limits: MultipartLimits
 
+    /// A processor that parses responses within `limits`.
     public init(limits: MultipartLimits = .init()) {
         self.limits = limits
     }
 
+    /// Writes a ``MultipartFormData`` request object as the body, its files streamed.
+    ///
     /// - Throws: `HTTPError.unsupportedRequestObject` for another kind of object.
     public func prepare(_ request: inout HTTPRequest) throws {
         guard let object = request.object else { return }
@@ -26,6 +30,8 @@ public struct HTTPMultipartProcessor: HTTPProcessor {
         request.setBody(form)
     }
 
+    /// Parses a `multipart/*` body into a ``MultipartBody``, the response's object.
+    ///
     /// - Throws: ``MultipartError``.
     public func process(_ response: inout HTTPResponse) throws {
         let contentType = response.headers["Content-Type"] ?? ""
@@ -37,9 +43,12 @@ public struct HTTPMultipartProcessor: HTTPProcessor {
 
 /// A parsed multipart body: its subtype (`mixed`, `form-data`, `byteranges`…) and parts.
 public struct MultipartBody: Sendable, Equatable {
+    /// The subtype: `mixed`, `form-data`, `byteranges`…
     public var subtype: String
+    /// The parts, in order.
     public var parts: [MultipartPart]
 
+    /// A body of `parts`, of `subtype`.
     public init(subtype: String, parts: [MultipartPart]) {
         self.subtype = subtype
         self.parts = parts
@@ -51,6 +60,7 @@ public struct MultipartBody: Sendable, Equatable {
     }
 }
 
+/// Reading a response's multipart body.
 extension HTTPResponse {
     /// The parsed multipart body, when a multipart processor produced one.
     public var multipart: MultipartBody? { object as? MultipartBody }

@@ -19,6 +19,7 @@ public enum MultipartError: Error, Equatable, CustomStringConvertible {
     /// The body has more parts than the limit.
     case tooManyParts(limit: Int)
 
+    /// What went wrong and where, in a sentence.
     public var description: String {
         switch self {
         case .missingBoundary(let contentType):
@@ -50,5 +51,6 @@ public struct MultipartLimits: Sendable, Equatable {
     /// The most parts per body.
     public var maximumParts = 10_000
 
+    /// The default limits.
     public init() {}
 }

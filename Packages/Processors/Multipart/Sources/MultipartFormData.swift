@@ -15,12 +15,15 @@ import JewzHTTPCore
 public struct MultipartFormData: Sendable {
     /// One part as it is sent.
     public struct Part: Sendable {
+        /// The part's header fields (`Content-Disposition`, `Content-Type`).
         public var headers: HTTPHeaderFields
+        /// What the part carries.
         public var content: Content
     }
 
     /// What a part carries.
     public enum Content: Sendable {
+        /// Bytes in memory.
         case data(Data)
         /// A file and its size when the part was added.
         case file(URL, size: Int)
@@ -30,6 +33,7 @@ public struct MultipartFormData: Sendable {
     public let subtype: String
     /// The delimiter between parts; generated at random unless given.
     public private(set) var boundary: String
+    /// The parts, in the order they are sent.
     public private(set) var parts: [Part] = []
 
     /// Creates an empty body.
@@ -235,6 +239,7 @@ public struct MultipartFormData: Sendable {
     }
 }
 
+/// Sending a multipart form as a request's body.
 extension HTTPRequest {
     /// Sends `form` as the body, streamed, with its Content-Type (boundary included).
     public mutating func setBody(_ form: MultipartFormData) {

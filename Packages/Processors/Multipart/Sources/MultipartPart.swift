@@ -3,9 +3,12 @@ import JewzHTTPCore
 
 /// One part of a parsed multipart body.
 public struct MultipartPart: Sendable, Equatable {
+    /// The part's header fields.
     public var headers: HTTPHeaderFields
+    /// The part's body.
     public var body: Data
 
+    /// A part of `headers` and `body`.
     public init(headers: HTTPHeaderFields, body: Data) {
         self.headers = headers
         self.body = body

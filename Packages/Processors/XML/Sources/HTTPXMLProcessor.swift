@@ -11,8 +11,11 @@ public struct HTTPXMLProcessor: HTTPProcessor {
     /// The media types the processor reads, for registering it in one line.
     public static let mediaTypePatterns = ["application/xml", "text/xml", "application/*+xml"]
 
+    /// The processor; it has no settings.
     public init() {}
 
+    /// Writes the request's object (an ``XMLTree`` or an ``XMLTree/Element``) as an XML body.
+    ///
     /// - Throws: `HTTPError.unsupportedRequestObject` for other objects.
     public func prepare(_ request: inout HTTPRequest) throws {
         switch request.object {
@@ -26,6 +29,8 @@ public struct HTTPXMLProcessor: HTTPProcessor {
         request.headers.addMissing(from: ["Content-Type": "application/xml; charset=utf-8"])
     }
 
+    /// Parses the body into an ``XMLTree``, the response's object.
+    ///
     /// - Throws: ``XMLError``.
     public func process(_ response: inout HTTPResponse) throws {
         guard !response.data.isEmpty else {
@@ -36,6 +41,7 @@ public struct HTTPXMLProcessor: HTTPProcessor {
     }
 }
 
+/// Reading a response's XML body.
 extension HTTPResponse {
     /// The parsed XML body, when an XML processor produced one.
     public var xml: XMLTree? { object as? XMLTree }

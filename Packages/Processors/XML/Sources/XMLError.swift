@@ -12,6 +12,7 @@ public enum XMLError: Error, Equatable, CustomStringConvertible {
     /// libxml2 could not allocate a parser or XPath context.
     case outOfMemory
 
+    /// What went wrong and where, in a sentence.
     public var description: String {
         switch self {
         case .syntax(let message, let line, let column):

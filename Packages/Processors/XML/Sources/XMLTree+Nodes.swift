@@ -1,10 +1,15 @@
 extension XMLTree {
     /// One node of the tree.
     public enum Node: Sendable, Equatable {
+        /// An element, with its attributes and children.
         case element(Element)
+        /// Character data.
         case text(String)
+        /// A CDATA section's content.
         case cdata(String)
+        /// A comment's content.
         case comment(String)
+        /// A processing instruction (`<?target data?>`).
         case processingInstruction(target: String, data: String)
         /// An attribute, as XPath can select them (`//@id`).
         case attribute(Attribute)
@@ -25,11 +30,17 @@ extension XMLTree {
 
     /// An attribute: its local name, optional namespace, and value.
     public struct Attribute: Sendable, Equatable {
+        /// The attribute's local name.
         public var name: String
+        /// The namespace prefix it was written with, if any.
         public var prefix: String?
+        /// The namespace it belongs to, if any.
         public var namespaceURI: String?
+        /// The value, entities resolved.
         public var value: String
 
+        /// An attribute `name` with `value`, in a namespace when `prefix` and `namespaceURI` say
+        /// so.
         public init(name: String, value: String, prefix: String? = nil, namespaceURI: String? = nil) {
             self.name = name
             self.value = value
@@ -43,9 +54,12 @@ extension XMLTree {
 
     /// A namespace declaration (`xmlns:prefix="uri"`; `prefix` nil for the default namespace).
     public struct Namespace: Sendable, Equatable {
+        /// The prefix declared; `nil` for the default namespace.
         public var prefix: String?
+        /// The namespace's URI.
         public var uri: String
 
+        /// A declaration of `uri` for `prefix`.
         public init(prefix: String?, uri: String) {
             self.prefix = prefix
             self.uri = uri
@@ -54,13 +68,20 @@ extension XMLTree {
 
     /// An element: name and namespace, attributes, the namespaces it declares, and children.
     public struct Element: Sendable, Equatable {
+        /// The element's local name.
         public var name: String
+        /// The namespace prefix it was written with, if any.
         public var prefix: String?
+        /// The namespace it belongs to, if any.
         public var namespaceURI: String?
+        /// The attributes, in document order.
         public var attributes: [Attribute]
+        /// The namespaces this element declares.
         public var namespaceDeclarations: [Namespace]
+        /// The child nodes, in document order.
         public var children: [Node]
 
+        /// An element with each of its parts.
         public init(
             name: String, prefix: String? = nil, namespaceURI: String? = nil, attributes: [Attribute] = [],
             namespaceDeclarations: [Namespace] = [], children: [Node] = []

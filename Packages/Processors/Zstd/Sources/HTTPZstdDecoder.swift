@@ -18,6 +18,7 @@ public struct HTTPZstdDecoder: HTTPContentDecoder {
     /// `libzstd.so.1` on Linux.
     public static var defaultLibraryName: String { ZstdLibrary.defaultName }
 
+    /// How far a response may inflate.
     public var limits: DecompressionLimits
     private let library: Result<ZstdLibrary, ZstdLibraryUnavailable>
 
@@ -44,6 +45,7 @@ public struct HTTPZstdDecoder: HTTPContentDecoder {
         if case .failure(let unavailable) = library { unavailable.description } else { nil }
     }
 
+    /// A decoder for one response's body.
     public func makeDecoding() -> any HTTPContentDecoding {
         ZstdDecompressor(limits: limits, library: library)
     }

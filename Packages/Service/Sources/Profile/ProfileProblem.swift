@@ -3,6 +3,7 @@
 public struct ProfileProblem: Sendable, Hashable, CustomStringConvertible {
     /// A kind of problem. A struct, so that a new kind does not break a caller's `switch`.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The kind's name.
         public let description: String
 
         /// A required key is absent (`Resources`, or a resource's `Name` or `URITemplate`).
@@ -26,17 +27,20 @@ public struct ProfileProblem: Sendable, Hashable, CustomStringConvertible {
         public static let unsupported = Kind(description: "unsupported")
     }
 
+    /// What kind of problem it is.
     public let kind: Kind
     /// Where: `Resources[2].URITemplate`, or an OpenAPI path such as `paths./pets.get`.
     public let path: String
     /// What is wrong, and what would be right.
     public let message: String
 
+    /// A problem of `kind` at `path`, told by `message`.
     public init(_ kind: Kind, at path: String, _ message: String) {
         self.kind = kind
         self.path = path
         self.message = message
     }
 
+    /// `path: message`.
     public var description: String { "\(path): \(message)" }
 }

@@ -19,20 +19,28 @@ public struct ServiceProfile: Sendable {
     /// What a profile says of its requests, service-wide or for one resource (where it goes
     /// over the service's): headers, a timeout, processors.
     public struct RequestSettings: Sendable {
+        /// Header fields added to the requests.
         public let headers: HTTPHeaderFields
+        /// The requests' timeout, if set.
         public let timeout: Duration?
+        /// The processor that writes request bodies, if set.
         public let requestProcessor: ProcessorChoice?
+        /// The processor that reads response bodies, if set.
         public let responseProcessor: ProcessorChoice?
     }
 
     /// One route of the service.
     public struct Resource: Sendable {
+        /// The name the resource is called by.
         public let name: String
+        /// The URI template that makes its URL, relative to the base URL or absolute.
         public let template: URITemplate
+        /// The request method.
         public let method: HTTPMethod
         /// Headers, timeout and processors for this resource, over the service's.
         public let settings: RequestSettings
 
+        /// A resource called `name`, at `template`, with its own settings over the service's.
         public init(
             name: String, template: URITemplate, method: HTTPMethod = .get, headers: HTTPHeaderFields = [:],
             timeout: Duration? = nil, requestProcessor: ProcessorChoice? = nil, responseProcessor: ProcessorChoice? = nil
@@ -48,7 +56,9 @@ public struct ServiceProfile: Sendable {
         public var headers: HTTPHeaderFields { settings.headers }
         /// The request's timeout, over the service's.
         public var timeout: Duration? { settings.timeout }
+        /// The processor that writes this resource's request bodies, over the service's.
         public var requestProcessor: ProcessorChoice? { settings.requestProcessor }
+        /// The processor that reads this resource's responses, over the service's.
         public var responseProcessor: ProcessorChoice? { settings.responseProcessor }
     }
 
@@ -58,12 +68,18 @@ public struct ServiceProfile: Sendable {
         /// The content type whose registered processor is used; `nil` for `data` (the body's
         /// bytes as they are).
         public let contentType: String?
+        /// The name the profile used: `json`, or the content type.
         public let description: String
 
+        /// JSON (`application/json`).
         public static let json = ProcessorChoice(contentType: "application/json", description: "json")
+        /// A URL-encoded form (`application/x-www-form-urlencoded`).
         public static let form = ProcessorChoice(contentType: "application/x-www-form-urlencoded", description: "form")
+        /// XML (`application/xml`).
         public static let xml = ProcessorChoice(contentType: "application/xml", description: "xml")
+        /// A multipart form (`multipart/form-data`).
         public static let multipart = ProcessorChoice(contentType: "multipart/form-data", description: "multipart")
+        /// The body's bytes as they are.
         public static let data = ProcessorChoice(contentType: nil, description: "data")
 
         /// The processor registered for `contentType`.
@@ -82,8 +98,11 @@ public struct ServiceProfile: Sendable {
     public let settings: RequestSettings
     /// Headers every request of the service sends.
     public var headers: HTTPHeaderFields { settings.headers }
+    /// Every request's timeout, if set.
     public var timeout: Duration? { settings.timeout }
+    /// The processor that writes request bodies, service-wide.
     public var requestProcessor: ProcessorChoice? { settings.requestProcessor }
+    /// The processor that reads responses, service-wide.
     public var responseProcessor: ProcessorChoice? { settings.responseProcessor }
     /// The resources, in the profile's order.
     public let resources: [Resource]

@@ -19,6 +19,7 @@ public struct PerMessageDeflate: Sendable, Hashable {
     /// Messages smaller than this go uncompressed: deflate does not pay on a few bytes.
     public var minimumSize: Int
 
+    /// The extension's parameters, as offered (RFC 7692 §7.1); the defaults offer it plainly.
     public init(serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false, serverMaxWindowBits: Int? = nil, minimumSize: Int = 64) {
         self.serverNoContextTakeover = serverNoContextTakeover
         self.clientNoContextTakeover = clientNoContextTakeover
