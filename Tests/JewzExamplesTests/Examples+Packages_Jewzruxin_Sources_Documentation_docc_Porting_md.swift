@@ -6,10 +6,26 @@ import Logging
 import Synchronization
 
 private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
-    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:50
-    static func example50() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:52
+    static func example52() async throws {
         // Alamofire: AF.request(url).validate().responseDecodable(of: [Person].self) { … }
         struct Person: Decodable { let name: String }
         let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:121
+    static func example121() async throws {
+        let session = HTTPSession()
+        var configuration = HTTPSession.Configuration()
+        let body = Data("<items/>".utf8)
+        // Networking: networking.fakeGET("/stories", response: [...]) on a base URL
+        let transport = MockTransport()
+        transport.stub(.get, path: "/stories", headers: ["Content-Type": "application/json"], body: Data(#"[{"id": 47333}]"#.utf8))
+        let stories = HTTPSession(configuration: .init {
+            $0.customTransport = transport
+            $0.baseURL = URL(string: "https://api.example.com")
+        })
+        let response = try await HTTPCycle.get("/stories", session: stories)
+        let firstID = response.json?[0]["id"].int   // 47333
     }
 }
