@@ -7,8 +7,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Auth_README_md {
-    // Packages/Auth/README.md:58
-    static func example58() async throws {
+    // Packages/Auth/README.md:10
+    static func example10() async throws {
 
         let session = HTTPSession()
         try session.update { $0.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")] }
