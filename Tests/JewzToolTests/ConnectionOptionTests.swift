@@ -50,13 +50,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await runJewz([
             "bench", sandbox.url("/counter?key=bench&fail=0&refuse=1"), "-X", "POST", "--data", "order",
-            "-n", "200", "-c", "16", "--verify", authority, "--json",
+            "-n", "40", "-c", "8", "--verify", authority, "--json",
         ])
         #expect(result.status == 0, "\(result.error)")
         let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         #expect(report?["errors"] as? Int == 0, "\(result.error)")
         #expect(sandbox.router.streamsRefused == 1)
-        #expect(sandbox.router.requestCount(forKey: "bench") == 200)
+        #expect(sandbox.router.requestCount(forKey: "bench") == 40)
         let http1 = try await runJewz(["bench", sandbox.url("/hello/"), "-n", "4", "--http1", "--verify", "no"])
         #expect(http1.status == 0, "\(http1.error)")
         try await sandbox.shutdown()
