@@ -23,8 +23,9 @@ import Testing
 
     @Test func aWaiterThatLeavesLeavesTheOthersTheirImage() async throws {
         try await withImages { sandbox, images in
-            // Held long enough that a busy machine sees the download start well before it ends.
-            let url = sandbox.image("progressive-exif.jpg", key: "shared", "cc=max-age=600&delay=3000")
+            // Held long enough that a fully loaded run (every suite at once on two cores) sees
+            // the download start, and cancels the waiter, well before it ends.
+            let url = sandbox.image("progressive-exif.jpg", key: "shared", "cc=max-age=600&delay=8000")
             let leaving = Task { try await images.image(for: url) }
             let staying = (0..<3).map { _ in Task { try await images.image(for: url) } }
             try await waitUntil { sandbox.router.cacheHits(forKey: "shared") == 1 }
