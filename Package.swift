@@ -69,11 +69,18 @@ let package = Package(
             name: "CJewzHooks",
             path: "Packages/HTTPCore/CHooks"
         ),
+        // A read from the page cache only (`preadv2` with `RWF_NOWAIT`, which Glibc's Swift
+        // module does not show), so that a cached file in memory is read with no thread hop.
+        .target(
+            name: "CJewzFiles",
+            path: "Packages/HTTPCore/CFiles"
+        ),
         .target(
             name: "JewzHTTPCore",
             dependencies: [
                 "JewzLocking",
                 "CJewzHooks",
+                "CJewzFiles",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -232,7 +239,7 @@ let package = Package(
         ),
         .target(
             name: "JewzImageCache",
-            dependencies: ["JewzLocking", "JewzHTTPCore", "JewzCache", .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: ["JewzLocking", "JewzHTTPCore", "JewzCache"],
             path: "Packages/ImageCache/Sources"
         ),
         .target(
@@ -240,7 +247,7 @@ let package = Package(
             dependencies: [
                 "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzBrotli", "JewzZstd", "JewzXML",
                 "JewzMultipart", "JewzAuth",
-                "JewzCache", "JewzImageCache", "JewzService", "JewzEventSource", "JewzHAR", "JewzURLSession", "JewzMocking",
+                "JewzCache", "JewzImageCache", "JewzService", "JewzEventSource", "JewzHAR", "JewzMocking",
                 "JewzCookies", "JewzWebSocket",
             ],
             path: "Packages/Jewzruxin/Sources"

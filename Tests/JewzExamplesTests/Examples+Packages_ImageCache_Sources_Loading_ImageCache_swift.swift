@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_ImageCache_Sources_Loading_ImageCache_swift {
-    // Packages/ImageCache/Sources/Loading/ImageCache.swift:24
-    static func example24() async throws {
+    // Packages/ImageCache/Sources/Loading/ImageCache.swift:23
+    static func example23() async throws {
         let avatarURL = URL(string: "https://example.com/avatar.png")!
         var configuration = ImageCache.Configuration()
         configuration.directory = URL(fileURLWithPath: "Caches/images")

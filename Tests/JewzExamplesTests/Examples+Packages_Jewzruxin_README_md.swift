@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Jewzruxin_README_md {
-    // Packages/Jewzruxin/README.md:15
-    static func example15() async throws {
+    // Packages/Jewzruxin/README.md:16
+    static func example16() async throws {
 
         let hello = try await HTTPCycle.get("https://example.com/hello")
         print(hello.text ?? "")                            // decoded and parsed by Content-Type

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Jewzruxin_Sources_Documentation_docc_Jewzruxin_md {
-    // Packages/Jewzruxin/Sources/Documentation.docc/Jewzruxin.md:13
-    static func example13() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Jewzruxin.md:14
+    static func example14() async throws {
 
         let response = try await HTTPCycle.get("https://api.example.com/items")
         let first = response.json?["items"][0]["title"].string

@@ -12,7 +12,9 @@ extension HTTPCache {
     /// asks for one (``ranged(_:for:)``).
     func answer(_ request: HTTPRequest, session: HTTPSession, network: Network) async throws -> CacheAnswer {
         let answer = try await answerWhole(request, session: session, network: network)
-        return request.headers.contains("Range") ? ranged(answer, for: request) : answer
+        guard request.headers.contains("Range") else { return answer }
+        // A range of a body in a file is read from it.
+        return await onStore { self.ranged(answer, for: request) }
     }
 
     /// The answer to `request` as if it asked for the whole body. Inlined, so that a memory
@@ -28,7 +30,7 @@ extension HTTPCache {
         if caching.policy == .reloadIgnoringCache || control.noStore {
             return try await fetch(request, key: key, stored: nil, control: control, network: network)
         }
-        let stored = lookup(key, for: request)
+        let stored = storeBlocks ? await lookupOnStore(key, for: request) : lookup(key, for: request)
         let now = now()
         if caching.policy == .onlyIfCached || control.onlyIfCached {
             guard let stored else {
@@ -40,12 +42,12 @@ extension HTTPCache {
         }
         guard let stored else {
             counters.misses.add(1, ordering: .relaxed)
-            if let piece = partialAnswer(to: request, key: key, control: control) { return piece }
+            if let piece = await onStore({ self.partialAnswer(to: request, key: key, control: control) }) { return piece }
             if let whole = try await completePartial(request, key: key, control: control, network: network) {
                 guard let entry = storable(whole, for: request, key: key, control: control, requestDate: now, responseDate: self.now()) else {
                     return CacheAnswer(response: whole)
                 }
-                return CacheAnswer(response: storing(whole, as: entry, for: request, control: control, sent: now))
+                return CacheAnswer(response: await storing(whole, as: entry, for: request, control: control, sent: now))
             }
             return try await fetch(request, key: key, stored: nil, control: control, network: network)
         }
@@ -90,21 +92,24 @@ extension HTTPCache {
                 }
             }
         }
-        for url in targets {
-            for method in configuration.storedMethods {
-                store.removeResponse(forKey: Self.key(method: method, url: url))
-                store.removeResponse(forKey: Self.partialKey(Self.key(method: method, url: url)))
+        let methods = configuration.storedMethods
+        await onStore { [targets] in
+            for url in targets {
+                for method in methods {
+                    self.store.removeResponse(forKey: Self.key(method: method, url: url))
+                    self.store.removeResponse(forKey: Self.partialKey(Self.key(method: method, url: url)))
+                }
             }
         }
         if request.method == .post, describesItself, configuration.storedMethods.contains(.get) {
-            answer.response = storingAsGET(response, answering: request, sent: sent)
+            answer.response = await storingAsGET(response, answering: request, sent: sent)
         }
         return answer
     }
 
     /// `response`, a POST's, stored as the answer to a GET of its URL when it says how long it
     /// stays fresh and may be stored by the usual rules — a streamed body as it is read.
-    private func storingAsGET(_ response: HTTPResponse, answering post: HTTPRequest, sent: Date) -> HTTPResponse {
+    private func storingAsGET(_ response: HTTPResponse, answering post: HTTPRequest, sent: Date) async -> HTTPResponse {
         let control = CacheControl(response.headers)
         let explicit = control.maxAge != nil || response.headers.contains("Expires") || (configuration.isShared && control.sharedMaxAge != nil)
         guard explicit, post.caching.key == nil else { return response }
@@ -113,7 +118,7 @@ extension HTTPCache {
         let key = Self.key(method: .get, url: post.url)
         let postControl = CacheControl(post.headers)
         guard let entry = storable(response, for: get, key: key, control: postControl, requestDate: sent, responseDate: now()) else { return response }
-        return storing(response, as: entry, for: get, control: postControl, sent: sent)
+        return await storing(response, as: entry, for: get, control: postControl, sent: sent)
     }
 
     /// Sends `request` (made conditional when `stored` has validators and the request sets
@@ -135,17 +140,19 @@ extension HTTPCache {
         do {
             response = try await network(outgoing)
         } catch {
-            keepCutOff(error, for: request, key: key, control: control, sent: sent)
+            await onStore { self.keepCutOff(error, for: request, key: key, control: control, sent: sent) }
             if let stored, let stale = staleForError(stored, control: control) { return stale }
             throw error
         }
         let received = now()
         if conditional, response.statusCode == 304, let stored {
             let updated = stored.revalidated(by: response.headers, requestDate: sent, responseDate: received)
-            if let file = updated.bodyFile {
-                store.store(updated, bodyFrom: file, length: updated.bodyLength)
-            } else {
-                try? store.store(updated)
+            await onStore {
+                if let file = updated.bodyFile {
+                    self.store.store(updated, bodyFrom: file, length: updated.bodyLength)
+                } else {
+                    try? self.store.store(updated)
+                }
             }
             counters.revalidations.add(1, ordering: .relaxed)
             counters.bytesSaved.add(updated.bodyLength, ordering: .relaxed)
@@ -154,43 +161,42 @@ extension HTTPCache {
         if Self.isServerFailure(response.statusCode), let stored, let stale = staleForError(stored, control: control) {
             return stale
         }
-        let kept = keepingPartial(response, for: request, key: key, control: control, sent: sent)
+        let kept = await keepingPartial(response, for: request, key: key, control: control, sent: sent)
         guard let entry = storable(kept, for: request, key: key, control: control, requestDate: sent, responseDate: received) else {
-            if let stored, kept.statusCode != 304 { store.removeResponse(forKey: stored.key) }
+            if let stored, kept.statusCode != 304 { await onStore { self.store.removeResponse(forKey: stored.key) } }
             return CacheAnswer(response: kept)
         }
-        return CacheAnswer(response: storing(kept, as: entry, for: request, control: control, sent: sent))
+        return CacheAnswer(response: await storing(kept, as: entry, for: request, control: control, sent: sent))
     }
 
     /// `response`, its body stored as `entry`'s: at once when it is in memory; as it is read
     /// when it is a stream, which is wrapped to copy each chunk into the store's writer (the
     /// entry is kept when the body ends, and when its transfer breaks what arrived is kept as a
     /// piece if it can be one).
-    func storing(_ response: HTTPResponse, as entry: CachedResponse, for request: HTTPRequest, control: CacheControl, sent: Date) -> HTTPResponse {
+    func storing(_ response: HTTPResponse, as entry: CachedResponse, for request: HTTPRequest, control: CacheControl, sent: Date) async -> HTTPResponse {
         guard response.body.isStream else {
-            save(entry, for: request)
+            await onStore { self.save(entry, for: request) }
             return response
         }
-        let (stored, index) = entries(storing: entry, for: request)
-        if let index { try? store.store(index) }
-        noteVariant(index == nil ? nil : stored.key, of: entry.key)
-        guard let plain = store.bodyWriter(for: stored) else { return response }
-        let writer: any CacheBodyWriter
-        if let retargetable = plain as? any RetargetableBodyWriter {
-            let head = response
-            writer = CutOffKeepingWriter(retargetable) { [self] arrived in
+        let head = response
+        let writer = await onStore { () -> (any CacheBodyWriter)? in
+            let (stored, index) = self.entries(storing: entry, for: request)
+            if let index { try? self.store.store(index) }
+            self.noteVariant(index == nil ? nil : stored.key, of: entry.key)
+            guard let plain = self.store.bodyWriter(for: stored) else { return nil }
+            guard let retargetable = plain as? any RetargetableBodyWriter else { return plain }
+            return CutOffKeepingWriter(retargetable) { [self] arrived in
                 cutOffPiece(of: head, arrived: arrived, for: request, key: entry.key, control: control, sent: sent)
             }
-        } else {
-            writer = plain
         }
+        guard let writer else { return response }
         var copying = response
         copying.body = response.body
-            .map { chunk in
-                chunk.withUnsafeBytes { writer.write($0) }
-                return chunk
-            }
-            .whenFinished { error in if error == nil { writer.finish() } else { writer.fail() } }
+            .copying(
+                each: { chunk in await self.onStore { chunk.withUnsafeBytes { writer.write($0) } } },
+                atEnd: { await self.onStore { writer.finish() } }
+            )
+            .whenFinished { error in if error != nil { self.onStoreLater { writer.fail() } } }
         return copying
     }
 

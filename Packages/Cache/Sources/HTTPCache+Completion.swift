@@ -15,13 +15,13 @@ extension HTTPCache {
     /// - Throws: what sending the rest threw, or ``HTTPError/Code/downloadFile`` when the
     ///   piece's file is gone; the piece stays then.
     func completePartial(_ request: HTTPRequest, key: String, control: CacheControl, network: Network) async throws -> HTTPResponse? {
-        guard let (stored, pieces, validator, rest) = pieceToComplete(for: request, key: key) else { return nil }
+        guard let (stored, pieces, validator, rest) = await onStore({ self.pieceToComplete(for: request, key: key) }) else { return nil }
         // The first piece, from byte 0; pieces after it are superseded by the whole.
         let start = pieces.ranges[0]
         // Opened before the piece is forgotten: its file stays readable once removed.
-        let startInFile = try stored.bodyFile.map { try HTTPResponseBody(contentsOf: $0, length: start.count) }
+        let startInFile = try await onStore { try stored.bodyFile.map { try HTTPResponseBody(contentsOf: $0, length: start.count) } }
         let response = try await network(rest)
-        store.removeResponse(forKey: Self.partialKey(key))
+        await onStore { self.store.removeResponse(forKey: Self.partialKey(key)) }
         if response.statusCode == 200 { return response }
         guard var whole = Self.continuation(response, of: stored, pieces: pieces, validator: validator),
             response.body.isStream || response.data.count == pieces.completeLength - start.count

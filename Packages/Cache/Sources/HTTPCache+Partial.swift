@@ -47,27 +47,28 @@ extension HTTPCache {
     /// `response`, a `206` whose body may still stream: kept as a piece (or pieces) at once when
     /// it is in memory; else once it has been read whole, when it is not larger than
     /// ``BoundedGathering/memoryLimit`` (a range a proxy's client asks for, not a download's body).
-    func keepingPartial(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) -> HTTPResponse {
+    func keepingPartial(_ response: HTTPResponse, for request: HTTPRequest, key: String, control: CacheControl, sent: Date) async -> HTTPResponse {
         guard response.statusCode == 206 else { return response }
         guard response.body.isStream else {
-            keepPartial(response, for: request, key: key, control: control, sent: sent)
-            keepByteRanges(response, for: request, key: key, control: control, sent: sent)
+            await onStore {
+                self.keepPartial(response, for: request, key: key, control: control, sent: sent)
+                self.keepByteRanges(response, for: request, key: key, control: control, sent: sent)
+            }
             return response
         }
         let gathered = BoundedGathering()
         var copying = response
-        copying.body = response.body
-            .map { chunk in
-                chunk.withUnsafeBytes { gathered.append($0) }
-                return chunk
-            }
-            .whenFinished { [self] error in
-                guard error == nil, let data = gathered.take() else { return }
+        copying.body = response.body.copying(
+            each: { chunk in chunk.withUnsafeBytes { gathered.append($0) } },
+            atEnd: { [self] in
+                guard let data = gathered.take() else { return }
                 var whole = response
                 whole.data = data
-                keepPartial(whole, for: request, key: key, control: control, sent: sent)
-                keepByteRanges(whole, for: request, key: key, control: control, sent: sent)
-            }
+                await onStore { [whole] in
+                    self.keepPartial(whole, for: request, key: key, control: control, sent: sent)
+                    self.keepByteRanges(whole, for: request, key: key, control: control, sent: sent)
+                }
+            })
         return copying
     }
 

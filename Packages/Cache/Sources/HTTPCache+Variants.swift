@@ -11,10 +11,33 @@ extension HTTPCache {
     /// `Content-Language` is the request's first choice answers whatever else its
     /// `Accept-Language` says. A large body stays in the store's file.
     func lookup(_ key: String, for request: HTTPRequest) -> CachedResponse? {
-        let read = { (key: String) in self.store.responseLeavingBody(forKey: key) }
-        guard let found = read(key) else { return nil }
+        lookup(key, for: request) { self.store.responseLeavingBody(forKey: $0) }
+    }
+
+    /// The lookup for `request` under `key`, without waiting on the disk when a disk store's
+    /// files are in memory (the common hit, read here); on NIO's thread pool otherwise.
+    func lookupOnStore(_ key: String, for request: HTTPRequest) async -> CachedResponse? {
+        if let diskStore {
+            do {
+                return try lookup(key, for: request) { key throws(ReadWouldWait) in
+                    guard case .read(let entry) = diskStore.responseLeavingBodyWithoutWaiting(forKey: key) else { throw ReadWouldWait() }
+                    return entry
+                }
+            } catch {
+                // A file not in memory: read on the pool.
+            }
+        }
+        return await onStore { self.lookup(key, for: request) }
+    }
+
+    private struct ReadWouldWait: Error {}
+
+    private func lookup<Failure: Error>(
+        _ key: String, for request: HTTPRequest, reading read: (String) throws(Failure) -> CachedResponse?
+    ) throws(Failure) -> CachedResponse? {
+        guard let found = try read(key) else { return nil }
         guard found.isVariantIndex else { return Self.varyMatches(found, request) ? found : nil }
-        if let exact = read(Self.variantKey(key, names: found.rules.varyNames, request: request)), Self.varyMatches(exact, request) {
+        if let exact = try read(Self.variantKey(key, names: found.rules.varyNames, request: request)), Self.varyMatches(exact, request) {
             return exact
         }
         guard found.rules.varyNames.contains(where: { $0.lowercased() == "accept-language" }) else { return nil }
@@ -22,7 +45,7 @@ extension HTTPCache {
         let known = variants.withLock { $0[key] ?? [] }.reversed()
         let latest = found.headers[CachedResponse.latestVariantField].map { [$0] } ?? []
         for candidate in latest + known.filter({ !latest.contains($0) }) {
-            if let variant = read(candidate), Self.varyMatches(variant, request, acceptingContentLanguage: true) { return variant }
+            if let variant = try read(candidate), Self.varyMatches(variant, request, acceptingContentLanguage: true) { return variant }
         }
         return nil
     }

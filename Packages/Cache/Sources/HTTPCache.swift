@@ -71,6 +71,10 @@ public final class HTTPCache: HTTPResponseCache {
     /// The variant keys stored for each URL's key, oldest first (``noteVariant(_:of:)``).
     let variants = Mutex<[String: [String]]>([:])
     let now: @Sendable () -> Date
+    /// Whether the store waits on files (``CacheStore/performsBlockingIO``), read once.
+    let storeBlocks: Bool
+    /// The store, when it is this module's disk store, whose reads can avoid the thread pool.
+    let diskStore: DiskCacheStore?
 
     /// A cache in `store`.
     ///
@@ -80,6 +84,8 @@ public final class HTTPCache: HTTPResponseCache {
     ///   - now: the clock freshness is measured by (tests move it on).
     public init(store: any CacheStore = MemoryCacheStore(), configuration: Configuration = .init(), now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
+        storeBlocks = store.performsBlockingIO
+        diskStore = store as? DiskCacheStore
         self.configuration = configuration
         self.now = now
     }
@@ -99,7 +105,8 @@ public final class HTTPCache: HTTPResponseCache {
         counters.reset()
     }
 
-    /// Forgets every stored response.
+    /// Forgets every stored response. With a store on disk this waits on its files: call it
+    /// where a thread may wait, not from a task.
     public func removeAll() {
         store.removeAll()
     }
@@ -114,6 +121,22 @@ public final class HTTPCache: HTTPResponseCache {
         for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
         try await answer(request, session: session, network: network).sessionResponse()
+    }
+
+    // MARK: The store's thread
+
+    /// `work` on the store: on NIO's thread pool when the store waits on files, at once when
+    /// it works in memory.
+    @inline(__always)
+    func onStore<Value: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> Value) async throws(Failure) -> Value {
+        guard storeBlocks else { return try work() }
+        return try await BlockingIO.run(work)
+    }
+
+    /// Starts `work` on the store without waiting for it, where nothing can wait (a body that
+    /// failed or was dropped): on NIO's thread pool, or at once for a store in memory.
+    func onStoreLater(_ work: @escaping @Sendable () -> Void) {
+        if storeBlocks { BlockingIO.start(work) } else { work() }
     }
 }
 

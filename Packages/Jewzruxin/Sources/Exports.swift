@@ -14,7 +14,6 @@
 @_exported import JewzZstd
 @_exported import JewzMultipart
 @_exported import JewzService
-@_exported import JewzURLSession
 @_exported import JewzMocking
 @_exported import JewzCookies
 @_exported import JewzWebSocket

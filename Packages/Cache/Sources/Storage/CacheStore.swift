@@ -24,9 +24,16 @@ public protocol CacheStore: Sendable {
     /// body, once it is finished; what was stored before stays until then. `nil` when the
     /// store cannot take a body now.
     func bodyWriter(for response: CachedResponse) -> (any CacheBodyWriter)?
+    /// Whether the store's methods, and its writers', wait on files or another resource that
+    /// blocks a thread: ``HTTPCache`` then calls them on NIO's thread pool, so that a task's
+    /// thread, one of the few every task shares, never waits on them.
+    var performsBlockingIO: Bool { get }
 }
 
 extension CacheStore {
+    /// `false`: the store works in memory.
+    public var performsBlockingIO: Bool { false }
+
     /// The response as ``response(forKey:)`` reads it: a store in memory has no file.
     public func responseLeavingBody(forKey key: String) -> CachedResponse? {
         response(forKey: key)

@@ -20,8 +20,10 @@ import Darwin
 /// - Changes to the directory take an `flock` on `lock`, so two processes on one directory do
 ///   not corrupt it; each evicts by what it knows, and a new store counts every file present.
 ///
-/// Reads and writes are synchronous file I/O on the calling thread. A response kept in memory
-/// is read whole; a download's or a stream's body goes in and out of its file in pieces
+/// Its methods wait on the file system, so ``HTTPCache`` calls them on NIO's thread pool
+/// (``performsBlockingIO``); call them there too, not from a task. No lock is held across a
+/// file operation but the `flock` that orders changes to the directory. A response kept in
+/// memory is read whole; a download's or a stream's body goes in and out of its file in pieces
 /// (``bodyWriter(for:)``, ``responseLeavingBody(forKey:)``).
 public final class DiskCacheStore: CacheStore {
     /// The store's directory: `entries/`, `tmp/`, `journal` and `lock`.
@@ -31,17 +33,42 @@ public final class DiskCacheStore: CacheStore {
     /// The largest entry ``responseLeavingBody(forKey:)`` reads whole, body included: as much
     /// as a streamed response may hold in memory while its reader catches up.
     static let inlineEntryLimit = 1 << 20
-    private let entries: URL
+    let entries: URL
     private let temporary: URL
     private let journalPath: String
-    private let lockDescriptor: Int32
+    private let lockPath: String
+    /// The order of use and the journal it is written to; held only while they change in
+    /// memory, never across a file operation.
     private let state: Mutex<State>
 
     private struct State {
         var index = LRUList<Int>()
-        var journal: Int32 = -1
+        var journal: JournalFile?
         var journalLines = 0
     }
+
+    /// The journal's descriptor, closed when the last writer that took it is done, so that a
+    /// line is never written to a descriptor the rewrite closed and the system gave out again.
+    private final class JournalFile: Sendable {
+        let descriptor: Int32
+
+        init?(path: String) {
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { return nil }
+        }
+
+        /// One `write` per line on an append-only descriptor: lines of concurrent writers
+        /// never interleave within a line.
+        func append(_ lines: String) {
+            var lines = lines
+            lines.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        }
+
+        deinit { close(descriptor) }
+    }
+
+    /// Always `true`: every method reads or changes files.
+    public var performsBlockingIO: Bool { true }
 
     /// Opens (or makes) the store in `directory`.
     ///
@@ -60,23 +87,15 @@ public final class DiskCacheStore: CacheStore {
         } catch {
             throw CacheError.directoryUnusable(directory.path, "\(error.localizedDescription)")
         }
-        let lock = open(directory.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno))) }
-        lockDescriptor = lock
+        lockPath = directory.appendingPathComponent("lock").path
         state = Mutex(State())
-        try state.withLock { state in
-            try withFileLock {
-                rebuild(&state)
-                try rewriteJournal(&state)
-                evict(&state)
-            }
+        try withFileLock {
+            let index = rebuild()
+            state.withLock { $0.index = index }
+            try rewriteJournal()
+            evict()
         }
         removeAbandonedTemporaryFiles()
-    }
-
-    deinit {
-        state.withLock { if $0.journal >= 0 { close($0.journal) } }
-        close(lockDescriptor)
     }
 
     /// The bytes and the number of entries this store knows of.
@@ -100,50 +119,15 @@ public final class DiskCacheStore: CacheStore {
     }
 
     /// Moves an entry to the front of the order of use, with a journal line.
-    private func noteUse(_ name: String, size: Int) {
-        state.withLock { state in
+    func noteUse(_ name: String, size: Int) {
+        let journal = state.withLock { state -> JournalFile? in
             // Reading the most recent entry again changes no order: no journal line.
-            guard !state.index.isMostRecent(name) else { return }
+            guard !state.index.isMostRecent(name) else { return nil }
             if state.index.use(name) == nil { state.index.insert(size, forKey: name, cost: size) }
-            appendJournal("R \(name)\n", to: &state)
+            state.journalLines += 1
+            return state.journal
         }
-    }
-
-    /// Reads an entry of at most 1 MiB whole, in one read (less than a stream costs); of a
-    /// larger one, the footer and metadata only: the body stays in the entry's file, which is
-    /// replaced by rename, never rewritten, so a reader that opened it keeps what it read.
-    public func responseLeavingBody(forKey key: String) -> CachedResponse? {
-        let name = Self.fileName(forKey: key)
-        let path = entries.appendingPathComponent(name).path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        let size = Int(status.st_size)
-        let entry: CachedResponse
-        do {
-            if size <= Self.inlineEntryLimit {
-                guard let file = FileBytes.read(size, from: descriptor, at: 0) else { throw CacheError.corruptEntry("cut short") }
-                entry = try EntryCoding.decode(file)
-            } else {
-                guard size >= EntryCoding.footerSize,
-                    let footer = FileBytes.read(EntryCoding.footerSize, from: descriptor, at: size - EntryCoding.footerSize)
-                else { throw CacheError.corruptEntry("shorter than its footer") }
-                let lengths = try footer.withUnsafeBytes { try EntryCoding.footer($0, fileSize: size) }
-                guard let metadata = FileBytes.read(lengths.metadata, from: descriptor, at: lengths.body) else {
-                    throw CacheError.corruptEntry("metadata cut short")
-                }
-                entry = try metadata.withUnsafeBytes { try EntryCoding.metadata($0, body: Data(), bodyLength: lengths.body) }
-                    .withBody(inFile: URL(fileURLWithPath: path), length: lengths.body)
-            }
-        } catch {
-            discard(name)
-            return nil
-        }
-        guard entry.key == key else { return nil }
-        noteUse(name, size: size)
-        return entry
+        journal?.append("R \(name)\n")
     }
 
     public func store(_ response: CachedResponse) throws {
@@ -177,18 +161,20 @@ public final class DiskCacheStore: CacheStore {
             unlink(scratch)
             return removeResponse(forKey: key)
         }
-        try state.withLock { state in
-            try withFileLock {
-                guard rename(scratch, entries.appendingPathComponent(name).path) == 0 else {
-                    let reason = String(cString: strerror(errno))
-                    unlink(scratch)
-                    throw CacheError.directoryUnusable(directory.path, reason)
-                }
-                state.index.insert(size, forKey: name, cost: size)
-                appendJournal("W \(name) \(size)\n", to: &state)
-                evict(&state)
-                if state.journalLines > 2_000, state.journalLines > 4 * state.index.count { try rewriteJournal(&state) }
+        try withFileLock {
+            guard rename(scratch, entries.appendingPathComponent(name).path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(scratch)
+                throw CacheError.directoryUnusable(directory.path, reason)
             }
+            let (journal, rewrite) = state.withLock { state in
+                state.index.insert(size, forKey: name, cost: size)
+                state.journalLines += 1
+                return (state.journal, state.journalLines > 2_000 && state.journalLines > 4 * state.index.count)
+            }
+            journal?.append("W \(name) \(size)\n")
+            evict()
+            if rewrite { try rewriteJournal() }
         }
     }
 
@@ -197,40 +183,45 @@ public final class DiskCacheStore: CacheStore {
     }
 
     public func removeAll() {
-        state.withLock { state in
-            try? withFileLock {
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: entries.path)) ?? [] {
-                    unlink(entries.appendingPathComponent(name).path)
-                }
-                state.index = LRUList()
-                try rewriteJournal(&state)
+        try? withFileLock {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: entries.path)) ?? [] {
+                unlink(entries.appendingPathComponent(name).path)
             }
+            state.withLock { $0.index = LRUList() }
+            try rewriteJournal()
         }
     }
 
     // MARK: Files
 
-    private func discard(_ name: String) {
-        state.withLock { state in
-            withFileLock {
-                unlink(entries.appendingPathComponent(name).path)
-                if state.index.remove(name) != nil { appendJournal("D \(name)\n", to: &state) }
+    func discard(_ name: String) {
+        try? withFileLock {
+            unlink(entries.appendingPathComponent(name).path)
+            let journal = state.withLock { state -> JournalFile? in
+                guard state.index.remove(name) != nil else { return nil }
+                state.journalLines += 1
+                return state.journal
             }
+            journal?.append("D \(name)\n")
         }
     }
 
-    /// Removes least recently used entries until the size limit holds. Under both locks.
-    private func evict(_ state: inout State) {
-        for name in state.index.evict(toCost: sizeLimit, count: Int.max) {
-            unlink(entries.appendingPathComponent(name).path)
-            appendJournal("D \(name)\n", to: &state)
+    /// Removes least recently used entries until the size limit holds. Under the file lock.
+    private func evict() {
+        let (evicted, journal) = state.withLock { state in
+            let evicted = state.index.evict(toCost: sizeLimit, count: Int.max)
+            state.journalLines += evicted.count
+            return (evicted, state.journal)
         }
+        guard !evicted.isEmpty else { return }
+        for name in evicted { unlink(entries.appendingPathComponent(name).path) }
+        journal?.append(evicted.map { "D \($0)\n" }.joined())
     }
 
     /// The index from the journal's complete lines, checked against the files present: a file
     /// the journal does not name (its writer died between the rename and the journal line)
     /// counts as least recently used, a name without a file is dropped.
-    private func rebuild(_ state: inout State) {
+    private func rebuild() -> LRUList<Int> {
         var sizes: [String: Int] = [:]
         for name in (try? FileManager.default.contentsOfDirectory(atPath: entries.path)) ?? [] {
             let attributes = try? FileManager.default.attributesOfItem(atPath: entries.appendingPathComponent(name).path)
@@ -255,13 +246,13 @@ public final class DiskCacheStore: CacheStore {
                 continue
             }
         }
-        state.index = index
+        return index
     }
 
     /// Writes the journal anew — a `W` line per entry, least recently used first — and
-    /// renames it over the old one.
-    private func rewriteJournal(_ state: inout State) throws {
-        let lines = state.index.keysByAge.map { "W \($0) \(state.index.peek($0) ?? 0)\n" }.joined()
+    /// renames it over the old one. Under the file lock.
+    private func rewriteJournal() throws {
+        let lines = state.withLock { state in state.index.keysByAge.map { "W \($0) \(state.index.peek($0) ?? 0)\n" }.joined() }
         let scratch = journalPath + ".tmp"
         let descriptor = open(scratch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno))) }
@@ -270,18 +261,11 @@ public final class DiskCacheStore: CacheStore {
         guard rename(scratch, journalPath) == 0 else {
             throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno)))
         }
-        if state.journal >= 0 { close(state.journal) }
-        state.journal = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        state.journalLines = state.index.count
-    }
-
-    /// One `write` per line on an append-only descriptor: lines of concurrent writers never
-    /// interleave within a line.
-    private func appendJournal(_ line: String, to state: inout State) {
-        guard state.journal >= 0 else { return }
-        var line = line
-        line.withUTF8 { _ = Glibc.write(state.journal, $0.baseAddress, $0.count) }
-        state.journalLines += 1
+        let journal = JournalFile(path: journalPath)
+        state.withLock { state in
+            state.journal = journal
+            state.journalLines = state.index.count
+        }
     }
 
     /// Writes `buffer` whole to `descriptor`.
@@ -316,9 +300,14 @@ public final class DiskCacheStore: CacheStore {
         }
     }
 
-    private func withFileLock<T>(_ body: () throws -> T) rethrows -> T {
-        while flock(lockDescriptor, LOCK_EX) != 0, errno == EINTR {}
-        defer { flock(lockDescriptor, LOCK_UN) }
+    /// Runs `body` holding the directory's `flock`, taken on a descriptor of its own: a lock
+    /// belongs to an open file, so this orders the changes of this process's threads as well
+    /// as those of other processes.
+    private func withFileLock<T>(_ body: () throws -> T) throws -> T {
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw CacheError.directoryUnusable(directory.path, String(cString: strerror(errno))) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0, errno == EINTR {}
         return try body()
     }
 

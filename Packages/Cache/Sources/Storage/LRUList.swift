@@ -9,7 +9,7 @@
 /// let evicted = list.evict(toCost: 1 << 20, count: 100)
 /// ```
 public struct LRUList<Value> {
-    private struct Node {
+    fileprivate struct Node {
         var key: String
         var value: Value?
         var cost: Int
@@ -129,3 +129,6 @@ public struct LRUList<Value> {
         if next >= 0 { nodes[next].previous = previous } else { tail = previous }
     }
 }
+
+extension LRUList: Sendable where Value: Sendable {}
+extension LRUList.Node: Sendable where Value: Sendable {}

@@ -1,3 +1,4 @@
+import CJewzFiles
 import Foundation
 
 #if canImport(Glibc)
@@ -15,6 +16,15 @@ package enum FileBytes {
         var data = Data(count: count)
         let filled = data.withUnsafeMutableBytes { fill($0, from: descriptor, at: offset) }
         return filled == count ? data : nil
+    }
+
+    /// As ``read(_:from:at:)``, from the page cache only: `nil` when the bytes are not all in
+    /// memory (reading them would wait on the disk) or the file is shorter. Then read them
+    /// where waiting is allowed, on NIO's thread pool.
+    package static func readCached(_ count: Int, from descriptor: Int32, at offset: Int) -> Data? {
+        var data = Data(count: count)
+        let got = data.withUnsafeMutableBytes { jewz_pread_cached(descriptor, $0.baseAddress, UInt($0.count), Int64(offset)) }
+        return got == count ? data : nil
     }
 
     /// Fills `buffer` from `offset` of the file open as `descriptor`, as far as the file goes:

@@ -31,10 +31,15 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
             case joined(Reader, then: Reader)
             /// A download's body that goes on where a cut-off connection stopped it.
             case continued(ContinuedBody)
+            /// A body whose chunks are copied, and whose end is marked, before the reader
+            /// gets them: ``HTTPResponseBody/copying(each:atEnd:)``.
+            case copied(Reader, each: @Sendable (Data) async -> Void, atEnd: @Sendable () async -> Void)
         }
 
         private let source: Source
         private let stored: Mutex<StoredBodyChunks>?
+        /// Whether ``stored`` reads a file: its reads then wait on NIO's thread pool.
+        private let storedInFile: Bool
         private let onFinish: (@Sendable ((any Error)?) -> Void)?
         private let trailers: (@Sendable () -> HTTPHeaderFields)?
         private let finished = Atomic(false)
@@ -44,12 +49,14 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         init(_ channel: ResponseBodyChannel) {
             source = .channel(channel)
             stored = nil
+            storedInFile = false
             onFinish = nil
             trailers = nil
         }
 
         init(_ chunks: consuming StoredBodyChunks) {
             source = .stored
+            storedInFile = chunks.isFile
             stored = Mutex(chunks)
             onFinish = nil
             trailers = nil
@@ -58,6 +65,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         private init(_ source: Source, onFinish: (@Sendable ((any Error)?) -> Void)? = nil, trailers: (@Sendable () -> HTTPHeaderFields)? = nil) {
             self.source = source
             stored = nil
+            storedInFile = false
             self.onFinish = onFinish
             self.trailers = trailers
         }
@@ -82,6 +90,10 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
             self.init(.continued(body))
         }
 
+        func copying(each copy: @escaping @Sendable (Data) async -> Void, atEnd end: @escaping @Sendable () async -> Void) -> Reader {
+            Reader(.copied(self, each: copy, atEnd: end))
+        }
+
         /// The fields the wrappers add once the body is read, innermost first.
         func trailingFields() -> HTTPHeaderFields {
             var fields: HTTPHeaderFields = [:]
@@ -93,6 +105,8 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
                 for field in second.trailingFields() { fields.add(field.value, for: field.name) }
             case .continued(let body):
                 fields = body.trailingFields()
+            case .copied(let base, _, _):
+                fields = base.trailingFields()
             case .channel, .stored:
                 break
             }
@@ -114,7 +128,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
                         channel.abandon()
                     }
                 case .stored:
-                    chunk = try stored?.withLock { try $0.next() } ?? nil
+                    chunk = try await readStored { try $0.next(waiting: $1) }
                 case .transformed(let base, let transform):
                     chunk = try await base.next().map(transform)
                 case .joined(let first, let second):
@@ -126,6 +140,9 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
                     }
                 case .continued(let body):
                     chunk = try await body.next()
+                case .copied(let base, let copy, let end):
+                    chunk = try await base.next()
+                    if let chunk { await copy(chunk) } else { await end() }
                 }
                 if chunk == nil { finish(nil) }
                 return chunk
@@ -137,15 +154,26 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
 
         /// The whole of an unwrapped stored body, read at once, when it is at most `limit`
         /// bytes; `nil` for any other body (it is read chunk by chunk).
-        func storedRest(upTo limit: Int) throws -> Data? {
+        func storedRest(upTo limit: Int) async throws -> Data? {
             guard case .stored = source else { return nil }
             do {
-                guard let whole = try stored?.withLock({ try $0.rest(upTo: limit) }) else { return nil }
+                guard let whole = try await readStored({ try $0.rest(upTo: limit, waiting: $1) }) else { return nil }
                 finish(nil)
                 return whole
             } catch {
                 finish(error)
                 throw error
+            }
+        }
+
+        /// What `read` takes from the stored chunks: at once when they are in memory or in the
+        /// page cache, on NIO's thread pool when reading them would wait on the disk.
+        private func readStored(_ read: @escaping @Sendable (inout StoredBodyChunks, _ waiting: Bool) throws -> Data?) async throws -> Data? {
+            guard storedInFile else { return try stored?.withLock { try read(&$0, true) } ?? nil }
+            do {
+                return try stored?.withLock { try read(&$0, false) } ?? nil
+            } catch is StoredBodyChunks.WouldWait {
+                return try await BlockingIO.run { try self.stored?.withLock { try read(&$0, true) } ?? nil }
             }
         }
 
@@ -297,6 +325,14 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         HTTPResponseBody(reader: reader.trailing(fields))
     }
 
+    /// The body, with `copy` awaited on each chunk before the reader gets it and `end` awaited
+    /// after the last, before the reader learns it was the last: how a cache writes a body to
+    /// its files, away from the reader's thread, and has the entry in place once the reader
+    /// has seen the end. `end` is not called for a body that fails or is dropped.
+    package func copying(each copy: @escaping @Sendable (Data) async -> Void, atEnd end: @escaping @Sendable () async -> Void) -> HTTPResponseBody {
+        HTTPResponseBody(reader: reader.copying(each: copy, atEnd: end))
+    }
+
     /// The body's first bytes, up to `limit`: what is past them is left unread.
     ///
     /// - Throws: what ended the transfer before `limit` bytes.
@@ -320,7 +356,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         }
         let reader = reader
         // A cache's stored body, unwrapped: one read rather than a chunk at a time.
-        if let whole = try reader.storedRest(upTo: limit) { return whole }
+        if let whole = try await reader.storedRest(upTo: limit) { return whole }
         var data = Data()
         var chunks = AsyncIterator(reader: reader)
         while let chunk = try await chunks.next() {

@@ -37,6 +37,9 @@ struct StoredBodyChunks: ~Copyable {
         left = length
     }
 
+    /// Whether the chunks are read from a file.
+    var isFile: Bool { !path.isEmpty }
+
     deinit {
         if descriptor >= 0 { close(descriptor) }
     }
@@ -44,27 +47,39 @@ struct StoredBodyChunks: ~Copyable {
     /// The next chunk, `nil` after the last.
     ///
     /// - Throws: ``HTTPError/Code/downloadFile`` when the file ends before its length.
-    mutating func next() throws -> Data? {
+    mutating func next(waiting: Bool = true) throws -> Data? {
         guard left > 0 else {
             closeFile()
             return nil
         }
-        return try take(min(left, Self.chunkSize))
+        return try take(min(left, Self.chunkSize), waiting: waiting)
     }
 
     /// All that is left, in one read, when it is at most `limit` bytes; `nil` when it is more.
     ///
     /// - Throws: ``HTTPError/Code/downloadFile`` when the file ends before its length.
-    mutating func rest(upTo limit: Int) throws -> Data? {
+    mutating func rest(upTo limit: Int, waiting: Bool = true) throws -> Data? {
         guard left <= limit else { return nil }
-        defer { closeFile() }
-        return left == 0 ? Data() : try take(left)
+        let rest = left == 0 ? Data() : try take(left, waiting: waiting)
+        closeFile()
+        return rest
     }
 
-    /// The next `count` bytes, `count` at most what is left.
-    private mutating func take(_ count: Int) throws -> Data {
+    /// Thrown by a read that may not wait when the file's next bytes are on the disk only:
+    /// nothing was taken.
+    struct WouldWait: Error {}
+
+    /// The next `count` bytes, `count` at most what is left; without `waiting`, only if they
+    /// are in the page cache.
+    private mutating func take(_ count: Int, waiting: Bool) throws -> Data {
         let chunk: Data
         if descriptor >= 0 {
+            if !waiting {
+                guard let cached = FileBytes.readCached(count, from: descriptor, at: offset) else { throw WouldWait() }
+                offset += count
+                left -= count
+                return cached
+            }
             guard let read = FileBytes.read(count, from: descriptor, at: offset) else {
                 closeFile()
                 throw HTTPError.downloadFile(path: path, reason: "the cached body ended early")

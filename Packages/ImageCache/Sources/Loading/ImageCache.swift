@@ -1,7 +1,6 @@
 import Foundation
 import JewzCache
 import JewzHTTPCore
-import NIOPosix
 
 /// Downloads images and keeps them in memory and on disk, on Linux as anywhere.
 ///
@@ -170,7 +169,7 @@ public final class ImageCache: Sendable {
         let key = configuration.key(url)
         if let image = memory.image(forKey: key) { return image }
         guard let diskCache else { return nil }
-        let stored = try? await NIOThreadPool.singleton.runIfActive { diskCache.storedResponse(forKey: "GET " + key) }
+        let stored = await BlockingIO.run { diskCache.storedResponse(forKey: "GET " + key) }
         guard let stored, (200..<300).contains(stored.statusCode), let image = try? Image(data: stored.body) else { return nil }
         memory.insert(image, forKey: key)
         return image

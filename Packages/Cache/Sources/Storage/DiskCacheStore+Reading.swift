@@ -1,0 +1,79 @@
+import Foundation
+import JewzHTTPCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Reading an entry, waiting on the disk or not: a hit whose file is in the page cache is read
+// where it is asked for, with no hop to a thread that may wait; one that would wait is read
+// again on NIO's thread pool.
+extension DiskCacheStore {
+    /// What a read that may not wait on the disk found.
+    enum ReadWithoutWaiting {
+        case read(CachedResponse?)
+        /// Some of the entry's bytes are on the disk only, or the entry is damaged (discarding
+        /// it waits on the directory's lock): read it where waiting is allowed.
+        case wouldWait
+    }
+
+    /// Reads an entry of at most 1 MiB whole, in one read (less than a stream costs); of a
+    /// larger one, the footer and metadata only: the body stays in the entry's file, which is
+    /// replaced by rename, never rewritten, so a reader that opened it keeps what it read.
+    public func responseLeavingBody(forKey key: String) -> CachedResponse? {
+        guard case .read(let entry) = read(key, waiting: true) else { return nil }
+        return entry
+    }
+
+    /// As ``responseLeavingBody(forKey:)``, from the page cache only (`RWF_NOWAIT`): nothing
+    /// here waits on the disk or on a lock but the in-memory order of use's.
+    func responseLeavingBodyWithoutWaiting(forKey key: String) -> ReadWithoutWaiting {
+        read(key, waiting: false)
+    }
+
+    private struct WouldWait: Error {}
+
+    private func read(_ key: String, waiting: Bool) -> ReadWithoutWaiting {
+        let name = Self.fileName(forKey: key)
+        let descriptor = open(entries.appendingPathComponent(name).path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .read(nil) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .read(nil) }
+        let size = Int(status.st_size)
+
+        func bytes(_ count: Int, at offset: Int) throws -> Data? {
+            guard !waiting else { return FileBytes.read(count, from: descriptor, at: offset) }
+            // Not all in memory, or cut short: the waiting read decides.
+            guard let data = FileBytes.readCached(count, from: descriptor, at: offset) else { throw WouldWait() }
+            return data
+        }
+
+        do {
+            let entry: CachedResponse
+            if size <= Self.inlineEntryLimit {
+                guard let file = try bytes(size, at: 0) else { throw CacheError.corruptEntry("cut short") }
+                entry = try EntryCoding.decode(file)
+            } else {
+                guard size >= EntryCoding.footerSize, let footer = try bytes(EntryCoding.footerSize, at: size - EntryCoding.footerSize) else {
+                    throw CacheError.corruptEntry("shorter than its footer")
+                }
+                let lengths = try footer.withUnsafeBytes { try EntryCoding.footer($0, fileSize: size) }
+                guard let metadata = try bytes(lengths.metadata, at: lengths.body) else { throw CacheError.corruptEntry("metadata cut short") }
+                entry = try metadata.withUnsafeBytes { try EntryCoding.metadata($0, body: Data(), bodyLength: lengths.body) }
+                    .withBody(inFile: entries.appendingPathComponent(name), length: lengths.body)
+            }
+            guard entry.key == key else { return .read(nil) }  // another key with the same file name
+            noteUse(name, size: size)
+            return .read(entry)
+        } catch is WouldWait {
+            return .wouldWait
+        } catch {
+            guard waiting else { return .wouldWait }
+            discard(name)
+            return .read(nil)
+        }
+    }
+}
