@@ -290,7 +290,25 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            path: "Tools/jewz/Sources"
+            path: "Tools/jewz/Sources",
+            // Released, the Swift runtime and Foundation are linked in: a short run spends much of
+            // its time looking up their symbols otherwise. Debug builds, sanitized ones among
+            // them, link them dynamically: ThreadSanitizer's runtime fails with them static.
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
+                        "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
+                        "-l_FoundationCollections", "-Xlinker", "--end-group",
+                    ], .when(configuration: .release))
+            ]
+        ),
+        // A long mixed load against an in-process Sandbox: memory, descriptors and files stay
+        // flat, every request is accounted for (Tools/Soak/README.md).
+        .executableTarget(
+            name: "Soak",
+            dependencies: ["JewzLocking", "Jewzruxin", "JewzSandbox"],
+            path: "Tools/Soak/Sources"
         ),
         // A program built from JewzHTTPCore alone, for the test that the umbrella's registration
         // reaches only programs that link it.

@@ -84,6 +84,21 @@ import Testing
             #expect(await events.next() == "cancelled")
         }
     }
+
+    @Test func cancellingTheReadingTaskEndsItsReadWithCancellationError() async throws {
+        try await withSandbox { sandbox, session in
+            let url = try #require(URL(string: sandbox.url("/download/\(1 << 30)")))
+            let (started, signal) = AsyncStream<Void>.makeStream()
+            let reader = Task {
+                let response = try await session.send(HTTPRequest(url: url), options: HTTPRequestOptions(responseBody: .stream))
+                for try await _ in response.body { signal.yield() }
+            }
+            for await _ in started { break }
+            reader.cancel()
+            // As the iterator's documentation says: not the body's own abandonment.
+            await #expect(throws: CancellationError.self) { try await reader.value }
+        }
+    }
 }
 
 /// Reports how each run ended.

@@ -9,11 +9,13 @@ import JewzLocking
 /// | `/events/KEY?count=N&per=M&interval=MS&retry=MS&end=complete\|drop\|hold&type=T&auth=token` | events `id: i`, `event: tick`, `data: {"n":i}` for i after the request's `Last-Event-ID`, at most M a connection (all N by default), MS apart, then the connection ends as `end` says; 204 once all N were sent; with `retry`, a `retry:` field first; with `auth=token`, 401 unless the bearer token is one of `/token/issue`'s |
 /// | `/ndjson?count=N&interval=MS&end=hold` | N lines `{"index":i,"text":"line i"}`, MS apart, as `application/x-ndjson`; with `end=hold` the body never ends |
 final class SandboxEvents: Sendable {
-    /// The `Last-Event-ID` of each request per key (empty when absent), in arrival order.
+    /// The `Last-Event-ID` of each request per key (empty when absent), in arrival order: the
+    /// last ``keptPerKey``, so that a server that runs for hours keeps a bounded record.
     private let resumes = Mutex<[String: [String]]>([:])
+    private static let keptPerKey = 64
 
-    /// The `Last-Event-ID` fields the requests for `/events/KEY` carried, in order; an empty
-    /// string for a request without one.
+    /// The `Last-Event-ID` fields the last 64 requests for `/events/KEY` carried, in order; an
+    /// empty string for a request without one.
     func lastEventIDs(forKey key: String) -> [String] {
         resumes.withLock { $0[key, default: []] }
     }
@@ -35,7 +37,10 @@ final class SandboxEvents: Sendable {
         default: return .text("end is complete, drop or hold", status: 400)
         }
         let lastID = request.header("Last-Event-ID")
-        resumes.withLock { $0[key, default: []].append(lastID ?? "") }
+        resumes.withLock { resumes in
+            resumes[key, default: []].append(lastID ?? "")
+            if let kept = resumes[key], kept.count > Self.keptPerKey { resumes[key] = Array(kept.suffix(Self.keptPerKey)) }
+        }
         if value("auth") == "token", !tokens.isValid(request) {
             return SandboxResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer realm="sandbox", error="invalid_token""#)])
         }

@@ -29,6 +29,16 @@ import JewzLocking
 /// | `/ws/…` | WebSocket endpoints (``SandboxWebSockets``) |
 /// | `/cached/KEY?cc=&etag=&last-modified=1&expires=&vary=&age=&type=json&size=N&image=NAME&delay=MS`, `/cached/KEY/down|up|count` | caching headers on demand, an image of ``SandboxImages``, hits counted, 503 on command (``SandboxCache``) |
 public final class SandboxRouter: Sendable {
+    /// `count` bytes, byte i being i mod 256, put together from a 64 KiB block: a body of
+    /// megabytes costs its copies, not a step per byte.
+    static func countingBytes(_ count: Int) -> Data {
+        var data = Data(capacity: count)
+        while data.count < count { data.append(countingBlock.prefix(count - data.count)) }
+        return data
+    }
+
+    private static let countingBlock = Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0) })
+
     /// The largest request body accepted; larger ones get 413.
     public static let maximumRequestBodySize = 256 << 20
     /// The longest `/echo/?delay=` and `/counter?delay=&hold=` may wait: long enough that a
@@ -112,7 +122,7 @@ public final class SandboxRouter: Sendable {
             }
             return SandboxResponse(
                 status: 200, headers: [("Content-Type", "application/octet-stream")],
-                body: Data((0..<count).lazy.map { UInt8(truncatingIfNeeded: $0) }))
+                body: Self.countingBytes(count))
         case ("json", 1):
             return document(Self.sampleJSON, type: "application/json")
         case ("items", 2):

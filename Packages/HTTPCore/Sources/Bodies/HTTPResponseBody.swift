@@ -122,10 +122,15 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
                 let chunk: Data?
                 switch source {
                 case .channel(let channel):
-                    chunk = try await withTaskCancellationHandler {
-                        try await channel.next()
-                    } onCancel: {
-                        channel.abandon()
+                    do {
+                        chunk = try await withTaskCancellationHandler {
+                            try await channel.next()
+                        } onCancel: {
+                            channel.abandon()
+                        }
+                    } catch let error as HTTPError where error.code == .streamAbandoned && Task.isCancelled {
+                        // The reader's own task was cancelled: say so, as a cancelled read does.
+                        throw CancellationError()
                     }
                 case .stored:
                     chunk = try await readStored { try $0.next(waiting: $1) }

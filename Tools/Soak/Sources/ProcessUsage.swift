@@ -1,0 +1,37 @@
+import Foundation
+
+/// The process's resident memory and open descriptors, read from `/proc/self`.
+struct ProcessUsage: Sendable {
+    var residentBytes: Int
+    var openDescriptors: Int
+
+    static func now() -> ProcessUsage {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+        let resident = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 0
+        return ProcessUsage(residentBytes: resident * pageSize, openDescriptors: descriptors)
+    }
+}
+
+/// How much a measure grew over a run: the median of the last tenth of the samples against
+/// that of the tenth after the warm-up (the first quarter, which is left out).
+struct Growth: Sendable {
+    let start: Double
+    let end: Double
+
+    init(_ samples: [Double]) {
+        let warm = Array(samples.dropFirst(samples.count / 4))
+        let window = max(1, warm.count / 10)
+        start = Self.median(warm.prefix(window))
+        end = Self.median(warm.suffix(window))
+    }
+
+    /// The end over the start, minus one: 0.05 is 5% more.
+    var ratio: Double { start > 0 ? end / start - 1 : 0 }
+
+    private static func median(_ values: some Collection<Double>) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}
