@@ -14,14 +14,15 @@ struct ProcessUsage: Sendable {
     }
 }
 
-/// How much a measure grew over a run: the median of the last tenth of the samples against
-/// that of the tenth after the warm-up (the first quarter, which is left out).
+/// How much a measure grew over a run: the median of the last tenth of the samples after the
+/// warm-up against that of the first tenth after it.
 struct Growth: Sendable {
     let start: Double
     let end: Double
 
-    init(_ samples: [Double]) {
-        let warm = Array(samples.dropFirst(samples.count / 4))
+    /// - Parameter warmUp: how many of the first samples are left out.
+    init(_ samples: [Double], warmUp: Int) {
+        let warm = Array(samples.dropFirst(warmUp))
         let window = max(1, warm.count / 10)
         start = Self.median(warm.prefix(window))
         end = Self.median(warm.suffix(window))

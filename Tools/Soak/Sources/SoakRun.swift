@@ -102,8 +102,11 @@ struct SoakRun {
             passed = false
             lines.append("FAIL: \(total.started - total.ended) unaccounted for, \(total.lost.values.reduce(0, +)) lost")
         }
-        let memory = Growth(samples.map { Double($0.residentBytes) })
-        let descriptors = Growth(samples.map { Double($0.openDescriptors) })
+        // The first quarter, and at least the first minute: pools and the allocator's arenas
+        // are still filling then, which a two-minute run would otherwise count as growth.
+        let warmUp = max(samples.count / 4, samples.count * 60 / max(options.seconds, 60))
+        let memory = Growth(samples.map { Double($0.residentBytes) }, warmUp: warmUp)
+        let descriptors = Growth(samples.map { Double($0.openDescriptors) }, warmUp: warmUp)
         let mebibytes = { (bytes: Double) in String(format: "%.1f MiB", bytes / 1_048_576) }
         lines.append(
             "resident memory after warm-up \(mebibytes(memory.start)) → \(mebibytes(memory.end)) (\(String(format: "%+.1f%%", memory.ratio * 100))), "
