@@ -14,8 +14,9 @@ struct ProcessUsage: Sendable {
     }
 }
 
-/// How much a measure grew over a run: the median of the last tenth of the samples after the
-/// warm-up against that of the first tenth after it.
+/// How much a measure grew over a run: the median of the last third of the samples after the
+/// warm-up against that of the first third after it (thirds, so that the bodies in flight at
+/// one moment do not decide).
 struct Growth: Sendable {
     let start: Double
     let end: Double
@@ -23,7 +24,7 @@ struct Growth: Sendable {
     /// - Parameter warmUp: how many of the first samples are left out.
     init(_ samples: [Double], warmUp: Int) {
         let warm = Array(samples.dropFirst(warmUp))
-        let window = max(1, warm.count / 10)
+        let window = max(1, warm.count / 3)
         start = Self.median(warm.prefix(window))
         end = Self.median(warm.suffix(window))
     }

@@ -80,6 +80,8 @@ enum SoakOperation: String, CaseIterable, Sendable {
     private func cancelMidBody(_ context: Context) async throws {
         let (started, signal) = AsyncStream<Void>.makeStream()
         let reader = Task {
+            // However the read ends — a first chunk or an error before it — the wait below ends.
+            defer { signal.finish() }
             let response = try await context.session.send(
                 HTTPRequest(url: try url(context.sandbox.url("/bytes/\(8 << 20)"))), options: .init(responseBody: .stream))
             for try await _ in response.body {

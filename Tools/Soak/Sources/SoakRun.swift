@@ -102,9 +102,9 @@ struct SoakRun {
             passed = false
             lines.append("FAIL: \(total.started - total.ended) unaccounted for, \(total.lost.values.reduce(0, +)) lost")
         }
-        // The first quarter, and at least the first minute: pools and the allocator's arenas
-        // are still filling then, which a two-minute run would otherwise count as growth.
-        let warmUp = max(samples.count / 4, samples.count * 60 / max(options.seconds, 60))
+        // The first quarter, and at least the first minute (at most half the run): pools and the
+        // allocator's arenas are still filling then, which a short run would count as growth.
+        let warmUp = min(samples.count / 2, max(samples.count / 4, samples.count * 60 / max(options.seconds, 60)))
         let memory = Growth(samples.map { Double($0.residentBytes) }, warmUp: warmUp)
         let descriptors = Growth(samples.map { Double($0.openDescriptors) }, warmUp: warmUp)
         let mebibytes = { (bytes: Double) in String(format: "%.1f MiB", bytes / 1_048_576) }
