@@ -19,8 +19,8 @@ extension HTTPCache {
     func lookupOnStore(_ key: String, for request: HTTPRequest) async -> CachedResponse? {
         if let diskStore {
             do {
-                return try lookup(key, for: request) { key throws(ReadWouldWait) in
-                    guard case .read(let entry) = diskStore.responseLeavingBodyWithoutWaiting(forKey: key) else { throw ReadWouldWait() }
+                return try lookup(key, for: request) { key throws(FileBytes.WouldWait) in
+                    guard case .read(let entry) = diskStore.responseLeavingBodyWithoutWaiting(forKey: key) else { throw FileBytes.WouldWait() }
                     return entry
                 }
             } catch {
@@ -29,8 +29,6 @@ extension HTTPCache {
         }
         return await onStore { self.lookup(key, for: request) }
     }
-
-    private struct ReadWouldWait: Error {}
 
     private func lookup<Failure: Error>(
         _ key: String, for request: HTTPRequest, reading read: (String) throws(Failure) -> CachedResponse?

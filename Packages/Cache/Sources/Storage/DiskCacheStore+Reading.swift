@@ -33,8 +33,6 @@ extension DiskCacheStore {
         read(key, waiting: false)
     }
 
-    private struct WouldWait: Error {}
-
     private func read(_ key: String, waiting: Bool) -> ReadWithoutWaiting {
         let name = Self.fileName(forKey: key)
         let descriptor = open(entries.appendingPathComponent(name).path, O_RDONLY | O_CLOEXEC)
@@ -44,11 +42,9 @@ extension DiskCacheStore {
         guard fstat(descriptor, &status) == 0 else { return .read(nil) }
         let size = Int(status.st_size)
 
+        // Not all in memory, or cut short: without waiting, the waiting read decides.
         func bytes(_ count: Int, at offset: Int) throws -> Data? {
-            guard !waiting else { return FileBytes.read(count, from: descriptor, at: offset) }
-            // Not all in memory, or cut short: the waiting read decides.
-            guard let data = FileBytes.readCached(count, from: descriptor, at: offset) else { throw WouldWait() }
-            return data
+            try FileBytes.read(count, from: descriptor, at: offset, waiting: waiting)
         }
 
         do {
@@ -68,7 +64,7 @@ extension DiskCacheStore {
             guard entry.key == key else { return .read(nil) }  // another key with the same file name
             noteUse(name, size: size)
             return .read(entry)
-        } catch is WouldWait {
+        } catch is FileBytes.WouldWait {
             return .wouldWait
         } catch {
             guard waiting else { return .wouldWait }

@@ -18,13 +18,21 @@ package enum FileBytes {
         return filled == count ? data : nil
     }
 
-    /// As ``read(_:from:at:)``, from the page cache only: `nil` when the bytes are not all in
-    /// memory (reading them would wait on the disk) or the file is shorter. Then read them
-    /// where waiting is allowed, on NIO's thread pool.
-    package static func readCached(_ count: Int, from descriptor: Int32, at offset: Int) -> Data? {
+    /// Thrown by a read that may not wait when some of its bytes are on the disk only (or the
+    /// file is shorter): read them again where waiting is allowed, on NIO's thread pool.
+    package struct WouldWait: Error {
+        package init() {}
+    }
+
+    /// As ``read(_:from:at:)``; without `waiting`, from the page cache only (`RWF_NOWAIT`).
+    ///
+    /// - Throws: ``WouldWait`` when not `waiting` and the bytes are not all in memory.
+    package static func read(_ count: Int, from descriptor: Int32, at offset: Int, waiting: Bool) throws -> Data? {
+        guard !waiting else { return read(count, from: descriptor, at: offset) }
         var data = Data(count: count)
         let got = data.withUnsafeMutableBytes { jewz_pread_cached(descriptor, $0.baseAddress, UInt($0.count), Int64(offset)) }
-        return got == count ? data : nil
+        guard got == count else { throw WouldWait() }
+        return data
     }
 
     /// Fills `buffer` from `offset` of the file open as `descriptor`, as far as the file goes:

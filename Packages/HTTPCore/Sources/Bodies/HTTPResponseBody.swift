@@ -177,7 +177,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
             guard storedInFile else { return try stored?.withLock { try read(&$0, true) } ?? nil }
             do {
                 return try stored?.withLock { try read(&$0, false) } ?? nil
-            } catch is StoredBodyChunks.WouldWait {
+            } catch is FileBytes.WouldWait {
                 return try await BlockingIO.run { try self.stored?.withLock { try read(&$0, true) } ?? nil }
             }
         }

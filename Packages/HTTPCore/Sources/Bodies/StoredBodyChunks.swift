@@ -65,22 +65,12 @@ struct StoredBodyChunks: ~Copyable {
         return rest
     }
 
-    /// Thrown by a read that may not wait when the file's next bytes are on the disk only:
-    /// nothing was taken.
-    struct WouldWait: Error {}
-
     /// The next `count` bytes, `count` at most what is left; without `waiting`, only if they
-    /// are in the page cache.
+    /// are in the page cache (else ``FileBytes/WouldWait``, and nothing is taken).
     private mutating func take(_ count: Int, waiting: Bool) throws -> Data {
         let chunk: Data
         if descriptor >= 0 {
-            if !waiting {
-                guard let cached = FileBytes.readCached(count, from: descriptor, at: offset) else { throw WouldWait() }
-                offset += count
-                left -= count
-                return cached
-            }
-            guard let read = FileBytes.read(count, from: descriptor, at: offset) else {
+            guard let read = try FileBytes.read(count, from: descriptor, at: offset, waiting: waiting) else {
                 closeFile()
                 throw HTTPError.downloadFile(path: path, reason: "the cached body ended early")
             }
