@@ -23,9 +23,10 @@ import Testing
         #expect(original.body == Data("xxxx".utf8))
         #expect(original.bodyLength == 4)
         #expect(original.url == URL(string: "http://127.0.0.1/value"))
-        let filed = original.withBody(inFile: URL(fileURLWithPath: "/tmp/body"), length: 4)
+        let file = FileHandle.standardInput
+        let filed = original.withBody(in: file, length: 4)
         #expect(filed.body.isEmpty)
-        #expect(filed.bodyFile == URL(fileURLWithPath: "/tmp/body"))
+        #expect(filed.bodyFile === file)
         #expect(filed.bodyLength == 4)
         #expect(original.bodyFile == nil)
         #expect(filed.headers == original.headers)
@@ -213,5 +214,28 @@ import Testing
         for _ in 0..<4 { Data(repeating: 3, count: 1_000).withUnsafeBytes { writer.write($0) } }
         writer.finish()
         #expect(store.response(forKey: "kept")?.body == Data(repeating: 3, count: 4_000))
+    }
+
+    /// A body left in its entry's file is read from the file its entry was read from: an entry
+    /// replaced by a shorter one, or removed, before the body is read loses nothing and mixes
+    /// in nothing of the newer one.
+    @Test func aBodyLeftInItsFileKeepsItsBytesWhenItsEntryIsReplacedOrRemoved() async throws {
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DiskCacheStore(directory: directory, sizeLimit: 16 << 20)
+        var first = entry("large")
+        first.body = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        try store.store(first)
+        let leftFirst = try #require(store.responseLeavingBody(forKey: "large"))
+        try store.store(entry("large", bytes: 2_000_000))
+        let leftSecond = try #require(store.responseLeavingBody(forKey: "large"))
+        store.removeAll()
+        #expect(store.responseLeavingBody(forKey: "large") == nil)
+        for (left, expected) in [(leftFirst, first.body), (leftSecond, Data(repeating: UInt8(ascii: "x"), count: 2_000_000))] {
+            #expect(left.bodyFile != nil && left.body.isEmpty)
+            var read = Data()
+            for try await chunk in left.answer(source: .cache, age: 0).sessionResponse().body { read.append(chunk) }
+            #expect(read == expected)
+        }
     }
 }

@@ -12,14 +12,13 @@ extension HTTPCache {
     /// validator, which is never combined): the whole is then asked for anew. A `200` the origin sends instead (the representation changed) is that answer. The
     /// piece is forgotten either way; the caller stores what this returns.
     ///
-    /// - Throws: what sending the rest threw, or ``HTTPError/Code/downloadFile`` when the
-    ///   piece's file is gone; the piece stays then.
+    /// - Throws: what sending the rest threw.
     func completePartial(_ request: HTTPRequest, key: String, control: CacheControl, network: Network) async throws -> HTTPResponse? {
         guard let (stored, pieces, validator, rest) = await onStore({ self.pieceToComplete(for: request, key: key) }) else { return nil }
         // The first piece, from byte 0; pieces after it are superseded by the whole.
         let start = pieces.ranges[0]
-        // Opened before the piece is forgotten: its file stays readable once removed.
-        let startInFile = try await onStore { try stored.bodyFile.map { try HTTPResponseBody(contentsOf: $0, length: start.count) } }
+        // The piece's file was opened as it was read: it stays readable once removed.
+        let startInFile = stored.bodyFile.map { HTTPResponseBody(contentsOf: $0, length: start.count) }
         let response = try await network(rest)
         await onStore { self.store.removeResponse(forKey: Self.partialKey(key)) }
         if response.statusCode == 200 { return response }

@@ -44,10 +44,10 @@ enum SoakOperation: String, CaseIterable, Sendable {
                 guard written == size else { throw WrongAnswer(description: "download of \(size) bytes wrote \(written ?? -1)") }
             }
             download.temporaryDirectory = context.downloads
-            _ = try await context.session.send(HTTPRequest(url: try url(sandbox.url("/bytes/\(size)"))), options: .init(responseBody: .download(download)))
+            _ = try await context.session.send(HTTPRequest(url: try url(sandbox.url("/download/\(size)"))), options: .init(responseBody: .download(download)))
         case .stream:
             let size = Int.random(in: 1...(2 << 20), using: &generator)
-            let response = try await context.session.send(HTTPRequest(url: try url(sandbox.url("/bytes/\(size)"))), options: .init(responseBody: .stream))
+            let response = try await context.session.send(HTTPRequest(url: try url(sandbox.url("/download/\(size)"))), options: .init(responseBody: .stream))
             var count = 0
             for try await chunk in response.body { count += chunk.count }
             try expect(count == size, "stream of \(size) bytes read \(count)")
@@ -83,7 +83,7 @@ enum SoakOperation: String, CaseIterable, Sendable {
             // However the read ends — a first chunk or an error before it — the wait below ends.
             defer { signal.finish() }
             let response = try await context.session.send(
-                HTTPRequest(url: try url(context.sandbox.url("/bytes/\(8 << 20)"))), options: .init(responseBody: .stream))
+                HTTPRequest(url: try url(context.sandbox.url("/download/\(8 << 20)"))), options: .init(responseBody: .stream))
             for try await _ in response.body {
                 signal.yield()
                 signal.finish()

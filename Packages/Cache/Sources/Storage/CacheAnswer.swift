@@ -6,24 +6,22 @@ import JewzHTTPCore
 /// of it is read without the rest and the whole goes up as a stream, never whole in memory.
 struct CacheAnswer: Sendable {
     var response: HTTPResponse
-    /// The file holding the body from its first byte, `length` bytes long; `nil` when the body
-    /// is the response's `data` or `stream`.
-    var bodyFile: URL?
+    /// The open file holding the body from its first byte, `length` bytes long; `nil` when the
+    /// body is the response's `data` or `stream`.
+    var bodyFile: FileHandle?
     var length: Int
 
-    init(response: HTTPResponse, bodyFile: URL? = nil, length: Int? = nil) {
+    init(response: HTTPResponse, bodyFile: FileHandle? = nil, length: Int? = nil) {
         self.response = response
         self.bodyFile = bodyFile
         self.length = length ?? response.data.count
     }
 
     /// The response as the session gets it: a body in a file goes up as a stream read from it.
-    ///
-    /// - Throws: ``HTTPError/Code/downloadFile`` when the file is gone.
-    func sessionResponse() throws -> HTTPResponse {
+    func sessionResponse() -> HTTPResponse {
         guard let bodyFile else { return response }
         var response = response
-        response.body = try HTTPResponseBody(contentsOf: bodyFile, length: length)
+        response.body = HTTPResponseBody(contentsOf: bodyFile, length: length)
         return response
     }
 
@@ -34,9 +32,6 @@ struct CacheAnswer: Sendable {
             guard offset + count <= data.count else { return nil }
             return data.subdata(in: (data.startIndex + offset)..<(data.startIndex + offset + count))
         }
-        let descriptor = open(bodyFile.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        return FileBytes.read(count, from: descriptor, at: offset)
+        return FileBytes.read(count, from: bodyFile.fileDescriptor, at: offset)
     }
 }

@@ -48,23 +48,22 @@ extension CacheStore {
 
     /// Stores `response` with the first `length` bytes of `file` as its body, copied in
     /// pieces through ``bodyWriter(for:)``; nothing is stored when the file is shorter.
-    func store(_ response: CachedResponse, bodyFrom file: URL, length: Int) {
+    func store(_ response: CachedResponse, bodyFrom file: FileHandle, length: Int) {
         guard let writer = bodyWriter(for: response), copyBody(from: file, length: length, into: writer) else { return }
         writer.finish()
     }
 }
 
-/// Writes the first `length` bytes of `file` into `writer`, a megabyte at a time.
+/// Writes the first `length` bytes of `file` into `writer`, a megabyte at a time, read at their
+/// positions (the handle may be shared).
 ///
 /// - Returns: whether the file held them all.
-func copyBody(from file: URL, length: Int, into writer: any CacheBodyWriter) -> Bool {
-    guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
-    defer { try? handle.close() }
-    var left = length
-    while left > 0 {
-        guard let chunk = try? handle.read(upToCount: min(left, 1 << 20)), !chunk.isEmpty else { return false }
+func copyBody(from file: FileHandle, length: Int, into writer: any CacheBodyWriter) -> Bool {
+    var offset = 0
+    while offset < length {
+        guard let chunk = FileBytes.read(min(length - offset, 1 << 20), from: file.fileDescriptor, at: offset) else { return false }
         chunk.withUnsafeBytes { writer.write($0) }
-        left -= chunk.count
+        offset += chunk.count
     }
     return true
 }

@@ -27,9 +27,10 @@ public struct CachedResponse: Sendable {
             }
         }
     }
-    /// The file holding the body from its first byte, when a store left it there
-    /// (``CacheStore/responseLeavingBody(forKey:)``) rather than reading it.
-    public var bodyFile: URL? {
+    /// The open file holding the body from its first byte, when a store left it there
+    /// (``CacheStore/responseLeavingBody(forKey:)``) rather than reading it. Read at positions,
+    /// never by moving the handle's offset: the copies of a response share it.
+    public var bodyFile: FileHandle? {
         get { storage.parts.bodyFile }
         set { update { $0.bodyFile = newValue } }
     }
@@ -74,7 +75,12 @@ public struct CachedResponse: Sendable {
     }
 
     /// The same response with its body in `file`, `length` bytes from its start.
-    public func withBody(inFile file: URL, length: Int) -> CachedResponse {
+    ///
+    /// Read the entry's other parts from the same open file: the body is read from what is
+    /// open, whatever its name points to by then, so a store may replace or remove the entry
+    /// meanwhile. Give a handle that closes its file when the last copy of the response is gone,
+    /// as `FileHandle(forReadingFrom:)` and `FileHandle(fileDescriptor:closeOnDealloc: true)` do.
+    public func withBody(in file: FileHandle, length: Int) -> CachedResponse {
         var copy = self
         copy.update { parts in
             parts.body = Data()
@@ -110,7 +116,7 @@ public struct CachedResponse: Sendable {
         var statusCode: Int
         var headers: HTTPHeaderFields
         var body: Data
-        var bodyFile: URL?
+        var bodyFile: FileHandle?
         var bodyLength: Int
         var url: URL?
         var requestDate: Date

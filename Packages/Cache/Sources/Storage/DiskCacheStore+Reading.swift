@@ -20,8 +20,9 @@ extension DiskCacheStore {
     }
 
     /// Reads an entry of at most 1 MiB whole, in one read (less than a stream costs); of a
-    /// larger one, the footer and metadata only: the body stays in the entry's file, which is
-    /// replaced by rename, never rewritten, so a reader that opened it keeps what it read.
+    /// larger one, the footer and metadata only: the body stays in the entry's file, read later
+    /// from the descriptor its metadata was read from. Entries are replaced by rename, never
+    /// rewritten, so that file keeps its bytes once a newer entry or an eviction takes its name.
     public func responseLeavingBody(forKey key: String) -> CachedResponse? {
         guard case .read(let entry) = read(key, waiting: true) else { return nil }
         return entry
@@ -37,7 +38,8 @@ extension DiskCacheStore {
         let name = Self.fileName(forKey: key)
         let descriptor = open(entries.appendingPathComponent(name).path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .read(nil) }
-        defer { close(descriptor) }
+        // The body is read from this descriptor, whatever the name points to by then.
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .read(nil) }
         let size = Int(status.st_size)
@@ -59,7 +61,7 @@ extension DiskCacheStore {
                 let lengths = try footer.withUnsafeBytes { try EntryCoding.footer($0, fileSize: size) }
                 guard let metadata = try bytes(lengths.metadata, at: lengths.body) else { throw CacheError.corruptEntry("metadata cut short") }
                 entry = try metadata.withUnsafeBytes { try EntryCoding.metadata($0, body: Data(), bodyLength: lengths.body) }
-                    .withBody(inFile: entries.appendingPathComponent(name), length: lengths.body)
+                    .withBody(in: file, length: lengths.body)
             }
             guard entry.key == key else { return .read(nil) }  // another key with the same file name
             noteUse(name, size: size)

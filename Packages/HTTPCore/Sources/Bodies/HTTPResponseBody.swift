@@ -274,12 +274,11 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         if case .stream(let reader) = content { reader.trailingFields() } else { [:] }
     }
 
-    /// The first `length` bytes of `file` (a cache's stored body), read 64 KiB at a time. The
-    /// file is opened now: it may be removed or replaced once this returns.
-    ///
-    /// - Throws: ``HTTPError/Code/downloadFile`` when the file cannot be opened.
-    package init(contentsOf file: URL, length: Int) throws {
-        content = .stream(Reader(try StoredBodyChunks(file: file, length: length)))
+    /// The first `length` bytes of the open `file` (a cache's stored body), read 64 KiB at a
+    /// time at their positions: the file's name may be removed or given to another file
+    /// meanwhile, and others may read the same handle.
+    package init(contentsOf file: FileHandle, length: Int) {
+        content = .stream(Reader(StoredBodyChunks(file: file, length: length)))
     }
 
     init(reader: Reader) {

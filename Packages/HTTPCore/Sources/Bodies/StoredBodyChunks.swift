@@ -1,55 +1,43 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// A body already whole, in chunks of at most 64 KiB: from a file (a cache's) or from memory,
-/// so that a large stored body never sits in memory whole on its way to a file or a reader;
-/// or all at once (``rest(upTo:)``) for a run that keeps it in memory anyway.
+/// A body already whole, in chunks of at most 64 KiB: from an open file (a cache's) or from
+/// memory, so that a large stored body never sits in memory whole on its way to a file or a
+/// reader; or all at once (``rest(upTo:)``) for a run that keeps it in memory anyway.
 ///
-/// Not `Sendable` for its descriptor: the reader holds it under a lock.
+/// Not `Sendable` for its offset: the reader holds it under a lock.
 struct StoredBodyChunks: ~Copyable {
     private static let chunkSize = 1 << 16
-    /// The open file; -1 for a body in memory, or once the file is read or closed.
-    private var descriptor: Int32
-    private let path: String
+    /// The open file, read at positions (its holders may share it); `nil` for a body in memory,
+    /// or once the file is read.
+    private var file: FileHandle?
     private let data: Data
     private var left: Int
     /// Where the next chunk starts, in the file or in `data`.
     private var offset = 0
+    /// Whether the chunks are read from a file.
+    let isFile: Bool
 
     init(_ data: Data) {
         self.data = data
-        path = ""
-        descriptor = -1
         left = data.count
+        isFile = false
     }
 
-    /// - Throws: ``HTTPError/Code/downloadFile`` when the file cannot be opened.
-    init(file url: URL, length: Int) throws {
+    /// The first `length` bytes of `file`, which stays open until they are read or the chunks
+    /// are dropped.
+    init(file: FileHandle, length: Int) {
         data = Data()
-        path = url.path
-        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw HTTPError.downloadFile(path: url.path, reason: "the cached body is gone") }
+        self.file = file
         left = length
-    }
-
-    /// Whether the chunks are read from a file.
-    var isFile: Bool { !path.isEmpty }
-
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
+        isFile = true
     }
 
     /// The next chunk, `nil` after the last.
     ///
-    /// - Throws: ``HTTPError/Code/downloadFile`` when the file ends before its length.
+    /// - Throws: ``HTTPError/Code/transport`` when the file ends before its length.
     mutating func next(waiting: Bool = true) throws -> Data? {
         guard left > 0 else {
-            closeFile()
+            file = nil
             return nil
         }
         return try take(min(left, Self.chunkSize), waiting: waiting)
@@ -57,11 +45,11 @@ struct StoredBodyChunks: ~Copyable {
 
     /// All that is left, in one read, when it is at most `limit` bytes; `nil` when it is more.
     ///
-    /// - Throws: ``HTTPError/Code/downloadFile`` when the file ends before its length.
+    /// - Throws: ``HTTPError/Code/transport`` when the file ends before its length.
     mutating func rest(upTo limit: Int, waiting: Bool = true) throws -> Data? {
         guard left <= limit else { return nil }
         let rest = left == 0 ? Data() : try take(left, waiting: waiting)
-        closeFile()
+        file = nil
         return rest
     }
 
@@ -69,10 +57,10 @@ struct StoredBodyChunks: ~Copyable {
     /// are in the page cache (else ``FileBytes/WouldWait``, and nothing is taken).
     private mutating func take(_ count: Int, waiting: Bool) throws -> Data {
         let chunk: Data
-        if descriptor >= 0 {
-            guard let read = try FileBytes.read(count, from: descriptor, at: offset, waiting: waiting) else {
-                closeFile()
-                throw HTTPError.downloadFile(path: path, reason: "the cached body ended early")
+        if let file {
+            guard let read = try FileBytes.read(count, from: file.fileDescriptor, at: offset, waiting: waiting) else {
+                self.file = nil
+                throw HTTPError.transport(reason: "a stored body's file ended before its length: its store changed it in place, or the disk failed")
             }
             chunk = read
         } else {
@@ -81,10 +69,5 @@ struct StoredBodyChunks: ~Copyable {
         offset += count
         left -= count
         return chunk
-    }
-
-    private mutating func closeFile() {
-        if descriptor >= 0 { close(descriptor) }
-        descriptor = -1
     }
 }
