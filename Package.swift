@@ -293,11 +293,14 @@ let package = Package(
             path: "Tools/jewz/Sources",
             // Released, the Swift runtime and Foundation are linked in: a short run spends much of
             // its time looking up their symbols otherwise. Debug builds, sanitized ones among
-            // them, link them dynamically: ThreadSanitizer's runtime fails with them static.
+            // them, link them dynamically: ThreadSanitizer's runtime fails with them static. Nothing
+            // looks symbols up in the executable, so it exports none: the runtime's start finds its
+            // own path with `dladdr`, a walk through every exported symbol.
             linkerSettings: [
                 .unsafeFlags(
                     [
-                        "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
+                        "-Xlinker", "--no-export-dynamic", "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation",
+                        "-lFoundationEssentials",
                         "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
                         "-l_FoundationCollections", "-Xlinker", "--end-group",
                     ], .when(configuration: .release))

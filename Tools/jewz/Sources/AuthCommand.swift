@@ -42,7 +42,7 @@ struct AuthCommand: AsyncParsableCommand {
     }
 
     struct Login: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Sign in with the device grant (or --browser) and keep the token.")
+        static let configuration = CommandConfiguration(commandName: "login", abstract: "Sign in with the device grant (or --browser) and keep the token.")
 
         @OptionGroup var server: Server
 
@@ -64,7 +64,7 @@ struct AuthCommand: AsyncParsableCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Say whether a token is kept, and until when (never the token itself).")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say whether a token is kept, and until when (never the token itself).")
 
         @OptionGroup var server: Server
 
@@ -80,7 +80,7 @@ struct AuthCommand: AsyncParsableCommand {
     }
 
     struct Logout: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke the kept token at the server and forget it.")
+        static let configuration = CommandConfiguration(commandName: "logout", abstract: "Revoke the kept token at the server and forget it.")
 
         @OptionGroup var server: Server
 

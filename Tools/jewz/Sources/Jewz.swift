@@ -40,7 +40,7 @@ struct Jewz: AsyncParsableCommand {
         }
         PeakMemory.reportAtExitIfAsked()
         do {
-            var command = try parseAsRoot()
+            var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -62,6 +62,27 @@ struct Jewz: AsyncParsableCommand {
             if !usage.isEmpty { FileHandle.standardError.write(Data((usage + "\n").utf8)) }
             Foundation.exit(JewzExit.usage.rawValue)
         }
+    }
+}
+
+extension Jewz {
+    /// The command `arguments` ask for. A request — the default subcommand, named by no first
+    /// word — is parsed by itself: parsed from the root, every subcommand's tree is built and
+    /// the request's options are reflected over again, which costs a short run most of its
+    /// start. Anything else, and a request that fails to parse, is parsed from the root, so
+    /// that help, errors and usage read as the root's.
+    static func parseCommand(_ arguments: [String]) throws -> any ParsableCommand {
+        // Help and completion scripts come back as commands of their own: the root gives them.
+        if let first = arguments.first, !subcommandNames.contains(first),
+            let request = try? RequestCommand.parseAsRoot(arguments) as? RequestCommand
+        {
+            return request
+        }
+        return try parseAsRoot(arguments)
+    }
+
+    private static var subcommandNames: Set<String> {
+        Set(configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases } + ["help"])
     }
 }
 
