@@ -24,17 +24,19 @@ extension DiskCacheStore {
     /// from the descriptor its metadata was read from. Entries are replaced by rename, never
     /// rewritten, so that file keeps its bytes once a newer entry or an eviction takes its name.
     public func responseLeavingBody(forKey key: String) -> CachedResponse? {
-        guard case .read(let entry) = read(key, waiting: true) else { return nil }
+        guard case .read(let entry) = read(key, waiting: true, wholeUpTo: Self.inlineEntryLimit) else { return nil }
         return entry
     }
 
     /// As ``responseLeavingBody(forKey:)``, from the page cache only (`RWF_NOWAIT`): nothing
     /// here waits on the disk or on a lock but the in-memory order of use's.
     func responseLeavingBodyWithoutWaiting(forKey key: String) -> ReadWithoutWaiting {
-        read(key, waiting: false)
+        read(key, waiting: false, wholeUpTo: Self.inlineEntryLimit)
     }
 
-    private func read(_ key: String, waiting: Bool) -> ReadWithoutWaiting {
+    /// The entry under `key`: whole when its file is at most `limit` bytes, else its body left in
+    /// the file. A damaged entry is discarded when `waiting` (discarding waits on the lock).
+    func read(_ key: String, waiting: Bool, wholeUpTo limit: Int) -> ReadWithoutWaiting {
         let name = Self.fileName(forKey: key)
         let descriptor = open(entries.appendingPathComponent(name).path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .read(nil) }
@@ -51,7 +53,7 @@ extension DiskCacheStore {
 
         do {
             let entry: CachedResponse
-            if size <= Self.inlineEntryLimit {
+            if size <= limit {
                 guard let file = try bytes(size, at: 0) else { throw CacheError.corruptEntry("cut short") }
                 entry = try EntryCoding.decode(file)
             } else {

@@ -105,16 +105,9 @@ public final class DiskCacheStore: CacheStore {
 
     // MARK: CacheStore
 
+    /// The entry whole, however large its body: for a caller that keeps it in memory.
     public func response(forKey key: String) -> CachedResponse? {
-        let name = Self.fileName(forKey: key)
-        let path = entries.appendingPathComponent(name).path
-        guard let file = Self.contents(ofFile: path) else { return nil }
-        guard let entry = try? EntryCoding.decode(file) else {
-            discard(name)
-            return nil
-        }
-        guard entry.key == key else { return nil }  // another key with the same file name
-        noteUse(name, size: file.count)
+        guard case .read(let entry) = read(key, waiting: true, wholeUpTo: .max) else { return nil }
         return entry
     }
 
@@ -277,16 +270,6 @@ public final class DiskCacheStore: CacheStore {
             guard written > 0 else { throw CacheError.directoryUnusable("the cache", String(cString: strerror(errno))) }
             offset += written
         }
-    }
-
-    /// A whole file, in one read into a buffer of its size.
-    private static func contents(ofFile path: String) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        return FileBytes.read(Int(status.st_size), from: descriptor, at: 0)
     }
 
     /// Temporary files a dead writer left: any older than an hour (a live one is younger).
