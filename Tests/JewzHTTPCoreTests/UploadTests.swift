@@ -83,4 +83,35 @@ import Testing
             }
         }
     }
+
+    /// A file whose bytes the page cache does not hold is read where a read may wait, on NIO's
+    /// thread pool, and arrives whole, its last short piece included: through the default
+    /// transport's buffers and through the chunks other paths read.
+    @Test func aFileNotInThePageCacheUploadsWhole() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-cold-\(UUID().uuidString)")
+        let content = Data((0..<(2 << 20) + 77).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try content.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try evictFromPageCache(file)
+        try await withSandbox { sandbox, session in
+            let response = try await HTTPCycle.upload(sandbox.url("/sink/cold"), method: .put, source: .file(file), session: session)
+            let report = try JSONDecoder().decode(SinkReport.self, from: response.data)
+            #expect(report.length == Int64(content.count))
+            #expect(report.crc32 == SandboxStreams.crc32(of: content))
+        }
+        try evictFromPageCache(file)
+        var read = Data()
+        for try await chunk in FileChunks(url: file, chunkSize: 100_000) { read.append(chunk) }
+        #expect(read == content)
+    }
+
+    /// Drops `file`'s pages from the page cache, and checks that a read that may not wait now
+    /// finds them missing (else the test would not test the read that waits).
+    private func evictFromPageCache(_ file: URL) throws {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        fsync(handle.fileDescriptor)
+        posix_fadvise(handle.fileDescriptor, 0, 0, POSIX_FADV_DONTNEED)
+        #expect(throws: FileBytes.WouldWait.self) { try FileBytes.read(4096, from: handle.fileDescriptor, at: 0, waiting: false) }
+    }
 }

@@ -28,11 +28,21 @@ package enum FileBytes {
     ///
     /// - Throws: ``WouldWait`` when not `waiting` and the bytes are not all in memory.
     package static func read(_ count: Int, from descriptor: Int32, at offset: Int, waiting: Bool) throws -> Data? {
-        guard !waiting else { return read(count, from: descriptor, at: offset) }
         var data = Data(count: count)
-        let got = data.withUnsafeMutableBytes { jewz_pread_cached(descriptor, $0.baseAddress, UInt($0.count), Int64(offset)) }
-        guard got == count else { throw WouldWait() }
-        return data
+        let filled = try data.withUnsafeMutableBytes { try fill($0, from: descriptor, at: offset, waiting: waiting) }
+        return filled == count ? data : nil
+    }
+
+    /// As ``fill(_:from:at:)``; without `waiting`, only when the page cache holds the whole
+    /// buffer's bytes (`RWF_NOWAIT`): a read that ends short, at the file's end or not, is left
+    /// to one that may wait.
+    ///
+    /// - Throws: ``WouldWait`` when not `waiting` and the buffer cannot be filled from memory.
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer, from descriptor: Int32, at offset: Int, waiting: Bool) throws -> Int? {
+        guard !waiting else { return fill(buffer, from: descriptor, at: offset) }
+        let got = jewz_pread_cached(descriptor, buffer.baseAddress, UInt(buffer.count), Int64(offset))
+        guard got == buffer.count else { throw WouldWait() }
+        return got
     }
 
     /// Fills `buffer` from `offset` of the file open as `descriptor`, as far as the file goes:

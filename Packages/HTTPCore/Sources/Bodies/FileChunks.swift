@@ -15,19 +15,52 @@ package struct FileChunks: AsyncSequence, Sendable {
     package struct AsyncIterator: AsyncIteratorProtocol {
         let url: URL
         let chunkSize: Int
-        var handle: FileHandle?
-        var finished = false
+        private var file: FileHandle?
+        private var offset = 0
+        private var finished = false
 
+        init(url: URL, chunkSize: Int) {
+            self.url = url
+            self.chunkSize = chunkSize
+        }
+
+        /// The next chunk, read in place when the page cache holds its bytes and on NIO's
+        /// thread pool, which may wait on the disk, when it does not; `nil` at the file's end.
+        ///
+        /// - Throws: ``HTTPError/Code/unreadableBody`` when the file cannot be opened or read.
         package mutating func next() async throws -> Data? {
             guard !finished else { return nil }
-            if handle == nil {
-                handle = try FileHandle(forReadingFrom: url)
+            let file = try self.file ?? open()
+            let (size, path, offset) = (chunkSize, url.path, offset)
+            let chunk: Data
+            do {
+                chunk = try Self.read(size, from: file, at: offset, waiting: false, path: path)
+            } catch is FileBytes.WouldWait {
+                chunk = try await BlockingIO.run { () throws(HTTPError) in
+                    do { return try Self.read(size, from: file, at: offset, waiting: true, path: path) } catch { throw .unreadableBody(path) }
+                }
             }
-            guard let handle, let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty else {
+            guard !chunk.isEmpty else {
                 finished = true
-                try handle?.close()
+                self.file = nil
                 return nil
             }
+            self.offset += chunk.count
+            return chunk
+        }
+
+        private mutating func open() throws(HTTPError) -> FileHandle {
+            guard let opened = try? FileHandle(forReadingFrom: url) else { throw .unreadableBody(url.path) }
+            file = opened
+            return opened
+        }
+
+        /// Up to `size` bytes from `offset`: fewer only at the file's end.
+        private static func read(_ size: Int, from file: FileHandle, at offset: Int, waiting: Bool, path: String) throws -> Data {
+            var chunk = Data(count: size)
+            let filled = try chunk.withUnsafeMutableBytes { try FileBytes.fill($0, from: file.fileDescriptor, at: offset, waiting: waiting) }
+            guard let filled else { throw HTTPError.unreadableBody(path) }
+            chunk.count = filled
             return chunk
         }
     }

@@ -43,7 +43,7 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
                     guard let segment = remaining.popFirst() else { return nil }
                     reader = try Self.reader(for: segment)
                 }
-                if let buffer = try nextFromReader() { return buffer }
+                if let buffer = try await nextFromReader() { return buffer }
                 if case .file(let handle, _, _) = reader { try? handle.close() }
                 reader = nil
             }
@@ -60,7 +60,7 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
         }
 
         /// The next buffer of the current segment, `nil` at its end.
-        private mutating func nextFromReader() throws(HTTPError) -> ByteBuffer? {
+        private mutating func nextFromReader() async throws(HTTPError) -> ByteBuffer? {
             switch reader {
             case .data(let data, let offset)?:
                 guard offset < data.endIndex else { return nil }
@@ -68,24 +68,46 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
                 reader = .data(data, offset: end)
                 return ByteBuffer(data: data[offset..<end])
             case .file(let handle, let path, let offset)?:
-                var buffer = ByteBufferAllocator().buffer(capacity: bufferSize)
-                var failed = false
-                let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bufferSize) { bytes in
-                    let target = UnsafeMutableRawBufferPointer(rebasing: bytes.prefix(bufferSize))
-                    guard let filled = FileBytes.fill(target, from: handle.fileDescriptor, at: offset) else {
-                        failed = true
-                        return 0
+                // Read in place when the page cache holds the bytes; on NIO's thread pool, which
+                // may wait on the disk, when it does not (and for the file's last, short buffer).
+                let buffer: ByteBuffer
+                do {
+                    buffer = try BodyByteBuffers.read(bufferSize, from: handle, at: offset, waiting: false)
+                } catch is FileBytes.WouldWait {
+                    buffer = try await BlockingIO.run { [bufferSize] () throws(HTTPError) in
+                        do {
+                            return try BodyByteBuffers.read(bufferSize, from: handle, at: offset, waiting: true)
+                        } catch {
+                            throw .unreadableBody(path)
+                        }
                     }
-                    return filled
+                } catch {
+                    throw .unreadableBody(path)
                 }
-                if failed { throw .unreadableBody(path) }
-                reader = .file(handle, path: path, offset: offset + count)
-                return count > 0 ? buffer : nil
+                reader = .file(handle, path: path, offset: offset + buffer.readableBytes)
+                return buffer.readableBytes > 0 ? buffer : nil
             case nil:
                 return nil
             }
         }
     }
+
+    /// Up to `size` bytes of `file` from `offset`, read straight into a new buffer: fewer only at
+    /// the file's end.
+    ///
+    /// - Throws: ``FileBytes/WouldWait`` when not `waiting` and the page cache cannot fill the
+    ///   buffer; ``ReadFailed`` when the read fails.
+    private static func read(_ size: Int, from file: FileHandle, at offset: Int, waiting: Bool) throws -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: size)
+        try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { bytes in
+            let target = UnsafeMutableRawBufferPointer(rebasing: bytes.prefix(size))
+            guard let filled = try FileBytes.fill(target, from: file.fileDescriptor, at: offset, waiting: waiting) else { throw ReadFailed() }
+            return filled
+        }
+        return buffer
+    }
+
+    private struct ReadFailed: Error {}
 
     func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(segments: segments, bufferSize: bufferSize)
