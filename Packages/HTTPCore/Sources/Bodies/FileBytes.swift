@@ -45,6 +45,21 @@ package enum FileBytes {
         return got
     }
 
+    /// What `read` gives, read where this is called when the page cache holds the bytes
+    /// (`read(false)`), and on NIO's thread pool, where waiting on the disk holds no task's
+    /// thread, when it throws ``WouldWait`` (`read(true)`).
+    ///
+    /// - Throws: what `read` throws, but ``WouldWait``.
+    package static func readInPlaceOrOnPool<Value: Sendable>(
+        _ read: @escaping @Sendable (_ waiting: Bool) throws -> Value
+    ) async throws -> Value {
+        do {
+            return try read(false)
+        } catch is WouldWait {
+            return try await BlockingIO.run { try read(true) }
+        }
+    }
+
     /// Fills `buffer` from `offset` of the file open as `descriptor`, as far as the file goes:
     /// the bytes read (fewer than the buffer holds only at the file's end), `nil` when a read fails.
     package static func fill(_ buffer: UnsafeMutableRawBufferPointer, from descriptor: Int32, at offset: Int) -> Int? {

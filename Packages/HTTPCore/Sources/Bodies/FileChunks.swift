@@ -32,13 +32,8 @@ package struct FileChunks: AsyncSequence, Sendable {
             guard !finished else { return nil }
             let file = try self.file ?? open()
             let (size, path, offset) = (chunkSize, url.path, offset)
-            let chunk: Data
-            do {
-                chunk = try Self.read(size, from: file, at: offset, waiting: false, path: path)
-            } catch is FileBytes.WouldWait {
-                chunk = try await BlockingIO.run { () throws(HTTPError) in
-                    do { return try Self.read(size, from: file, at: offset, waiting: true, path: path) } catch { throw .unreadableBody(path) }
-                }
+            let chunk = try await FileBytes.readInPlaceOrOnPool { waiting in
+                try Self.read(size, from: file, at: offset, waiting: waiting, path: path)
             }
             guard !chunk.isEmpty else {
                 finished = true

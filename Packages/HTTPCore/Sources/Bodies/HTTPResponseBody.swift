@@ -175,11 +175,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         /// page cache, on NIO's thread pool when reading them would wait on the disk.
         private func readStored(_ read: @escaping @Sendable (inout StoredBodyChunks, _ waiting: Bool) throws -> Data?) async throws -> Data? {
             guard storedInFile else { return try stored?.withLock { try read(&$0, true) } ?? nil }
-            do {
-                return try stored?.withLock { try read(&$0, false) } ?? nil
-            } catch is FileBytes.WouldWait {
-                return try await BlockingIO.run { try self.stored?.withLock { try read(&$0, true) } ?? nil }
-            }
+            return try await FileBytes.readInPlaceOrOnPool { waiting in try self.stored?.withLock { try read(&$0, waiting) } ?? nil }
         }
 
         private func finish(_ error: (any Error)?) {

@@ -72,14 +72,8 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
                 // may wait on the disk, when it does not (and for the file's last, short buffer).
                 let buffer: ByteBuffer
                 do {
-                    buffer = try BodyByteBuffers.read(bufferSize, from: handle, at: offset, waiting: false)
-                } catch is FileBytes.WouldWait {
-                    buffer = try await BlockingIO.run { [bufferSize] () throws(HTTPError) in
-                        do {
-                            return try BodyByteBuffers.read(bufferSize, from: handle, at: offset, waiting: true)
-                        } catch {
-                            throw .unreadableBody(path)
-                        }
+                    buffer = try await FileBytes.readInPlaceOrOnPool { [bufferSize] waiting in
+                        try BodyByteBuffers.read(bufferSize, from: handle, at: offset, waiting: waiting)
                     }
                 } catch {
                     throw .unreadableBody(path)
