@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Jewzruxin
 import Logging
+import NIOCore
 
 /// `jewz`: an httpie-style HTTP client over Jewzruxin, the Sandbox server, and a guided tour.
 @main
@@ -41,6 +42,12 @@ struct Jewz: AsyncParsableCommand {
         PeakMemory.reportAtExitIfAsked()
         do {
             var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
+            if command is RequestCommand {
+                // One exchange at a time needs one event loop, and the cache's file work a
+                // thread or two; NIO would start one of each per core, before the first byte.
+                NIOSingletons.groupLoopCountSuggestion = 1
+                NIOSingletons.blockingPoolThreadCountSuggestion = 2
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
