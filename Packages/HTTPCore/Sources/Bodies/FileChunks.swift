@@ -15,7 +15,8 @@ package struct FileChunks: AsyncSequence, Sendable {
     package struct AsyncIterator: AsyncIteratorProtocol {
         let url: URL
         let chunkSize: Int
-        private var file: FileHandle?
+        /// The open file, and its size when it was opened: the bytes its length was counted with.
+        private var file: (handle: FileHandle, end: Int)?
         private var offset = 0
         private var finished = false
 
@@ -25,15 +26,17 @@ package struct FileChunks: AsyncSequence, Sendable {
         }
 
         /// The next chunk, read in place when the page cache holds its bytes and on NIO's
-        /// thread pool, which may wait on the disk, when it does not; `nil` at the file's end.
+        /// thread pool, which may wait on the disk, when it does not; `nil` at the file's end,
+        /// or at the size it had when opened (so that a last, short chunk is no miss to the read
+        /// that may not wait).
         ///
         /// - Throws: ``HTTPError/Code/unreadableBody`` when the file cannot be opened or read.
         package mutating func next() async throws -> Data? {
             guard !finished else { return nil }
             let file = try self.file ?? open()
-            let (size, path, offset) = (chunkSize, url.path, offset)
-            let chunk = try await FileBytes.readInPlaceOrOnPool { waiting in
-                try Self.read(size, from: file, at: offset, waiting: waiting, path: path)
+            let (size, path, offset) = (Swift.min(chunkSize, file.end - self.offset), url.path, self.offset)
+            let chunk = size <= 0 ? Data() : try await FileBytes.readInPlaceOrOnPool { waiting in
+                try Self.read(size, from: file.handle, at: offset, waiting: waiting, path: path)
             }
             guard !chunk.isEmpty else {
                 finished = true
@@ -44,10 +47,12 @@ package struct FileChunks: AsyncSequence, Sendable {
             return chunk
         }
 
-        private mutating func open() throws(HTTPError) -> FileHandle {
-            guard let opened = try? FileHandle(forReadingFrom: url) else { throw .unreadableBody(url.path) }
-            file = opened
-            return opened
+        private mutating func open() throws(HTTPError) -> (handle: FileHandle, end: Int) {
+            guard let handle = try? FileHandle(forReadingFrom: url), let end = try? handle.seekToEnd() else {
+                throw .unreadableBody(url.path)
+            }
+            file = (handle, Int(end))
+            return (handle, Int(end))
         }
 
         /// Up to `size` bytes from `offset`: fewer only at the file's end.

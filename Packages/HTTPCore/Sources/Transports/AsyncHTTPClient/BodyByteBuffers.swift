@@ -22,7 +22,8 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
     struct AsyncIterator: AsyncIteratorProtocol {
         private enum Reader {
             case data(Data, offset: Int)
-            case file(FileHandle, path: String, offset: Int)
+            /// `end`: the file's size when it was opened, the bytes its length was counted with.
+            case file(FileHandle, path: String, offset: Int, end: Int)
         }
 
         private var remaining: ArraySlice<HTTPBodySegment>
@@ -44,7 +45,7 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
                     reader = try Self.reader(for: segment)
                 }
                 if let buffer = try await nextFromReader() { return buffer }
-                if case .file(let handle, _, _) = reader { try? handle.close() }
+                if case .file(let handle, _, _, _) = reader { try? handle.close() }
                 reader = nil
             }
         }
@@ -54,8 +55,10 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
             case .data(let data):
                 return .data(data, offset: data.startIndex)
             case .file(let url):
-                guard let handle = try? FileHandle(forReadingFrom: url) else { throw .unreadableBody(url.path) }
-                return .file(handle, path: url.path, offset: 0)
+                guard let handle = try? FileHandle(forReadingFrom: url), let end = try? handle.seekToEnd() else {
+                    throw .unreadableBody(url.path)
+                }
+                return .file(handle, path: url.path, offset: 0, end: Int(end))
             }
         }
 
@@ -67,18 +70,22 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
                 let end = Swift.min(offset + bufferSize, data.endIndex)
                 reader = .data(data, offset: end)
                 return ByteBuffer(data: data[offset..<end])
-            case .file(let handle, let path, let offset)?:
+            case .file(let handle, let path, let offset, let end)?:
+                guard offset < end else { return nil }
                 // Read in place when the page cache holds the bytes; on NIO's thread pool, which
-                // may wait on the disk, when it does not (and for the file's last, short buffer).
+                // may wait on the disk, when it does not. Never past the size the file was
+                // opened with, so that a last, short buffer is no miss to the read that may not
+                // wait; a file cut short since ends early.
+                let size = Swift.min(bufferSize, end - offset)
                 let buffer: ByteBuffer
                 do {
-                    buffer = try await FileBytes.readInPlaceOrOnPool { [bufferSize] waiting in
-                        try BodyByteBuffers.read(bufferSize, from: handle, at: offset, waiting: waiting)
+                    buffer = try await FileBytes.readInPlaceOrOnPool { waiting in
+                        try BodyByteBuffers.read(size, from: handle, at: offset, waiting: waiting)
                     }
                 } catch {
                     throw .unreadableBody(path)
                 }
-                reader = .file(handle, path: path, offset: offset + buffer.readableBytes)
+                reader = .file(handle, path: path, offset: offset + buffer.readableBytes, end: end)
                 return buffer.readableBytes > 0 ? buffer : nil
             case nil:
                 return nil
