@@ -13,9 +13,8 @@ package enum FileBytes {
     /// `count` bytes at `offset` of the file open as `descriptor`, or `nil` when fewer are there
     /// or the read fails.
     package static func read(_ count: Int, from descriptor: Int32, at offset: Int) -> Data? {
-        var data = Data(count: count)
-        let filled = data.withUnsafeMutableBytes { fill($0, from: descriptor, at: offset) }
-        return filled == count ? data : nil
+        // A read that may wait throws nothing.
+        (try? read(count, from: descriptor, at: offset, waiting: true)) ?? nil
     }
 
     /// Thrown by a read that may not wait when some of its bytes are on the disk only (or the
