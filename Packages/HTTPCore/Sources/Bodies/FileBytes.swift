@@ -10,6 +10,17 @@ import Darwin
 /// Reading an open file's bytes at an offset, with `pread(2)`: a stored body's chunks, a cache
 /// entry's parts and a request body's files, without `FileHandle`'s cost.
 package enum FileBytes {
+    /// `url`'s file, open for reading, and its size as it opens: an upload sends no more than
+    /// the length it counted, however the file grows.
+    ///
+    /// - Throws: ``HTTPError/unreadableBody(_:)`` when it cannot be opened.
+    package static func open(_ url: URL) throws(HTTPError) -> (handle: FileHandle, size: Int) {
+        guard let handle = try? FileHandle(forReadingFrom: url), let end = try? handle.seekToEnd() else {
+            throw .unreadableBody(url.path)
+        }
+        return (handle, Int(end))
+    }
+
     /// `count` bytes at `offset` of the file open as `descriptor`, or `nil` when fewer are there
     /// or the read fails.
     package static func read(_ count: Int, from descriptor: Int32, at offset: Int) -> Data? {

@@ -16,7 +16,7 @@ package struct FileChunks: AsyncSequence, Sendable {
         let url: URL
         let chunkSize: Int
         /// The open file, and its size when it was opened: the bytes its length was counted with.
-        private var file: (handle: FileHandle, end: Int)?
+        private var file: (handle: FileHandle, size: Int)?
         private var offset = 0
         private var finished = false
 
@@ -34,7 +34,7 @@ package struct FileChunks: AsyncSequence, Sendable {
         package mutating func next() async throws -> Data? {
             guard !finished else { return nil }
             let file = try self.file ?? open()
-            let (size, path, offset) = (Swift.min(chunkSize, file.end - self.offset), url.path, self.offset)
+            let (size, path, offset) = (Swift.min(chunkSize, file.size - self.offset), url.path, self.offset)
             let chunk = size <= 0 ? Data() : try await FileBytes.readInPlaceOrOnPool { waiting in
                 try Self.read(size, from: file.handle, at: offset, waiting: waiting, path: path)
             }
@@ -47,12 +47,10 @@ package struct FileChunks: AsyncSequence, Sendable {
             return chunk
         }
 
-        private mutating func open() throws(HTTPError) -> (handle: FileHandle, end: Int) {
-            guard let handle = try? FileHandle(forReadingFrom: url), let end = try? handle.seekToEnd() else {
-                throw .unreadableBody(url.path)
-            }
-            file = (handle, Int(end))
-            return (handle, Int(end))
+        private mutating func open() throws(HTTPError) -> (handle: FileHandle, size: Int) {
+            let opened = try FileBytes.open(url)
+            file = opened
+            return opened
         }
 
         /// Up to `size` bytes from `offset`: fewer only at the file's end.

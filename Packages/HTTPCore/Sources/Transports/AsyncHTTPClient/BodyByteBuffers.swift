@@ -55,10 +55,8 @@ struct BodyByteBuffers: AsyncSequence, Sendable {
             case .data(let data):
                 return .data(data, offset: data.startIndex)
             case .file(let url):
-                guard let handle = try? FileHandle(forReadingFrom: url), let end = try? handle.seekToEnd() else {
-                    throw .unreadableBody(url.path)
-                }
-                return .file(handle, path: url.path, offset: 0, end: Int(end))
+                let (handle, size) = try FileBytes.open(url)
+                return .file(handle, path: url.path, offset: 0, end: size)
             }
         }
 
