@@ -105,4 +105,35 @@ import Testing
             #expect(server.requestCount == 1, "every range came from the store")
         }
     }
+
+    /// One range of a body in a file goes up as a stream read from it, never whole in
+    /// memory; several ranges that would hold more than
+    /// `maximumBytesInParts` in memory get the whole body, streamed, instead.
+    @Test func aLargeRangeOfABodyInAFileStreamsAndLargePartsGetTheWholeBody() async throws {
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let body = Data((0..<6_000_000).map { UInt8($0 % 251) })
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = try HTTPCache(directory: scratch)
+        try await withScriptedServer(configuration: configuration, { _ in
+            [.send(responseHead("HTTP/1.1 200 OK", ["Cache-Control: max-age=600", "ETag: \"v1\"", "Content-Length: \(body.count)"])), .send(Array(body))]
+        }) { server, session in
+            let url = server.url("/large")
+            #expect(try await fetch(url, session: session).data == body)
+            var request = HTTPRequest(url: try #require(URL(string: url)))
+            request.headers["Range"] = "bytes=1000-"
+            let ranged = try await session.send(request, options: .init(responseBody: .stream))
+            #expect(ranged.statusCode == 206)
+            #expect(ranged.headers["Content-Range"] == "bytes 1000-5999999/6000000")
+            #expect(ranged.headers["Content-Length"] == "5999000")
+            #expect(ranged.body.data == nil, "the range is a stream from the file, not bytes read first")
+            var received = Data()
+            for try await chunk in ranged.body { received.append(chunk) }
+            #expect(received == body.subdata(in: 1000..<body.count))
+            let parts = try await fetch(url, session: session, headers: ["Range": "bytes=0-2999999, 3000001-5999999"])
+            #expect(parts.statusCode == 200)
+            #expect(parts.data == body)
+            #expect(server.requestCount == 1, "every answer came from the store")
+        }
+    }
 }

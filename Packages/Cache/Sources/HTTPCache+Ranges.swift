@@ -6,8 +6,13 @@ import JewzHTTPCore
 // range past the end as a 416; a set this cache does not answer in part, or a stale
 // `If-Range`, gets the whole body, which is always a valid answer.
 extension HTTPCache {
-    /// `answer`, cut to the range `request` asks for when it came from the store whole; the
-    /// ranges of a body in a file are read from it, the rest left there.
+    /// The most bytes the parts of one `multipart/byteranges` answer may hold: they are read
+    /// into memory, and a larger set is answered whole, as a stream, instead.
+    static let maximumBytesInParts = 4 << 20
+
+    /// `answer`, cut to the range `request` asks for when it came from the store whole. One
+    /// range of a body in a file goes up as a stream read from it; several are read into
+    /// memory, up to ``maximumBytesInParts``.
     func ranged(_ answer: CacheAnswer, for request: HTTPRequest) -> CacheAnswer {
         guard answer.response.source != .network, answer.response.statusCode == 200, !answer.response.body.isStream,
             let field = request.headers["Range"]
@@ -23,11 +28,16 @@ extension HTTPCache {
             response.statusCode = 416
             response.headers["Content-Range"] = "bytes */\(length)"
         case .bytes(let range):
-            guard let bytes = answer.bytes(at: range.lowerBound, count: range.count) else { return answer }
             response.statusCode = 206
-            response.data = bytes
             response.headers["Content-Range"] = ContentRange(first: Int64(range.lowerBound), last: Int64(range.upperBound), completeLength: Int64(length)).field
+            response.headers["Content-Length"] = String(range.count)
+            if let file = answer.bodyFile {
+                return CacheAnswer(response: response, bodyFile: file, bodyOffset: answer.bodyOffset + range.lowerBound, length: range.count)
+            }
+            guard let bytes = answer.bytes(at: range.lowerBound, count: range.count) else { return answer }
+            response.data = bytes
         case .several(let ranges):
+            guard ranges.reduce(0, { $0 + $1.count }) <= Self.maximumBytesInParts else { return answer }
             let boundary = "jewz-byteranges-" + UUID().uuidString
             let partType = response.headers["Content-Type"]
             var parts = Data()

@@ -6,14 +6,16 @@ import JewzHTTPCore
 /// of it is read without the rest and the whole goes up as a stream, never whole in memory.
 struct CacheAnswer: Sendable {
     var response: HTTPResponse
-    /// The open file holding the body from its first byte, `length` bytes long; `nil` when the
-    /// body is the response's `data` or `stream`.
+    /// The open file holding the body, `length` bytes from `bodyOffset` (a range of a stored
+    /// body starts past the first byte); `nil` when the body is the response's `data` or `stream`.
     var bodyFile: FileHandle?
+    var bodyOffset: Int
     var length: Int
 
-    init(response: HTTPResponse, bodyFile: FileHandle? = nil, length: Int? = nil) {
+    init(response: HTTPResponse, bodyFile: FileHandle? = nil, bodyOffset: Int = 0, length: Int? = nil) {
         self.response = response
         self.bodyFile = bodyFile
+        self.bodyOffset = bodyOffset
         self.length = length ?? response.data.count
     }
 
@@ -21,7 +23,7 @@ struct CacheAnswer: Sendable {
     func sessionResponse() -> HTTPResponse {
         guard let bodyFile else { return response }
         var response = response
-        response.body = HTTPResponseBody(contentsOf: bodyFile, length: length)
+        response.body = HTTPResponseBody(contentsOf: bodyFile, from: bodyOffset, length: length)
         return response
     }
 
@@ -32,6 +34,6 @@ struct CacheAnswer: Sendable {
             guard offset + count <= data.count else { return nil }
             return data.subdata(in: (data.startIndex + offset)..<(data.startIndex + offset + count))
         }
-        return FileBytes.read(count, from: bodyFile.fileDescriptor, at: offset)
+        return FileBytes.read(count, from: bodyFile.fileDescriptor, at: bodyOffset + offset)
     }
 }

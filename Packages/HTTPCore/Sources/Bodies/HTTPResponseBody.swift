@@ -270,11 +270,11 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         if case .stream(let reader) = content { reader.trailingFields() } else { [:] }
     }
 
-    /// The first `length` bytes of the open `file` (a cache's stored body), read 64 KiB at a
-    /// time at their positions: the file's name may be removed or given to another file
+    /// `length` bytes of the open `file` (a cache's stored body) from `offset`, read 64 KiB at
+    /// a time at their positions: the file's name may be removed or given to another file
     /// meanwhile, and others may read the same handle.
-    package init(contentsOf file: FileHandle, length: Int) {
-        content = .stream(Reader(StoredBodyChunks(file: file, length: length)))
+    package init(contentsOf file: FileHandle, from offset: Int = 0, length: Int) {
+        content = .stream(Reader(StoredBodyChunks(file: file, offset: offset, length: length)))
     }
 
     init(reader: Reader) {

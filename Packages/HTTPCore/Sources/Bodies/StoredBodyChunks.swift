@@ -23,11 +23,12 @@ struct StoredBodyChunks: ~Copyable {
         isFile = false
     }
 
-    /// The first `length` bytes of `file`, which stays open until they are read or the chunks
-    /// are dropped.
-    init(file: FileHandle, length: Int) {
+    /// `length` bytes of `file` from `offset`; the file stays open until they are read or the
+    /// chunks are dropped.
+    init(file: FileHandle, offset: Int = 0, length: Int) {
         data = Data()
         self.file = file
+        self.offset = offset
         left = length
         isFile = true
     }
