@@ -1,6 +1,7 @@
 import Foundation
 import JewzCache
 import JewzHTTPCore
+import JewzSandbox
 import JewzTestSupport
 import Testing
 
@@ -82,16 +83,7 @@ import Testing
     /// A disk store leaves a large body in its file; the ranges asked of it are read from
     /// there, at their offsets, without the rest and without the origin.
     @Test func rangesOfALargeBodyInADiskStoreAreReadFromItsFile() async throws {
-        let scratch = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let body = Data((0..<1_500_000).map { UInt8($0 % 251) })
-        var configuration = HTTPSession.Configuration()
-        configuration.cache = try HTTPCache(directory: scratch)
-        try await withScriptedServer(configuration: configuration, { _ in
-            [.send(responseHead("HTTP/1.1 200 OK", ["Cache-Control: max-age=600", "ETag: \"v1\"", "Content-Length: \(body.count)"])), .send(Array(body))]
-        }) { server, session in
-            let url = server.url("/large")
-            #expect(try await fetch(url, session: session).data == body)
+        try await withLargeBodyInADiskStore(length: 1_500_000) { body, url, server, session in
             let one = try await fetch(url, session: session, headers: ["Range": "bytes=1200000-1200009"])
             #expect(one.statusCode == 206)
             #expect(one.source == .cache)
@@ -107,19 +99,10 @@ import Testing
     }
 
     /// One range of a body in a file goes up as a stream read from it, never whole in
-    /// memory; several ranges that would hold more than
-    /// `maximumBytesInParts` in memory get the whole body, streamed, instead.
+    /// memory; several ranges that would hold more than `maximumBytesInParts` in memory get
+    /// the whole body, streamed, instead.
     @Test func aLargeRangeOfABodyInAFileStreamsAndLargePartsGetTheWholeBody() async throws {
-        let scratch = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let body = Data((0..<6_000_000).map { UInt8($0 % 251) })
-        var configuration = HTTPSession.Configuration()
-        configuration.cache = try HTTPCache(directory: scratch)
-        try await withScriptedServer(configuration: configuration, { _ in
-            [.send(responseHead("HTTP/1.1 200 OK", ["Cache-Control: max-age=600", "ETag: \"v1\"", "Content-Length: \(body.count)"])), .send(Array(body))]
-        }) { server, session in
-            let url = server.url("/large")
-            #expect(try await fetch(url, session: session).data == body)
+        try await withLargeBodyInADiskStore(length: 6_000_000) { body, url, server, session in
             var request = HTTPRequest(url: try #require(URL(string: url)))
             request.headers["Range"] = "bytes=1000-"
             let ranged = try await session.send(request, options: .init(responseBody: .stream))
@@ -134,6 +117,25 @@ import Testing
             #expect(parts.statusCode == 200)
             #expect(parts.data == body)
             #expect(server.requestCount == 1, "every answer came from the store")
+        }
+    }
+
+    /// Runs `check` once a body `length` bytes long, validated and fresh for ten minutes, has
+    /// been fetched whole into a disk store from a scripted origin (which it checks came whole).
+    private func withLargeBodyInADiskStore(
+        length: Int, _ check: (_ body: Data, _ url: String, ScriptedServer, HTTPSession) async throws -> Void
+    ) async throws {
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let body = Data((0..<length).map { UInt8($0 % 251) })
+        var configuration = HTTPSession.Configuration()
+        configuration.cache = try HTTPCache(directory: scratch)
+        try await withScriptedServer(configuration: configuration, { _ in
+            [.send(responseHead("HTTP/1.1 200 OK", ["Cache-Control: max-age=600", "ETag: \"v1\"", "Content-Length: \(body.count)"])), .send(Array(body))]
+        }) { server, session in
+            let url = server.url("/large")
+            #expect(try await fetch(url, session: session).data == body)
+            try await check(body, url, server, session)
         }
     }
 }
