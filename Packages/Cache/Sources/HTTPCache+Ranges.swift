@@ -30,8 +30,8 @@ extension HTTPCache {
         case .bytes(let range):
             response.statusCode = 206
             response.headers["Content-Range"] = ContentRange(first: Int64(range.lowerBound), last: Int64(range.upperBound), completeLength: Int64(length)).field
-            response.headers["Content-Length"] = String(range.count)
             if let file = answer.bodyFile {
+                response.headers["Content-Length"] = String(range.count)
                 return CacheAnswer(response: response, bodyFile: file, bodyOffset: answer.bodyOffset + range.lowerBound, length: range.count)
             }
             guard let bytes = answer.bytes(at: range.lowerBound, count: range.count) else { return answer }
