@@ -36,18 +36,19 @@ import Testing
         try await withSandbox { sandbox, _ in
             let port = try #require(URL(string: sandbox.url("/"))?.port)
             // Long enough that a busy machine has connected and sent well before it runs out.
-            let message = try await failure(["--timeout", "3", sandbox.url("/echo/?delay=10")])
-            #expect(message == "jewz: Timed out waiting for a response from 127.0.0.1 port \(port). --timeout allowed 3 seconds; raise it if the server is slow.")
+            let message = try await failure(["--timeout", "10", sandbox.url("/echo/?delay=60")])
+            #expect(message == "jewz: Timed out waiting for a response from 127.0.0.1 port \(port). --timeout allowed 10 seconds; raise it if the server is slow.")
         }
     }
 
     @Test func aTimeoutReadingTheBody() async throws {
         try await withSandbox { sandbox, _ in
             let port = try #require(URL(string: sandbox.url("/"))?.port)
-            // One line at once, then a body that never ends.
+            // One line at once, then a body that never ends. The timeout covers the head's
+            // arrival too: long enough that a busy machine has read the head before it runs out.
             let line = #"{"index":0,"text":"line 0"}"#.utf8.count + 1
-            let message = try await failure(["--timeout", "3", sandbox.url("/ndjson?count=1&end=hold")])
-            #expect(message == "jewz: Timed out reading the body from 127.0.0.1 port \(port) after \(line) bytes. --timeout allowed 3 seconds; raise it if the server is slow.")
+            let message = try await failure(["--timeout", "10", sandbox.url("/ndjson?count=1&end=hold")])
+            #expect(message == "jewz: Timed out reading the body from 127.0.0.1 port \(port) after \(line) bytes. --timeout allowed 10 seconds; raise it if the server is slow.")
         }
     }
 

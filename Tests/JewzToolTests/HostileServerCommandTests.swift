@@ -123,7 +123,8 @@ import Testing
     }
 
     @Test func theTimeoutBoundsARetryAfterWait() async throws {
-        let (result, server) = try await run(["--timeout", "2", "{}"]) { _ in
+        // Well short of the Retry-After, and long enough that a busy machine has the 503 first.
+        let (result, server) = try await run(["--timeout", "10", "{}"]) { _ in
             [.send(responseHead("HTTP/1.1 503 Service Unavailable", ["Retry-After: 100", "Content-Length: 4"]) + "busy")]
         }
         #expect(result.status == 5)
