@@ -13,8 +13,7 @@ extension HTTPCache {
     func answer(_ request: HTTPRequest, session: HTTPSession, network: Network) async throws -> CacheAnswer {
         let answer = try await answerWhole(request, session: session, network: network)
         guard request.headers.contains("Range") else { return answer }
-        // A range of a body in a file is read from it.
-        return await onStore { self.ranged(answer, for: request) }
+        return await ranged(answer, for: request)
     }
 
     /// The answer to `request` as if it asked for the whole body. Inlined, so that a memory

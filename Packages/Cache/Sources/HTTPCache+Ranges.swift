@@ -12,8 +12,8 @@ extension HTTPCache {
 
     /// `answer`, cut to the range `request` asks for when it came from the store whole. One
     /// range of a body in a file goes up as a stream read from it; several are read into
-    /// memory, up to ``maximumBytesInParts``.
-    func ranged(_ answer: CacheAnswer, for request: HTTPRequest) -> CacheAnswer {
+    /// memory, up to ``maximumBytesInParts``, on the store's thread when they are in a file.
+    func ranged(_ answer: CacheAnswer, for request: HTTPRequest) async -> CacheAnswer {
         guard answer.response.source != .network, answer.response.statusCode == 200, !answer.response.body.isStream,
             let field = request.headers["Range"]
         else { return answer }
@@ -37,12 +37,13 @@ extension HTTPCache {
             guard let bytes = answer.bytes(at: range.lowerBound, count: range.count) else { return answer }
             response.data = bytes
         case .several(let ranges):
-            guard ranges.reduce(0, { $0 + $1.count }) <= Self.maximumBytesInParts else { return answer }
+            guard ranges.reduce(0, { $0 + $1.count }) <= Self.maximumBytesInParts,
+                let pieces = await bytes(of: answer, in: ranges)
+            else { return answer }
             let boundary = "jewz-byteranges-" + UUID().uuidString
             let partType = response.headers["Content-Type"]
             var parts = Data()
-            for range in ranges {
-                guard let bytes = answer.bytes(at: range.lowerBound, count: range.count) else { return answer }
+            for (range, bytes) in zip(ranges, pieces) {
                 var head = "--\(boundary)\r\n"
                 if let partType { head += "Content-Type: \(partType)\r\n" }
                 head += "Content-Range: \(ContentRange(first: Int64(range.lowerBound), last: Int64(range.upperBound), completeLength: Int64(length)).field)\r\n\r\n"
@@ -58,6 +59,20 @@ extension HTTPCache {
         }
         response.headers["Content-Length"] = String(response.data.count)
         return CacheAnswer(response: response)
+    }
+
+    /// The bytes of each of `ranges` of `answer`'s body, or `nil` when one is past its end:
+    /// read on the store's thread when the body is in a file.
+    private func bytes(of answer: CacheAnswer, in ranges: [ClosedRange<Int>]) async -> [Data]? {
+        let read: @Sendable () -> [Data]? = {
+            var pieces: [Data] = []
+            for range in ranges {
+                guard let bytes = answer.bytes(at: range.lowerBound, count: range.count) else { return nil }
+                pieces.append(bytes)
+            }
+            return pieces
+        }
+        return answer.bodyFile == nil ? read() : await onStore(read)
     }
 
     /// Whether an `If-Range` still names the stored representation: its strong `ETag`, or
