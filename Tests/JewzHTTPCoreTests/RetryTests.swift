@@ -110,9 +110,13 @@ import Testing
         // The idle timeout ends one attempt; the second answers at once. The overall timeout
         // leaves room for slow runs (TSan, the whole suite on a slow VM) but bounds the run.
         var configuration = HTTPSession.Configuration()
-        configuration.transport.timeouts.idle = .seconds(2)
+        configuration.transport.timeouts.idle = .seconds(4)
         try await withSandbox(configuration: configuration) { sandbox, session in
-            try session.update { $0.retryPolicy = quickPolicy() }
+            // Retries enough that a starved machine idling out a later attempt or two still ends
+            // in time; the overall timeout bounds them.
+            var policy = quickPolicy()
+            policy.maximumRetryCount = 10
+            try session.update { $0.retryPolicy = policy }
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "f", "fail": 1, "delay": 10], session: session)
             cycle.request.timeout = .seconds(60)
             try await cycle.start()

@@ -139,18 +139,21 @@ import Testing
         let proxy = try await SandboxProxy.start(.http, credentials: ("ada", "pw"))
         let through = try await runJewz(["--proxy", "http://ada:pw@127.0.0.1:\(proxy.port)", sandbox.url("/hello/")])
         #expect(through.output == "Hello World\n", "\(through.error)")
-        #expect(proxy.tunnels == ["127.0.0.1:\(sandbox.port)"])
+        // Every tunnel goes to the Sandbox: a handshake slower than the connect timeout on a
+        // loaded machine is retried through a second one.
+        #expect(!proxy.tunnels.isEmpty && Set(proxy.tunnels) == ["127.0.0.1:\(sandbox.port)"])
         let refused = try await runJewz(["--proxy", "http://127.0.0.1:\(proxy.port)", sandbox.url("/hello/")])
         #expect(refused.status == 2)
         #expect(refused.error.contains("407"))
+        let tunnelsBefore = proxy.tunnels.count
         let fromEnvironment = try await runJewz(
             ["--proxy", "env", sandbox.url("/hello/")], environment: ["HTTP_PROXY": "http://ada:pw@127.0.0.1:\(proxy.port)"])
         #expect(fromEnvironment.output == "Hello World\n", "\(fromEnvironment.error)")
-        #expect(proxy.tunnels.count == 2)
+        #expect(proxy.tunnels.count > tunnelsBefore)
         let socks = try await SandboxProxy.start(.socks5)
         let viaSOCKS = try await runJewz(["--proxy", socks.url, sandbox.url("/hello/")])
         #expect(viaSOCKS.output == "Hello World\n", "\(viaSOCKS.error)")
-        #expect(socks.tunnels.count == 1)
+        #expect(!socks.tunnels.isEmpty)
         let bad = try await runJewz(["--proxy", "ftp://proxy", sandbox.url("/hello/")])
         #expect(bad.status == 1)
         try await proxy.shutdown()

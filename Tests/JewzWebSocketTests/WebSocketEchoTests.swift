@@ -58,7 +58,8 @@ import Testing
     @Test func aCloseOfTheClientsIsAnsweredAndClean() async throws {
         try await withSandbox { sandbox, session in
             let url = try #require(URL(string: sandbox.url("/ws/echo")))
-            let closure = try await session.withWebSocket(to: url) { socket in
+            // A wait for the server's close long enough that a busy machine answers within it.
+            let closure = try await session.withWebSocket(to: url, options: WebSocketOptions(closeTimeout: .seconds(60))) { socket in
                 try await socket.send(text: "one")
                 return await socket.close(.init(rawValue: 4000), reason: "finished")
             }
