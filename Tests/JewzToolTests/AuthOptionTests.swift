@@ -8,7 +8,7 @@ import Testing
     @Test func eachAuthTypeReachesItsEndpoint() async throws {
         let sandbox = try await Sandbox.start()
         let basic = try await runJewz(["--auth", "test:12345", sandbox.url("/hello_with_basic_auth")])
-        #expect(basic.output == "Hello World\n", "\(basic.error)")
+        #expect(basic.output == "Hello World", "\(basic.error)")
         let digest = try await runJewz(["--auth", "ada:pw", "--auth-type", "digest", sandbox.url("/digest-auth/auth/ada/pw/SHA-256")])
         #expect(digest.status == 0, "\(digest.error)")
         #expect(digest.output.contains(#""authenticated":true"#))
@@ -26,7 +26,7 @@ import Testing
         let issued = try await runJewz(["--print", "b", sandbox.url("/token/issue")])
         let token = try #require((try JSONSerialization.jsonObject(with: Data(issued.output.utf8)) as? [String: String])?["token"])
         let bearer = try await runJewz(["--auth", token, "--auth-type", "bearer", sandbox.url("/token/protected")])
-        #expect(bearer.output == "welcome\n", "\(bearer.error)")
+        #expect(bearer.output == "welcome", "\(bearer.error)")
         try await sandbox.shutdown()
     }
 

@@ -28,7 +28,7 @@ import Testing
         let sandbox = try await Sandbox.start()
         let run = try await runJewz(["--log", "--follow", "--print", "b", sandbox.url("/redirect/1"), "Authorization:Bearer hunter2"])
         #expect(run.status == 0, "\(run.error)")
-        #expect(run.output == "Hello World\n")
+        #expect(run.output == "Hello World")
         let lines = run.messages.map(String.init)
         #expect(lines.filter { $0.hasPrefix("jewz: → GET ") }.count == 3, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("jewz: ← 302 GET ") && $0.contains("/redirect/1 in ") && $0.hasSuffix(" ms") }, "\(lines)")

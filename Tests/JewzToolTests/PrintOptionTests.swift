@@ -11,7 +11,7 @@ import Testing
         #expect(headers.output.hasPrefix("HTTP/1.1 200 OK\n"), "\(headers.output)")
         #expect(!headers.output.contains("Hello World"))
         let body = try await runJewz(["--body", sandbox.url("/hello/")])
-        #expect(body.output == "Hello World\n")
+        #expect(body.output == "Hello World")
         let meta = try await runJewz(["--print", "m", "POST", sandbox.url("/dumpupload/"), "a=1"])
         let lines = meta.output.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("Elapsed time: ") == true, "\(meta.output)")

@@ -86,8 +86,8 @@ def main():
         ("sse resumed until 204", ["-S", base + "/events"],
          lambda r: r.stdout == expected_events and RESUMES == ["", "2", "4", "5"]),
         ("unix socket", ["--unix-socket", socket_path, "http://localhost/hello"],
-         lambda r: r.stdout == "hello over a socket\n"),
-        ("zstd body", [base + "/zstd"], lambda r: r.stdout == TEXT.decode() + "\n"),
+         lambda r: r.stdout == "hello over a socket"),
+        ("zstd body", [base + "/zstd"], lambda r: r.stdout == TEXT.decode()),
     ]
     failures = 0
     for name, arguments, check in cases:

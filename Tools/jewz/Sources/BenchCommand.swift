@@ -88,7 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
             requests: requests, concurrency: concurrency, requestsPerSecond: Double(requests) / elapsed,
             p50: Self.percentile(latencies, 0.50), p90: Self.percentile(latencies, 0.90), p99: Self.percentile(latencies, 0.99),
             errors: errors)
-        print(json ? report.json.formatted() : report.text)
+        printLine(json ? report.json.formatted() : report.text)
         if let firstError { printError("first error: \(firstError)") }
         if errors == requests { throw JewzExit.network.code }
     }

@@ -11,7 +11,7 @@ struct BodyOptions: ParsableArguments {
     @Flag(help: "Send the fields as multipart/form-data (implied by a name@path item).")
     var multipart = false
 
-    @Option(help: "Send this file as the request body, streamed from disk (the method then defaults to POST); @path does the same.")
+    @Option(help: "Send this file as the request body, streamed from disk (the method then defaults to POST); @path does the same. A pipe, a device or <(command) is sent chunked as it comes.")
     var upload: String?
 
     @Option(help: "Send this text as the body as it is: application/json when it is JSON, else text/plain.")
@@ -41,6 +41,8 @@ struct BodyOptions: ParsableArguments {
             throw ValidationError("Give one body: fields, --raw, --upload or one @file, not several.")
         }
         if let path = upload ?? files.first {
+            // A pipe or a device has no length and can be read once: it goes chunked.
+            if PipeChunks.isStream(path) { return .stream(try PipeChunks(path: path), contentType: Self.contentType(forFile: path)) }
             return .file(URL(fileURLWithPath: path), contentType: Self.contentType(forFile: path))
         }
         if let raw {
@@ -107,6 +109,7 @@ enum OutgoingBody {
     case data(Data, contentType: String)
     case multipart(MultipartFormData)
     case file(URL, contentType: String)
+    case stream(PipeChunks, contentType: String)
 
     /// Sets the body on `cycle`'s request and its Content-Type in `headers` unless given.
     func install(on cycle: HTTPCycle, headers: inout HTTPHeaderFields) {
@@ -120,6 +123,9 @@ enum OutgoingBody {
         case .file(let url, let contentType):
             cycle.request.body = .file(url)
             headers.addMissing(from: ["Content-Type": contentType])
+        case .stream(let chunks, let contentType):
+            cycle.request.body = chunks.body
+            headers.addMissing(from: ["Content-Type": contentType])
         }
     }
 
@@ -129,6 +135,7 @@ enum OutgoingBody {
         case .data: nil
         case .multipart(let form): "[a multipart/form-data body of \(form.contentLength) bytes, sent as it streams]"
         case .file(let url, _): "[the file \(url.path) as the body]"
+        case .stream(_, _): "[what the pipe or device gives, sent chunked as it comes]"
         }
     }
 }

@@ -9,9 +9,9 @@ enum ExchangePrinter {
     /// registry parsed it when `parsed`.
     static func printResponseBody(_ response: HTTPResponse, parsed: Bool = false) {
         if parsed {
-            print(ParsedPrinter.text(for: response, highlighting: isatty(STDOUT_FILENO) == 1))
+            printLine(ParsedPrinter.text(for: response, highlighting: isatty(STDOUT_FILENO) == 1))
         } else if let json = response.json, isatty(STDOUT_FILENO) == 1 {
-            print(json.formatted(pretty: true, highlighting: .ansi))
+            printLine(json.formatted(pretty: true, highlighting: .ansi))
         } else {
             printBody(response.data, text: response.text)
         }
@@ -21,34 +21,36 @@ enum ExchangePrinter {
         var target = request.url.path(percentEncoded: true)
         if target.isEmpty { target = "/" }
         if let query = request.url.query(percentEncoded: true) { target += "?" + query }
-        print("\(request.method) \(target) HTTP/1.1")
-        print("Host: \(request.url.host(percentEncoded: false) ?? "")\(request.url.port.map { ":\($0)" } ?? "")")
-        for field in request.headers { print("\(field.name): \(field.value)") }
+        printLine("\(request.method) \(target) HTTP/1.1")
+        printLine("Host: \(request.url.host(percentEncoded: false) ?? "")\(request.url.port.map { ":\($0)" } ?? "")")
+        for field in request.headers { printLine("\(field.name): \(field.value)") }
         // The transport frames the body; the length it sends is part of what goes out.
         if let length = request.body?.knownLength, !request.headers.contains("Content-Length"),
             !request.headers.contains("Transfer-Encoding")
         {
-            print("Content-Length: \(length)")
+            printLine("Content-Length: \(length)")
         }
-        print()
+        printLine()
     }
 
     static func printResponseHead(_ response: HTTPResponse) {
-        print("\(response.version ?? .http1_1) \(response.statusCode) \(HTTPResponse.reasonPhrase(for: response.statusCode))")
-        for field in response.headers { print("\(field.name): \(field.value)") }
-        print()
+        printLine("\(response.version ?? .http1_1) \(response.statusCode) \(HTTPResponse.reasonPhrase(for: response.statusCode))")
+        for field in response.headers { printLine("\(field.name): \(field.value)") }
+        printLine()
     }
 
-    /// The body as text; on a terminal, a notice instead of bytes that are not text (they do
-    /// not decode, or hold a NUL, as httpie judges) — they would garble it; piped, the bytes.
-    static func printBody(_ data: Data, text: String?) {
+    /// The body: piped or redirected, its bytes exactly as they came (after content decoding),
+    /// for a checksum, `cmp` or a concatenation to see the server's; on a terminal, as text
+    /// with a closing line break, or a notice instead of bytes that are not text (they do not
+    /// decode, or hold a NUL, as httpie judges) — they would garble it. A request's body
+    /// (`asSent`), printed before the response, keeps its line break when it is text.
+    static func printBody(_ data: Data, text: String?, asSent: Bool = false) {
         let terminal = isatty(STDOUT_FILENO) == 1
+        guard terminal || (asSent && text != nil) else { return StandardOutput.write(data) }
         if let text, !(terminal && data.contains(0)) {
-            print(text)
-        } else if terminal {
-            print("[binary data, \(data.count) bytes: not shown on a terminal]")
+            printLine(text)
         } else {
-            FileHandle.standardOutput.write(data)
+            printLine("[binary data, \(data.count) bytes: not shown on a terminal]")
         }
     }
 }
@@ -91,17 +93,17 @@ extension ExchangePrinter {
     /// `--print m`: how long the exchange took, its sizes, the HTTP version and where the
     /// response came from.
     static func printMetadata(_ response: HTTPResponse, request: HTTPRequest, elapsed: Duration) {
-        print(String(format: "Elapsed time: %.3f s", elapsed.inSeconds))
-        print("HTTP version: \(response.version ?? .http1_1)")
-        if let sent = request.data?.count { print("Request body: \(sent) bytes") }
-        print("Response body: \(response.data.count) bytes")
+        printLine(String(format: "Elapsed time: %.3f s", elapsed.inSeconds))
+        printLine("HTTP version: \(response.version ?? .http1_1)")
+        if let sent = request.data?.count { printLine("Request body: \(sent) bytes") }
+        printLine("Response body: \(response.data.count) bytes")
         let source = switch response.source {
         case .network: "the network"
         case .cache: "the cache, fresh"
         case .revalidated: "the cache, confirmed by the server (304)"
         case .stale: "the cache, stale"
         }
-        print("From: \(source)")
-        print()
+        printLine("From: \(source)")
+        printLine()
     }
 }

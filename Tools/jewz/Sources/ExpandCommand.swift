@@ -23,7 +23,7 @@ struct ExpandCommand: ParsableCommand {
             guard words.isEmpty else { throw ValidationError("--jsonl reads templates from standard input; give no arguments.") }
             while let line = readLine(strippingNewline: true) {
                 guard !line.allSatisfy(\.isWhitespace) else { continue }
-                print(Self.expandLine(line).formatted())
+                printLine(Self.expandLine(line).formatted())
             }
             return
         }
@@ -37,7 +37,7 @@ struct ExpandCommand: ParsableCommand {
             }
         }
         do {
-            print(try URITemplate(text).expand(variables))
+            printLine(try URITemplate(text).expand(variables))
         } catch {
             printError(error.description)
             throw JewzExit.usage.code

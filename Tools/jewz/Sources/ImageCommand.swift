@@ -42,7 +42,7 @@ struct ImageCommand: AsyncParsableCommand {
         try? await images.session.shutdown()
         switch outcome {
         case .success(let response):
-            print(json ? Self.json(response).formatted() : Self.text(response))
+            printLine(json ? Self.json(response).formatted() : Self.text(response))
         case .failure(let error as ImageError):
             printError(error.description)
             throw JewzExit.notAnImage.code

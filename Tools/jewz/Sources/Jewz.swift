@@ -22,7 +22,8 @@ struct Jewz: AsyncParsableCommand {
             jewz tour [STEP] [--list]       walk through the toolkit against an in-process Sandbox (one step, or the list)
 
             Exit status: 0 for 2xx/3xx, 4 for 4xx, 5 for 5xx, 2 for network errors and timeouts, 1 for usage errors,
-            3 when `jewz image` gets a body that is not an image.
+            3 when `jewz image` gets a body that is not an image, 23 when the output cannot be written (a full disk);
+            a reader that goes away (jewz URL | head) ends jewz as SIGPIPE ends any tool, quietly.
             JEWZ_LOG_LEVEL=debug shows the library's log (requests, retries, failures) on standard error.
             """,
         subcommands: [RequestCommand.self, AuthCommand.self, ExpandCommand.self, ImageCommand.self, ServiceCommand.self, PinsCommand.self, BenchCommand.self, ServeCommand.self, ProxyCommand.self, WebSocketCommand.self, TourCommand.self],
@@ -57,7 +58,7 @@ struct Jewz: AsyncParsableCommand {
             Foundation.exit(code.rawValue)
         } catch {
             if exitCode(for: error) == .success {
-                print(fullMessage(for: error))
+                printLine(fullMessage(for: error))
                 Foundation.exit(0)
             }
             // One line of our own for the message (its control characters escaped), then
@@ -66,7 +67,7 @@ struct Jewz: AsyncParsableCommand {
             let full = fullMessage(for: error)
             let usage = full.range(of: message).map { full[$0.upperBound...] }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             printError(message.isEmpty ? String(describing: error) : message)
-            if !usage.isEmpty { FileHandle.standardError.write(Data((usage + "\n").utf8)) }
+            if !usage.isEmpty { StandardOutput.writeError(usage + "\n") }
             Foundation.exit(JewzExit.usage.rawValue)
         }
     }
@@ -101,6 +102,8 @@ enum JewzExit: Int32 {
     case notAnImage = 3
     case clientError = 4
     case serverError = 5
+    /// The output could not be written (a full disk), as curl's 23.
+    case outputFailed = 23
 
     var code: ExitCode { ExitCode(rawValue) }
 }
@@ -109,23 +112,5 @@ enum JewzExit: Int32 {
 /// CR and LF among them) are escaped, so a message is always one line and never a terminal
 /// command.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("jewz: \(message.escapingControlCharacters)\n".utf8))
-}
-
-extension String {
-    /// The text with C0 controls and DEL written as escapes (`\n`, `\r`, `\t`, `\u{1B}`).
-    var escapingControlCharacters: String {
-        var result = ""
-        result.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}": result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    StandardOutput.writeError("jewz: \(message.escapingControlCharacters)\n")
 }

@@ -10,7 +10,7 @@ enum PeakMemory {
                 let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
                 let kibibytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
             else { return }
-            FileHandle.standardError.write(Data("jewz: peak resident memory \(kibibytes * 1024) bytes\n".utf8))
+            StandardOutput.writeError("jewz: peak resident memory \(kibibytes * 1024) bytes\n")
         }
     }
 }

@@ -29,7 +29,7 @@ struct PinsCommand: AsyncParsableCommand {
             printError(error.description)
             throw (error.code == .invalidConfiguration ? JewzExit.usage : JewzExit.network).code
         }
-        for pin in pins { print(pin) }
+        for pin in pins { printLine("\(pin)") }
     }
 
     private func pins() async throws -> [AsyncHTTPClientTransport.CertificatePin] {

@@ -42,7 +42,7 @@ final class ProgressBar: Sendable {
             return Self.line(total: total, expected: expected, rate: rate)
         }
         guard let line else { return }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line + (finished ? "\n" : "")).utf8))
+        StandardOutput.writeError("\r\u{1B}[K" + line + (finished ? "\n" : ""))
     }
 
     /// `12.3 MiB of 100.0 MiB (12%)  8.1 MiB/s  0:11 left`.

@@ -29,11 +29,11 @@ extension RequestCommand {
             if MediaType(opened.response.headers["Content-Type"] ?? "")?.essence == "text/event-stream" {
                 let configuration = HTTPEventSource.Configuration(reconnects: !streaming.noReconnect)
                 for try await event in HTTPEventSource(continuing: opened.body, request: cycle.request, session: session, configuration: configuration) {
-                    print(StreamOptions.text(of: event))
+                    printLine(StreamOptions.text(of: event))
                     fflush(nil)
                 }
             } else {
-                for try await chunk in opened.body { FileHandle.standardOutput.write(chunk) }
+                for try await chunk in opened.body { StandardOutput.write(chunk) }
             }
         } catch let error as HTTPError {
             throw Self.exitStatus(for: error, response: error.response).code

@@ -11,8 +11,9 @@ final class RequestEcho: HTTPMiddleware {
     private let parts: String
     private let placeholder: String?
     private let sends: Bool
-    /// Whether the `Authorization` value is shown redacted: a token jewz got (`--oauth2`),
-    /// which the user never typed and must not find in a terminal's scrollback.
+    /// Whether the `Authorization` value is shown redacted: a token jewz got (`--oauth2`), or
+    /// credentials read from a file (`--netrc`), which the user never typed and must not find
+    /// in a terminal's scrollback.
     private let redactsAuthorization: Bool
     private let echoed = Atomic<Bool>(false)
 
@@ -54,13 +55,16 @@ final class RequestEcho: HTTPMiddleware {
             if redactsAuthorization, let value = shown.headers["Authorization"] {
                 shown.headers["Authorization"] = (value.split(separator: " ").first.map { $0 + " " } ?? "") + "<redacted>"
             }
+            // A session token is never typed on the command line: jewz read it from the
+            // environment or a profile.
+            if shown.headers.contains("X-Amz-Security-Token") { shown.headers["X-Amz-Security-Token"] = "<redacted>" }
             ExchangePrinter.printRequestHead(shown)
         }
         guard parts.contains("B") else { return }
         if let data = request.data {
-            ExchangePrinter.printBody(data, text: String(data: data, encoding: .utf8))
+            ExchangePrinter.printBody(data, text: String(data: data, encoding: .utf8), asSent: true)
         } else if let placeholder {
-            print(placeholder)
+            printLine(placeholder)
         }
     }
 }

@@ -46,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw JewzExit.network.code
         }
         // Scripts read the port from this line, often through a pipe: write it unbuffered.
-        FileHandle.standardOutput.write(Data("Sandbox listening on \(sandbox.baseURL) (try \(sandbox.url("/hello/")))\n".utf8))
+        printLine("Sandbox listening on \(sandbox.baseURL) (try \(sandbox.url("/hello/")))")
         try await sandbox.waitUntilClosed()
     }
 }

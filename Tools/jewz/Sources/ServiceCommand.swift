@@ -65,7 +65,7 @@ struct ServiceCommand: AsyncParsableCommand {
         let serviceProfile: ServiceProfile
         do { serviceProfile = try ServiceProfile(data: data) } catch {
             printError(error.description)
-            for problem in error.problems { print(Self.line(for: problem)) }
+            for problem in error.problems { printLine(Self.line(for: problem)) }
             throw JewzExit.usage.code
         }
         if list {
@@ -134,12 +134,12 @@ struct ServiceCommand: AsyncParsableCommand {
             printError(error.description)
             throw JewzExit.usage.code
         }
-        for problem in problems { print(Self.line(for: problem)) }
+        for problem in problems { printLine(Self.line(for: problem)) }
         guard problems.isEmpty else {
             printError("\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(profile)")
             throw JewzExit.usage.code
         }
-        if let profile = try? ServiceProfile(data: data) { print("\(self.profile): valid, \(profile.resources.count) resources") }
+        if let profile = try? ServiceProfile(data: data) { printLine("\(self.profile): valid, \(profile.resources.count) resources") }
     }
 
     static func line(for problem: ProfileProblem) -> String {
@@ -152,11 +152,11 @@ struct ServiceCommand: AsyncParsableCommand {
         for resource in profile.resources {
             let name = resource.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
             let method = resource.method.rawValue.padding(toLength: methodWidth, withPad: " ", startingAt: 0)
-            print("\(name)  \(method)  \(resource.template)")
+            printLine("\(name)  \(method)  \(resource.template)")
         }
         let environments = profile.environments.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         if !profile.baseURL.isEmpty || !environments.isEmpty {
-            print("base URL: \(profile.baseURL.isEmpty ? "(none)" : profile.baseURL)" + (environments.isEmpty ? "" : "; environments: " + environments.joined(separator: ", ")))
+            printLine("base URL: \(profile.baseURL.isEmpty ? "(none)" : profile.baseURL)" + (environments.isEmpty ? "" : "; environments: " + environments.joined(separator: ", ")))
         }
     }
 

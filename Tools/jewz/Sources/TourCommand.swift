@@ -25,7 +25,7 @@ struct TourCommand: AsyncParsableCommand {
         let all = TourStep.all(sandbox)
         if list {
             try await sandbox.shutdown()
-            for (number, step) in all.enumerated() { print("\(number + 1). \(step.title)") }
+            for (number, step) in all.enumerated() { printLine("\(number + 1). \(step.title)") }
             return
         }
         let chosen = try choose(from: all)
@@ -33,33 +33,33 @@ struct TourCommand: AsyncParsableCommand {
             try await sandbox.shutdown()
             throw ValidationError("No step's title contains \"\(step.joined(separator: " "))\"; jewz tour --list shows them.")
         }
-        print("Jewzruxin tour — the Sandbox is listening on \(sandbox.baseURL)\n")
+        printLine("Jewzruxin tour — the Sandbox is listening on \(sandbox.baseURL)\n")
         var failed: [String] = []
         let steps = chosen.map(\.step)
         for (number, step) in chosen {
-            print("\(number). \(step.title)")
+            printLine("\(number). \(step.title)")
             for line in step.code.split(separator: "\n", omittingEmptySubsequences: false) {
-                print("     \(line)")
+                printLine("     \(line)")
             }
             do {
                 let outcome = try await step.run()
-                print("   → \(outcome.shown)")
+                printLine("   → \(outcome.shown)")
                 if outcome.passed {
-                    print("   ✓\n")
+                    printLine("   ✓\n")
                 } else {
-                    print("   ✗ expected \(outcome.expected)\n")
+                    printLine("   ✗ expected \(outcome.expected)\n")
                     failed.append(step.title)
                 }
             } catch {
-                print("   ✗ threw \(error)\n")
+                printLine("   ✗ threw \(error)\n")
                 failed.append(step.title)
             }
         }
         try await sandbox.shutdown()
         if failed.isEmpty {
-            print(steps.count == 1 ? "The step gave the expected result." : "All \(steps.count) steps gave the expected result.")
+            printLine(steps.count == 1 ? "The step gave the expected result." : "All \(steps.count) steps gave the expected result.")
         } else {
-            print("\(failed.count) of \(steps.count) steps went wrong: \(failed.joined(separator: "; "))")
+            printLine("\(failed.count) of \(steps.count) steps went wrong: \(failed.joined(separator: "; "))")
             throw ExitCode.failure
         }
     }

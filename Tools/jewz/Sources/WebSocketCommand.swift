@@ -79,7 +79,7 @@ struct WebSocketCommand: AsyncParsableCommand {
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await message in socket.messages {
-                    print(message)
+                    printLine(message)
                     lastHeard.touch()
                 }
             }
@@ -108,7 +108,7 @@ struct WebSocketCommand: AsyncParsableCommand {
         }
     }
 
-    private func print(_ message: WebSocket.Message) {
+    private func printLine(_ message: WebSocket.Message) {
         var output: Data
         switch (message, json) {
         case (.text(let text), false):
@@ -121,7 +121,7 @@ struct WebSocketCommand: AsyncParsableCommand {
             output = (try? JSONSerialization.data(withJSONObject: ["binary": data.base64EncodedString()])) ?? Data()
         }
         output.append(0x0A)
-        FileHandle.standardOutput.write(output)
+        StandardOutput.write(output)
     }
 
     /// The handshake's request and the socket's options, from the arguments.

@@ -85,7 +85,7 @@ struct ProxyCommand: AsyncParsableCommand {
             throw JewzExit.network.code
         }
         // Scripts read the port from this line, often through a pipe: write it unbuffered.
-        FileHandle.standardOutput.write(Data("jewz proxy listening on http://\(bind):\(server.port), \(target)\n".utf8))
+        printLine("jewz proxy listening on http://\(bind):\(server.port), \(target)")
         let signals = Self.stopping(server)
         try await server.waitUntilClosed()
         signals.forEach { $0.cancel() }
