@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Auth_Sources_OAuth2_OAuth2Authentication_swift {
-    // Packages/Auth/Sources/OAuth2/OAuth2Authentication.swift:57
-    static func example57() async throws {
+    // Packages/Auth/Sources/OAuth2/OAuth2Authentication.swift:58
+    static func example58() async throws {
         let session = HTTPSession()
         let client = OAuth2Client(
             endpoints: try await .discover(issuer: URL(string: "https://auth.example.com")!, using: session),

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Auth_Sources_Scoping_CredentialOrigins_swift {
-    // Packages/Auth/Sources/Scoping/CredentialOrigins.swift:59
-    static func example59() async throws {
+    // Packages/Auth/Sources/Scoping/CredentialOrigins.swift:60
+    static func example60() async throws {
         let session = HTTPSession()
         let pw = "s3cret"
         try session.update { $0.authentications = [BasicAuthentication(username: "ada", password: pw).limited(to: ["https://intranet.example"])] }

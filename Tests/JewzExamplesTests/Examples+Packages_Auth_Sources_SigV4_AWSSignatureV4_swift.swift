@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Auth_Sources_SigV4_AWSSignatureV4_swift {
-    // Packages/Auth/Sources/SigV4/AWSSignatureV4.swift:16
-    static func example16() async throws {
+    // Packages/Auth/Sources/SigV4/AWSSignatureV4.swift:17
+    static func example17() async throws {
         let url = URL(string: "https://api.example.com/items")!
         var configuration = HTTPSession.Configuration()
         let credentials = AWSCredentials.environment() ?? AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")

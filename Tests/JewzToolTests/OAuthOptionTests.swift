@@ -15,6 +15,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = directory.appendingPathComponent("client.pem")
         try Data(SandboxOAuthClients.jwtClientKeyPEM.utf8).write(to: key)
+        chmod(key.path, 0o600)
         let server = ["--issuer", sandbox.url("")]
         for client in [["--client", "jewz-confidential:s3cret"], ["--client", "jewz-confidential:s3cret", "--client-auth", "post"],
             ["--client", "jewz-jwt", "--client-key", key.path]]

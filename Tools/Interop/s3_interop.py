@@ -5,8 +5,8 @@ ours.
 - botocore as a second signer: requests jewz prints with `--offline` (S3 and a form-posting
   service, queries and paths that need encoding, a session token) are signed again by
   botocore at the same instant; the signatures must be equal.
-- botocore's presigner: a URL `jewz --presign` makes carries the signature botocore gives the
-  same URL at the same instant. (moto's authentication reads only the Authorization header: a
+- botocore's presigner: a URL `jewz --presign` makes, for S3 and for STS, carries the signature
+  botocore gives the same URL at the same instant. (moto's authentication reads only the Authorization header: a
   presigned request to it fails inside moto, so it cannot be the judge of one.)
 - moto's S3 server on loopback, with its request authentication on (an IAM user and its key,
   every signature checked, a wrong one refused): jewz creates a bucket, puts, gets, lists and
@@ -89,17 +89,26 @@ def botocore_agrees(binary):
         ours = sent.split("Signature=")[-1]
         check(run.returncode == 0 and theirs == ours, "botocore signs %s %s alike" % (method, target), run)
 
-    url = "https://examplebucket.s3.us-east-1.amazonaws.com/photos/a%20b.jpg?versionId=7"
-    run = jewz(binary, "--aws-sigv4", "aws:amz:%s:s3" % REGION, "--presign", "600", url, credentials=(key.access_key, key.secret_key, key.token))
+    credentials = (key.access_key, key.secret_key, key.token)
+    presign_agrees(binary, credentials, "s3", "https://examplebucket.s3.us-east-1.amazonaws.com/photos/a%20b.jpg?versionId=7", 600,
+                   botocore.auth.S3SigV4QueryAuth(key, "s3", REGION, expires=600), "botocore presigns the same URL alike")
+    # Any service but S3 signs the payload's hash (an empty GET's), not UNSIGNED-PAYLOAD: an STS
+    # GetCallerIdentity URL, as EKS tokens are made.
+    presign_agrees(binary, credentials, "sts", "https://sts.us-east-1.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15", 60,
+                   botocore.auth.SigV4QueryAuth(key, "sts", REGION, expires=60), "botocore presigns an STS URL alike")
+
+
+def presign_agrees(binary, credentials, service, url, expires, presigner, name):
+    """`jewz --presign` of `url` carries the signature `presigner` gives it at the same instant."""
+    run = jewz(binary, "--aws-sigv4", "aws:amz:%s:%s" % (REGION, service), "--presign", str(expires), url, credentials=credentials)
     link = run.stdout.decode().strip()
     query = dict(pair.split("=", 1) for pair in link.split("?", 1)[-1].split("&"))
     at = datetime.datetime.strptime(query.get("X-Amz-Date", "19700101T000000Z"), "%Y%m%dT%H%M%SZ")
     request = AWSRequest(method="GET", url=url)
-    presigner = botocore.auth.S3SigV4QueryAuth(key, "s3", REGION, expires=600)
     with mock.patch("botocore.auth.get_current_datetime", return_value=at):
         presigner.add_auth(request)
     theirs = dict(pair.split("=", 1) for pair in request.url.split("?", 1)[-1].split("&")).get("X-Amz-Signature")
-    check(run.returncode == 0 and theirs == query.get("X-Amz-Signature"), "botocore presigns the same URL alike", run)
+    check(run.returncode == 0 and theirs == query.get("X-Amz-Signature"), name, run)
 
 
 def moto_s3(binary, scratch):

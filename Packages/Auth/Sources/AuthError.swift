@@ -33,6 +33,12 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         public static let tokenRejected = Code("tokenRejected")
         /// A signing key could not be read.
         public static let invalidKey = Code("invalidKey")
+        /// An authorization server's endpoint is not `https` (and not on loopback): its requests
+        /// carry secrets that must not cross the network in the clear.
+        public static let insecureEndpoint = Code("insecureEndpoint")
+        /// A token store cannot be trusted: it belongs to another user, others may change or
+        /// read it, or it holds another server's or client's token.
+        public static let untrustedTokenStore = Code("untrustedTokenStore")
         /// The code's name.
         public var description: String { name }
     }
@@ -60,6 +66,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     static func loginRequired(_ reason: String) -> AuthError { AuthError(.loginRequired, reason) }
     static func tokenRejected(_ reason: String) -> AuthError { AuthError(.tokenRejected, reason) }
     static func invalidKey(_ reason: String) -> AuthError { AuthError(.invalidKey, reason) }
+    static func insecureEndpoint(_ url: String) -> AuthError { AuthError(.insecureEndpoint, url) }
+    static func untrustedTokenStore(_ reason: String) -> AuthError { AuthError(.untrustedTokenStore, reason) }
 
     static func bodyNotHashable() -> AuthError {
         AuthError(.bodyNotHashable, "")
@@ -102,6 +110,10 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
             return "The server refused a fresh token (\(detail)): the token lacks a right this request needs, or the server does not trust its issuer."
         case .invalidKey:
             return "The signing key cannot be used: \(detail)."
+        case .untrustedTokenStore:
+            return "The token store cannot be used: \(detail)."
+        case .insecureEndpoint:
+            return "The authorization server's endpoint \(detail) is not https: its requests carry secrets. Use its https URL (only loopback may be http)."
         default:
             return "\(code): \(detail)"
         }

@@ -31,7 +31,7 @@ struct AuthCommand: AsyncParsableCommand {
             let session = try connection.makeSession()
             do {
                 let oauth = try await client.makeClient(issuer: issuer, using: session)
-                let result = try await body(oauth, OAuth2FileTokenStore(url: client.storeURL(for: oauth)))
+                let result = try await body(oauth, try client.fileStore(for: oauth))
                 try? await session.shutdown()
                 return result
             } catch {
@@ -58,7 +58,7 @@ struct AuthCommand: AsyncParsableCommand {
                 let token = try await AuthCommand.reporting {
                     try await OAuth2Authentication(client: client, grant: grant, store: store).signIn()
                 }
-                print("Signed in as \(client.clientID); \(AuthCommand.summary(token)). Kept in \(store.url.path).")
+                printLine("Signed in as \(client.clientID); \(AuthCommand.summary(token)). Kept in \(store.url.path).")
             }
         }
     }
@@ -71,10 +71,10 @@ struct AuthCommand: AsyncParsableCommand {
         func run() async throws {
             try await server.withClient { client, store in
                 guard let token = try await store.token() else {
-                    print("Not signed in as \(client.clientID): jewz auth login.")
+                    printLine("Not signed in as \(client.clientID): jewz auth login.")
                     throw JewzExit.clientError.code
                 }
-                print("Signed in as \(client.clientID); \(AuthCommand.summary(token)).")
+                printLine("Signed in as \(client.clientID); \(AuthCommand.summary(token)).")
             }
         }
     }
@@ -89,7 +89,7 @@ struct AuthCommand: AsyncParsableCommand {
                 try await AuthCommand.reporting {
                     try await OAuth2Authentication(client: client, grant: .storedOnly, store: store).signOut()
                 }
-                print("Signed out: the token is revoked\(client.endpoints.revocation == nil ? " (the server has no revocation endpoint: it only expires)" : "") and forgotten.")
+                printLine("Signed out: the token is revoked\(client.endpoints.revocation == nil ? " (the server has no revocation endpoint: it only expires)" : "") and forgotten.")
             }
         }
     }
@@ -99,13 +99,17 @@ struct AuthCommand: AsyncParsableCommand {
         var parts = [token.expiresAt.map { "the access token expires \($0.formatted(.iso8601))" } ?? "the access token has no stated expiry"]
         parts.append(token.refreshToken == nil ? "no refresh token" : "refreshed without you while the server allows")
         if !token.scopes.isEmpty { parts.append("scopes: \(token.scopes.joined(separator: " "))") }
-        return parts.joined(separator: ", ")
+        // The scopes are the server's words: escaped, they cannot rewrite the terminal.
+        return parts.joined(separator: ", ").escapingControlCharacters
     }
 
     /// A refusal (of the client, the user or the token) is the client's to mend, as a 4xx is;
-    /// anything else is the network's or the server's.
+    /// a URL or a file the user gave that cannot be trusted is a usage error; anything else is
+    /// the network's or the server's.
     static func exit(for error: AuthError) -> JewzExit {
-        [.authorizationServer, .accessDenied, .loginRequired, .tokenRejected, .expiredToken, .invalidKey].contains(error.code)
+        // What the user gave (an http endpoint, a store that is not theirs) is theirs to mend.
+        if [.insecureEndpoint, .untrustedTokenStore].contains(error.code) { return .usage }
+        return [.authorizationServer, .accessDenied, .loginRequired, .tokenRejected, .expiredToken, .invalidKey].contains(error.code)
             ? .clientError : .network
     }
 

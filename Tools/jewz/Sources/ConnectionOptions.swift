@@ -9,6 +9,15 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: [.customShort("a"), .customShort("u"), .long], help: "Credentials (-u as curl's): USER:PASSWORD (the password is asked for on a terminal when only USER is given), or the token with --auth-type bearer.")
     var auth: String?
 
+    @Flag(help: "Take --auth from ~/.netrc (or the file NETRC names) for the request's host, as curl --netrc does.")
+    var netrc = false
+
+    @Option(help: "Take --auth from this .netrc file for the request's host.")
+    var netrcFile: String?
+
+    @Flag(help: "Send credentials on a redirect to another host too, as curl's --location-trusted; by default they stay with the host the request was for.")
+    var locationTrusted = false
+
     @Option(help: "basic (the default; sent with the request), digest (answers the server's challenge, RFC 7616), ntlm (NTLMv2 on a connection of its own; USER may be DOMAIN\\USER), auto (answers the challenge with the strongest scheme offered: Digest, then NTLM, then Basic) or bearer.")
     var authType = "basic"
 
@@ -61,13 +70,15 @@ struct ConnectionOptions: ParsableArguments {
         return HTTPSession(configuration: configuration)
     }
 
-    /// `--auth` and `--auth-type`, as httpie reads them; `--aws-sigv4`, with `--auth` as its key.
+    /// `--auth` and `--auth-type`, as httpie reads them, or the `.netrc` entry for `host`;
+    /// `--aws-sigv4`, with `--auth` as its key; `--location-trusted`.
     private func configureAuthentication(_ configuration: inout HTTPSession.Configuration, host: String?) throws {
+        configuration.sendsCredentialsAcrossRedirects = locationTrusted
         if let awsSigv4 {
             configuration.networkMiddleware.append(try Self.signer(awsSigv4, key: auth, host: host))
             return
         }
-        guard let auth else { return }
+        guard let auth = try auth ?? netrcCredentials(forHost: host) else { return }
         let type = authType.lowercased()
         if type == "bearer" {
             configuration.requestProcessors = [BearerTokenProcessor(token: auth)]
@@ -86,6 +97,34 @@ struct ConnectionOptions: ParsableArguments {
         } else {
             configuration.requestProcessors = [BasicAuthProcessor(username: user, password: password)]
         }
+    }
+
+    /// Whether the credentials come from a file rather than the command line (`--netrc`,
+    /// `--netrc-file`): then `-v` shows them redacted.
+    var readsCredentialsFromFile: Bool { auth == nil && (netrc || netrcFile != nil) }
+
+    /// `USER:PASSWORD` from the `.netrc` file `--netrc` or `--netrc-file` names, for `host`; `nil`
+    /// when neither is given or the file has no entry with a login for it.
+    ///
+    /// - Throws: `ValidationError` when the file cannot be read or others can read it.
+    private func netrcCredentials(forHost host: String?) throws -> String? {
+        guard auth == nil, let host else { return nil }
+        let environment = ProcessInfo.processInfo.environment
+        let path: String
+        if let netrcFile {
+            path = netrcFile
+        } else if netrc, let named = environment["NETRC"] ?? environment["HOME"].map({ $0 + "/.netrc" }) {
+            path = named
+        } else if netrc {
+            throw ValidationError("--netrc reads ~/.netrc, and HOME is not set: give --netrc-file FILE.")
+        } else {
+            return nil
+        }
+        let option = netrcFile == nil ? "--netrc" : "--netrc-file"
+        guard let entry = Netrc(try SecretFile.contents(of: path, option: option)).entry(forHost: host), let login = entry.login else {
+            return nil
+        }
+        return "\(login):\(entry.password ?? "")"
     }
 
     /// The signer `--aws-sigv4 aws:amz[:REGION[:SERVICE]]` describes, with `KEY:SECRET`, the

@@ -35,7 +35,7 @@ extension RequestCommand {
         configuration.allowsInsecureRedirects = allowInsecureRedirects
         if let cache { configuration.cache = try diskCache(at: cache, mebibytes: cacheSize) }
         try connection.configure(&configuration, host: host)
-        let echo = RequestEcho.forPrinting(parts, offline: offline, placeholder: placeholder, redactingAuthorization: oauth.oauth2 != nil)
+        let echo = RequestEcho.forPrinting(parts, offline: offline, placeholder: placeholder, redactingAuthorization: oauth.oauth2 != nil || connection.readsCredentialsFromFile)
         // The connection's own (a signer) come first, so that what is printed and logged is the
         // request as it goes on the wire, signature included; the echo stops an offline one there.
         configuration.networkMiddleware += (echo.map { [$0] } ?? []) + (log ? [HTTPLoggingMiddleware(logger: Self.exchangeLog)] : [])

@@ -133,7 +133,7 @@ struct RequestCommand: AsyncParsableCommand {
             guard presign > 0, let signer = session.configuration.networkMiddleware.lazy.compactMap({ $0 as? AWSSignatureV4 }).first else {
                 throw ValidationError("--presign takes a number of seconds, with --aws-sigv4.")
             }
-            print(signer.presignedURL(for: cycle.request, lifetime: .seconds(presign)).absoluteString)
+            printLine(signer.presignedURL(for: cycle.request, lifetime: .seconds(presign)).absoluteString)
             try? await session.shutdown()
             return
         }
@@ -273,9 +273,9 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     /// httpie's shorthands: `:3000/x` is localhost, and a URL without scheme is http.
-    static func normalizedURL(_ url: String) -> String {
+    static func normalizedURL(_ url: String, defaultScheme: String = "http") -> String {
         if url.hasPrefix(":") { return "http://localhost" + url }
         if url.contains("://") { return url }
-        return "http://" + url
+        return defaultScheme + "://" + url
     }
 }

@@ -32,6 +32,36 @@ extension TourStep {
                     expected: "Authorization scoped to eu-west-1/s3, link signed: true")
             },
             TourStep(
+                title: "A redirect to another host carries no credential — a signature, a token, a key — unless the session trusts redirects",
+                code: """
+                    let session = HTTPSession(configuration: .init {
+                        $0.networkMiddleware = [AWSSignatureV4(credentials: key, region: "eu-west-1", service: "s3")]
+                        $0.requestProcessors = [AuthorizationHeaderProcessor(scheme: "", credentials: "k3y", field: "X-Api-Key")]
+                    })
+                    // 127.0.0.1 answers 307, Location: http://localhost:PORT/inspect — another origin
+                    let away = try await HTTPCycle.get(url("/redirect-to"), parameters: ["url": elsewhere, "status": "307"], session: session)
+                    try session.update { $0.sendsCredentialsAcrossRedirects = true }   // curl's --location-trusted
+                    """
+            ) {
+                let key = AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")
+                let session = HTTPSession(configuration: .init {
+                    $0.networkMiddleware = [AWSSignatureV4(credentials: key, region: "eu-west-1", service: "s3")]
+                    $0.requestProcessors = [AuthorizationHeaderProcessor(scheme: "", credentials: "k3y", field: "X-Api-Key")]
+                })
+                let elsewhere = url("/inspect").replacingOccurrences(of: "127.0.0.1", with: "localhost")
+                let carried = { () async throws -> String in
+                    let seen = try await HTTPCycle.get(url("/redirect-to"), parameters: ["url": .init(elsewhere), "status": "307"], session: session)
+                    let names = (seen.json?["headers"].array ?? []).compactMap { $0[0].string }
+                    let credentials = names.filter { ["Authorization", "X-Api-Key", "X-Amz-Date"].contains($0) }
+                    return credentials.isEmpty ? "none" : credentials.joined(separator: ", ")
+                }
+                let away = try await carried()
+                try session.update { $0.sendsCredentialsAcrossRedirects = true }
+                let trusted = try await carried()
+                try await session.shutdown()
+                return Outcome("to localhost: \(away); trusted: \(trusted)", expected: "to localhost: none; trusted: X-Api-Key, X-Amz-Date, Authorization")
+            },
+            TourStep(
                 title: "An S3 upload of any size goes in signed chunks, read once; Version 4a signs for a set of regions",
                 code: """
                     let s3 = AWSSignatureV4(credentials: key, region: "eu-west-1", service: "s3", payloadSigning: .signedChunks())

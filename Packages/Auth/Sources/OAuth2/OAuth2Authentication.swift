@@ -48,8 +48,9 @@ public struct OAuth2Grant: Sendable {
 /// (`invalid_grant`), the grant runs again. A rotated refresh token replaces the old one in
 /// the store before the new access token is used. A request refused with a token refreshed
 /// for it (`401`, `error="invalid_token"`) fails with ``AuthError/Code/tokenRejected`` rather
-/// than refreshing again; `insufficient_scope` is returned as the 401 it is, since a new
-/// token would not have more rights.
+/// than refreshing again; a 401 whose Bearer challenge names another error
+/// (`insufficient_scope`), or that challenges another scheme only, is returned as it is,
+/// since a new token would not mend it.
 ///
 /// As a session's authentication, the token goes only to the session's base URL's origin (or
 /// to the origins `limited(to:)` names), never to the authorization server.
@@ -133,13 +134,23 @@ public final class OAuth2Authentication: HTTPAuthentication {
         try await bearer.authorize(&request)
     }
 
-    /// Answers a 401 whose Bearer challenge says `invalid_token` with a renewed token, once;
-    /// `false` for anything else (`insufficient_scope` stays the 401 it is).
+    /// Answers a 401 with a renewed token, once, when the token is what the server refused
+    /// (RFC 6750 §3.1): its Bearer challenge says `invalid_token` or gives no error, or it
+    /// sends no challenge at all. `false` for anything else — `insufficient_scope` or
+    /// `invalid_request`, which a new token does not mend, or a challenge of another scheme
+    /// only — so that a refresh token is not spent for nothing.
     ///
     /// - Throws: ``AuthError`` when the token cannot be renewed.
     public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
-        guard Self.bearerChallenge(in: challenge)?["error"] != "insufficient_scope" else { return false }
+        guard Self.refusesTheToken(challenge) else { return false }
         return try await bearer.respond(to: challenge, retrying: &request)
+    }
+
+    /// Whether a 401 says the token itself was refused, so that another could be accepted.
+    static func refusesTheToken(_ response: HTTPResponse) -> Bool {
+        let challenges = ChallengeKind.server.challenges(in: response)
+        guard let bearer = challenges.first(where: { $0.scheme == "bearer" }) else { return challenges.isEmpty }
+        return bearer["error"] == nil || bearer["error"] == "invalid_token"
     }
 
     /// Looks at the final response for a token refused right after it was renewed.
@@ -161,14 +172,18 @@ public final class OAuth2Authentication: HTTPAuthentication {
     /// A token newer than the one held: the store's on the first call when it is still
     /// valid, else a refresh, else the grant's.
     fileprivate func renew() async throws -> TokenAuthenticator.Credential {
-        let (held, loaded) = state.withLock { ($0.token, $0.loaded) }
-        var current = held
-        if !loaded {
-            current = try await store.token()
-            state.withLock { $0 = State(token: current, loaded: true) }
-            if let current, !current.isExpired(margin: Self.renewalMargin) { return Self.credential(current) }
-        }
-        if let current, current.refreshToken != nil {
+        try await store.renewing { try await renewHoldingStore() }
+    }
+
+    /// ``renew()`` while no other renewal through the store runs: the store's token is read
+    /// first, since another process may have renewed it meanwhile (and rotated the refresh
+    /// token this one holds).
+    private func renewHoldingStore() async throws -> TokenAuthenticator.Credential {
+        let held = state.withLock { $0.token }
+        let stored = try await store.token()
+        state.withLock { $0 = State(token: stored ?? held, loaded: true) }
+        if let stored, stored != held, !stored.isExpired(margin: Self.renewalMargin) { return Self.credential(stored) }
+        if let current = stored ?? held, current.refreshToken != nil {
             do {
                 let refreshed = try await client.refreshed(current)
                 try await keep(refreshed)

@@ -109,13 +109,44 @@ public struct OAuth2Client: Sendable {
 
     /// Sends `request` without the session's authentications and returns its response whatever
     /// its status: an OAuth server's refusal is an answer to read, not a transport failure.
-    static func send(_ request: HTTPRequest, through session: HTTPSession) async throws -> HTTPResponse {
+    ///
+    /// The request goes straight to its endpoint: only over TLS (RFC 6749 §3.2, RFC 8414 §2;
+    /// loopback excepted), and following no redirect — a token request's body holds secrets
+    /// (a client secret, a code and its verifier, a refresh token) meant for that server alone —
+    /// or, with `redirects` `.withinOrigin` (metadata), none to another origin.
+    ///
+    /// - Throws: ``AuthError/Code/insecureEndpoint`` for an `http` URL off loopback;
+    ///   ``AuthError/Code/invalidServerResponse`` for a redirect not followed; a transport's
+    ///   `HTTPError`.
+    static func send(
+        _ request: HTTPRequest, through session: HTTPSession, redirects: HTTPRequestOptions.Redirects = .never
+    ) async throws -> HTTPResponse {
+        try requireTLS(request.url)
+        var options = HTTPRequestOptions(authentications: [])
+        options.redirects = redirects
+        let response: HTTPResponse
         do {
-            return try await session.send(request, options: HTTPRequestOptions(authentications: []))
+            response = try await session.send(request, options: options)
         } catch let error as HTTPError where error.code == .statusCode {
-            guard let response = error.response else { throw error }
-            return response
+            guard let answer = error.response else { throw error }
+            response = answer
         }
+        if HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers) {
+            let location = (response.headers["Location"] ?? "").escapingControlCharacters
+            throw AuthError.invalidServerResponse(
+                "\(request.url.absoluteString) answered \(response.statusCode) with a redirect to \(location), and requests to an authorization "
+                    + "server follow none \(redirects == .withinOrigin ? "to another origin" : "at all"): give the endpoint itself, if you trust where it leads")
+        }
+        return response
+    }
+
+    /// Refuses an endpoint that is not `https`, but on loopback (a local test server, or the
+    /// loopback redirect of a native app).
+    ///
+    /// - Throws: ``AuthError/Code/insecureEndpoint``.
+    static func requireTLS(_ url: URL) throws {
+        guard url.scheme?.lowercased() != "https", !url.isLoopback else { return }
+        throw AuthError.insecureEndpoint(url.absoluteString)
     }
 
     static func formEncoded(_ form: [(String, String)]) -> String {

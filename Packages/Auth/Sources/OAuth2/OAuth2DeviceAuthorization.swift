@@ -18,6 +18,23 @@ public struct OAuth2DeviceAuthorization: Sendable, Hashable {
     var deviceCode: String
 }
 
+extension OAuth2DeviceAuthorization: CustomStringConvertible, CustomReflectable {
+    /// What the user is shown, the device code left out: it is the device's secret.
+    public var description: String {
+        "OAuth2DeviceAuthorization(userCode: \(userCode), verificationURI: \(verificationURI.absoluteString), expiresAt: \(expiresAt), interval: \(interval))"
+    }
+
+    /// The fields `dump` and the debugger show, the device code left out.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "userCode": userCode, "verificationURI": verificationURI, "verificationURIComplete": verificationURIComplete as Any,
+                "expiresAt": expiresAt, "interval": interval, "deviceCode": "<redacted>",
+            ], displayStyle: .struct)
+    }
+}
+
 extension OAuth2Client {
     /// The device authorization grant (RFC 8628), for a program whose user signs in on
     /// another device: asks for a user code, hands it to `present` to show, then polls the
@@ -80,8 +97,9 @@ extension OAuth2DeviceAuthorization {
             throw AuthError.invalidServerResponse("the device authorization answer lacks device_code, user_code, verification_uri or expires_in")
         }
         let lifetime = min(max(stated, 0), 86_400)
-        // RFC 8628 §3.2: five seconds when the server does not say; a wild value is bounded.
-        let seconds = OAuth2Client.number("interval", in: fields).map { min(max($0, 0), 600) } ?? 5
+        // RFC 8628 §3.2: five seconds when the server does not say, or says less than one (a
+        // server's 0 would have the device poll without pause); a wild value is bounded.
+        let seconds = OAuth2Client.number("interval", in: fields).map { $0 < 1 ? 5 : min($0, 600) } ?? 5
         return OAuth2DeviceAuthorization(
             userCode: userCode, verificationURI: verificationURI,
             verificationURIComplete: (fields["verification_uri_complete"] as? String).flatMap(URL.init(string:)),

@@ -28,9 +28,14 @@ public struct OAuth2Endpoints: Sendable, Hashable {
     /// OpenID Connect's `/.well-known/openid-configuration`, each inserted after the host as
     /// RFC 8414 §3.1 does for an issuer with a path.
     ///
-    /// - Throws: ``AuthError/Code/invalidServerResponse`` when neither document exists, or the
-    ///   one found has no `token_endpoint` or names another issuer (RFC 8414 §3.3: metadata
-    ///   that does not name its own issuer may be an impostor's); a transport's `HTTPError`.
+    /// The documents are fetched over TLS (loopback excepted), following redirects on the
+    /// issuer's origin only.
+    ///
+    /// - Throws: ``AuthError/Code/insecureEndpoint`` for an `http` issuer off loopback;
+    ///   ``AuthError/Code/invalidServerResponse`` when neither document exists, one redirects
+    ///   to another origin, or the one found has no `token_endpoint` or names another issuer
+    ///   than `issuer`, character for character (RFC 8414 §3.3: metadata that does not name
+    ///   its own issuer may be an impostor's); a transport's `HTTPError`.
     public static func discover(issuer: URL, using session: HTTPSession) async throws -> OAuth2Endpoints {
         var tried: [String] = []
         for name in ["oauth-authorization-server", "openid-configuration"] {
@@ -38,13 +43,14 @@ public struct OAuth2Endpoints: Sendable, Hashable {
             tried.append(url.absoluteString)
             var request = HTTPRequest(url: url, headers: ["Accept": "application/json"])
             request.appliesContentTypeProcessing = false
-            let response = try await OAuth2Client.send(request, through: session)
+            let response = try await OAuth2Client.send(request, through: session, redirects: .withinOrigin)
             guard response.statusCode == 200 else { continue }
             let fields = try OAuth2Client.jsonObject(response.data, what: "metadata")
-            let named = (fields["issuer"] as? String).map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-            let expected = issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
-            guard named == expected else {
-                throw AuthError.invalidServerResponse("the metadata at \(url.absoluteString) names the issuer \(named ?? "nothing"), not \(expected)")
+            let named = fields["issuer"] as? String
+            guard named == issuer.absoluteString else {
+                let shown = named.map { "\"\($0.escapingControlCharacters)\"" } ?? "none"
+                throw AuthError.invalidServerResponse(
+                    "the metadata at \(url.absoluteString) names the issuer \(shown), not \"\(issuer.absoluteString)\" exactly; give the issuer as the server names it, if you trust it")
             }
             let endpoint: (String) -> URL? = { key in (fields[key] as? String).flatMap(URL.init(string:)) }
             guard let token = endpoint("token_endpoint") else {

@@ -3,9 +3,9 @@ import Foundation
 /// What a token endpoint grants (RFC 6749 §5.1): an access token, when it expires, and the
 /// refresh token that renews it.
 ///
-/// Its `description` redacts every token, so that printing one, logging it or putting it in
-/// an error never shows a credential. Codable, for a ``OAuth2TokenStore`` to keep it.
-public struct OAuth2Token: Sendable, Hashable, Codable, CustomStringConvertible {
+/// Its `description` and its mirror (what `dump` and the debugger show) redact every token,
+/// so that printing one, logging it or putting it in an error never shows a credential. Codable, for a ``OAuth2TokenStore`` to keep it.
+public struct OAuth2Token: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// The credential sent as `Authorization: Bearer …`.
     public var accessToken: String
     /// The token type the server named (`Bearer`).
@@ -45,6 +45,17 @@ public struct OAuth2Token: Sendable, Hashable, Codable, CustomStringConvertible 
         if refreshToken != nil { parts.append("refresh token redacted") }
         if !scopes.isEmpty { parts.append("scopes \(scopes.joined(separator: " "))") }
         return "OAuth2Token(\(parts.joined(separator: ", ")))"
+    }
+
+    /// The fields `dump` and the debugger show, every token redacted.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "accessToken": "<redacted>", "tokenType": tokenType, "expiresAt": expiresAt as Any,
+                "refreshToken": refreshToken.map { _ in "<redacted>" } as Any, "scopes": scopes,
+                "idToken": idToken.map { _ in "<redacted>" } as Any,
+            ], displayStyle: .struct)
     }
 
     /// Reads a token response's JSON, keeping `previous`'s refresh token when the server sends

@@ -23,7 +23,7 @@ enum CredentialOrigins {
 public struct OriginLimitedAuthentication: HTTPConnectionAuthentication {
     /// The authentication it limits.
     public let base: any HTTPAuthentication
-    /// The origins (scheme, host and port) it serves.
+    /// The origins (scheme, host and port) it serves; empty, none.
     public let origins: Set<String>
 
     /// Whether the base answers `challenge` with a handshake on a connection of its own.
@@ -33,19 +33,19 @@ public struct OriginLimitedAuthentication: HTTPConnectionAuthentication {
 
     /// The base's credentials, for a request to one of the origins.
     public func authorize(_ request: inout HTTPRequest) async throws {
-        guard CredentialOrigins.allow(request.url, in: origins) else { return }
+        guard origins.contains(request.url.origin) else { return }
         try await base.authorize(&request)
     }
 
     /// The base's answer to `challenge`, for a request to one of the origins; `false` otherwise.
     public func respond(to challenge: HTTPResponse, retrying request: inout HTTPRequest) async throws -> Bool {
-        guard CredentialOrigins.allow(request.url, in: origins) else { return false }
+        guard origins.contains(request.url.origin) else { return false }
         return try await base.respond(to: challenge, retrying: &request)
     }
 
     /// Tells the base of a response to one of the origins.
     public func didReceive(_ response: HTTPResponse, for request: HTTPRequest) throws {
-        guard CredentialOrigins.allow(request.url, in: origins) else { return }
+        guard origins.contains(request.url.origin) else { return }
         try base.didReceive(response, for: request)
     }
 }
@@ -54,7 +54,8 @@ public struct OriginLimitedAuthentication: HTTPConnectionAuthentication {
 extension HTTPAuthentication {
     /// This authentication for requests to `origins` only (`https://api.example.com`: scheme,
     /// host and port; a path is ignored), wherever it is used: a cycle for another host gets
-    /// no credentials from it and no challenge answered.
+    /// no credentials from it and no challenge answered. An empty list, or strings that are no
+    /// URLs, let it serve no origin at all.
     ///
     /// ```swift
     /// try session.update { $0.authentications = [BasicAuthentication(username: "ada", password: pw).limited(to: ["https://intranet.example"])] }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// An AWS access key, and the session token of temporary credentials. Its description shows the
-/// key's identifier only.
-public struct AWSCredentials: Sendable, Hashable, CustomStringConvertible {
+/// An AWS access key, and the session token of temporary credentials. Its description and its
+/// mirror show the key's identifier only.
+public struct AWSCredentials: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The access key's identifier (`AKIA…`, `ASIA…` for temporary credentials).
     public var accessKeyID: String
     /// The secret that signs requests; never logged.
@@ -66,5 +66,14 @@ public struct AWSCredentials: Sendable, Hashable, CustomStringConvertible {
     /// The access key ID, the secret and session token left out.
     public var description: String {
         "AWSCredentials(\(accessKeyID), secret redacted\(sessionToken == nil ? "" : ", session token redacted"))"
+    }
+
+    /// The fields `dump` and the debugger show, the secret and the token redacted.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "accessKeyID": accessKeyID, "secretAccessKey": "<redacted>", "sessionToken": sessionToken.map { _ in "<redacted>" } as Any,
+            ], displayStyle: .struct)
     }
 }

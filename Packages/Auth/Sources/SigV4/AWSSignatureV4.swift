@@ -4,7 +4,8 @@ import JewzHTTPCore
 
 /// Signs requests with AWS Signature Version 4, for S3 and S3-compatible stores (MinIO, Ceph,
 /// R2) and every AWS API: a network middleware, so that it signs what goes on the wire, after
-/// every other field is set, again on each retry and redirect hop.
+/// every other field is set, again on each retry and on each redirect hop that stays on the
+/// call's origin.
 ///
 /// The signature covers the method, path, query, the body's hash and the request's fields
 /// (but `User-Agent`, `Authorization` and the fields proxies and tracers add). A body in memory
@@ -103,9 +104,12 @@ public struct AWSSignatureV4: HTTPMiddleware {
     /// `sigv4`, as `jewz -v` and the stage events call it.
     public var name: String { "sigv4" }
 
-    /// Sends `request` signed now.
+    /// Sends `request` signed now; a redirect hop to another origin than the call's goes
+    /// unsigned (``JewzHTTPCore/HTTPNext/mayCarryCredentials(to:)``), so that a server cannot
+    /// have the key sign a request to wherever its `Location` names.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        try await next(signed(request, at: clock()))
+        guard next.mayCarryCredentials(to: request.url) else { return try await next(request) }
+        return try await next(signed(request, at: clock()))
     }
 
     /// `request` with the fields that sign it: `X-Amz-Date`, `X-Amz-Content-SHA256`,
@@ -170,8 +174,10 @@ public struct AWSSignatureV4: HTTPMiddleware {
     }
 
     /// A URL that performs `request` (a GET, a PUT of a known object) for anyone who has it,
-    /// until `lifetime` has passed: the signature travels in the query (`X-Amz-Signature`),
-    /// only the `Host` field is signed, and the body is `UNSIGNED-PAYLOAD`.
+    /// until `lifetime` has passed: the signature travels in the query (`X-Amz-Signature`) and
+    /// only the `Host` field is signed. For S3 the body is `UNSIGNED-PAYLOAD`; every other
+    /// service wants the body's hash, so the request's body (in memory, or none: a GET's empty
+    /// body) is hashed, as AWS's own signers do (an STS `GetCallerIdentity` URL, an RDS token).
     ///
     /// - Parameters:
     ///   - request: the request the URL stands for; its method must be the one the URL is used with.
@@ -192,7 +198,7 @@ public struct AWSSignatureV4: HTTPMiddleware {
         let query = [request.url.query(percentEncoded: true), added].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: "&")
         let canonical = canonicalization.canonicalRequest(
             method: request.method.rawValue, path: Self.path(of: request.url), query: query, fields: [("host", host)],
-            payloadHash: "UNSIGNED-PAYLOAD")
+            payloadHash: service == "s3" ? "UNSIGNED-PAYLOAD" : Self.payloadHash(of: request))
         let stringToSign = canonicalization.stringToSign(canonicalRequest: canonical, timestamp: timestamp)
         let signature = signature(of: stringToSign, timestamp: timestamp)
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: true)

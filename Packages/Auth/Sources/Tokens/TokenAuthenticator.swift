@@ -25,7 +25,7 @@ public final class TokenAuthenticator: HTTPAuthentication {
     @TaskLocal private static var refreshesRunning: Set<ObjectIdentifier> = []
 
     /// A token and when it stops being valid (`nil`: until a server says so).
-    public struct Credential: Sendable, Hashable {
+    public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
         /// The bearer token, sent as `Authorization: Bearer …`.
         public var token: String
         /// When the token stops being valid; `nil` until a server refuses it.
@@ -38,6 +38,16 @@ public final class TokenAuthenticator: HTTPAuthentication {
         }
 
         func isExpired(at now: Date) -> Bool { expiresAt.map { $0 <= now } ?? false }
+
+        /// The credential with its token redacted, for logs and messages.
+        public var description: String {
+            "Credential(token redacted\(expiresAt.map { ", expires \($0.formatted(.iso8601))" } ?? ""))"
+        }
+
+        /// The fields `dump` and the debugger show, the token redacted.
+        public var customMirror: Mirror {
+            Mirror(self, children: ["token": "<redacted>", "expiresAt": expiresAt as Any], displayStyle: .struct)
+        }
     }
 
     /// Fetches a new credential: a login, a token endpoint; what it throws fails the requests waiting.

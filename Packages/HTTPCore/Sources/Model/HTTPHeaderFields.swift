@@ -141,9 +141,36 @@ public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiter
     /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
 
-    /// The fields as header lines, `Name: value`, one a line.
+    /// The fields as header lines, `Name: value`, one a line, the values of the fields that
+    /// carry credentials (``isCredentialField(_:)``) shown as `<redacted>`: a log line or a
+    /// printed request shows no secret. Read ``fields`` for the values themselves.
     public var description: String {
-        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+        redactingCredentials().fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    /// Whether a field named `name` carries a credential: `Authorization`,
+    /// `Proxy-Authorization`, `Cookie`, `Set-Cookie` or `X-Amz-Security-Token`.
+    public static func isCredentialField(_ name: String) -> Bool {
+        credentialFieldNames.contains { $0.equalsCaseInsensitively(name) }
+    }
+
+    private static let credentialFieldNames = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Amz-Security-Token"]
+
+    /// These fields with the values of those that carry credentials replaced by `<redacted>`.
+    public func redactingCredentials() -> HTTPHeaderFields {
+        var copy = self
+        for index in copy.fields.indices where Self.isCredentialField(copy.fields[index].name) {
+            copy.fields[index].value = "<redacted>"
+        }
+        return copy
+    }
+}
+
+extension HTTPHeaderFields: CustomReflectable {
+    /// The fields as `dump` and the debugger show them: credentials redacted, as in
+    /// ``description``.
+    public var customMirror: Mirror {
+        Mirror(self, unlabeledChildren: redactingCredentials().fields.map { "\($0.name): \($0.value)" }, displayStyle: .collection)
     }
 }
 

@@ -84,7 +84,7 @@ extension HTTPResponse {
 
     /// Whether a response with this status and headers is a redirect a client follows: 301,
     /// 302, 303, 307 or 308 with a `Location`.
-    static func isRedirect(statusCode: Int, headers: HTTPHeaderFields) -> Bool {
+    package static func isRedirect(statusCode: Int, headers: HTTPHeaderFields) -> Bool {
         switch statusCode {
         case 301, 302, 303, 307, 308: headers.contains("Location")
         default: false

@@ -1,8 +1,8 @@
 /// Gives each exchange the credentials of the call's authentications (the options', else the
 /// session's), answers a 401/407 challenge once per authentication, and lets them read the
 /// response that ends the exchange (Digest's `Authentication-Info`). Never for a redirect hop
-/// on another origin than the run's request: credentials stay with the origin they were given
-/// for; the session's own only where its configuration lets them go
+/// on another origin than the run's request (``HTTPNext/mayCarryCredentials(to:)``):
+/// credentials stay with the origin they were given for; the session's own only where its configuration lets them go
 /// (``HTTPSession/Configuration-swift.struct/sendsCredentialsToAnyOrigin``). In the pipeline when
 /// the run has authentications.
 struct AuthenticationStage: HTTPMiddleware {
@@ -12,7 +12,7 @@ struct AuthenticationStage: HTTPMiddleware {
     static let maximumHandshakeLegs = 3
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        guard request.url.origin == next.call.request.url.origin, next.call.mayAuthenticate(request.url) else {
+        guard next.mayCarryCredentials(to: request.url), next.call.mayAuthenticate(request.url) else {
             return try await next(request)
         }
         return try await Self.authenticated(request, with: next.call.authentications, next: next)

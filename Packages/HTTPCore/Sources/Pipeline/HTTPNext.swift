@@ -20,6 +20,26 @@ public struct HTTPNext: Sendable {
     /// takes it.
     public var bodySizeLimit: Int { call.settings.configuration.maximumResponseBodySize }
 
+    /// Whether credentials may go with a request for `url` in this call: it is on the origin
+    /// (scheme, host and port) the call started at, or the session sends credentials across
+    /// redirects (``HTTPSession/Configuration-swift.struct/sendsCredentialsAcrossRedirects``).
+    ///
+    /// A middleware that adds credentials of its own — a signer, an API key, a token — asks
+    /// this before adding them, so that a redirect to another origin never carries them, as
+    /// the built-in authentications never do:
+    ///
+    /// ```swift
+    /// func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+    ///     guard next.mayCarryCredentials(to: request.url) else { return try await next(request) }
+    ///     var signed = request
+    ///     signed.headers["X-Api-Key"] = key
+    ///     return try await next(signed)
+    /// }
+    /// ```
+    public func mayCarryCredentials(to url: URL) -> Bool {
+        url.origin == call.request.url.origin || call.settings.configuration.sendsCredentialsAcrossRedirects
+    }
+
     /// Sends `request` through the rest of the path.
     ///
     /// - Throws: ``HTTPError``: what the stages after this one threw (among them

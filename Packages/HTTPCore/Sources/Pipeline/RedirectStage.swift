@@ -17,7 +17,9 @@ struct RedirectStage: HTTPMiddleware {
     @inline(__always)
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let response = try await next(request)
-        guard HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers) else { return response }
+        guard HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers), next.call.redirects != .never else {
+            return response
+        }
         return try await Self.follow(from: response, of: request, next: next)
     }
 
@@ -35,7 +37,11 @@ struct RedirectStage: HTTPMiddleware {
             guard followed <= settings.configuration.maximumRedirects else {
                 throw HTTPError.tooManyRedirects(limit: settings.configuration.maximumRedirects)
             }
-            request = try redirectedRequest(after: response, of: request, allowsInsecure: settings.configuration.allowsInsecureRedirects)
+            let hop = try redirectedRequest(
+                after: response, of: request, allowsInsecure: settings.configuration.allowsInsecureRedirects,
+                keepingCredentials: settings.configuration.sendsCredentialsAcrossRedirects, credentialFields: next.call.credentialFields)
+            if next.call.redirects == .withinOrigin, hop.url.origin != next.call.request.url.origin { return response }
+            request = hop
             guard visited.insert(visitKey(of: request)).inserted else {
                 throw HTTPError.redirectLoop(url: request.url.redactedString)
             }
@@ -53,8 +59,13 @@ struct RedirectStage: HTTPMiddleware {
 
     /// The request a redirect asks for (RFC 9110 §15.4): 303 turns any method but HEAD into a
     /// GET without a body, and so do 301 and 302 after a POST (as every browser and client
-    /// does); 307 and 308 keep method and body. Credentials and cookies stay with their origin.
-    static func redirectedRequest(after response: HTTPResponse, of request: HTTPRequest, allowsInsecure: Bool) throws -> HTTPRequest {
+    /// does); 307 and 308 keep method and body. Credentials and cookies stay with their origin
+    /// unless `keepingCredentials`: a hop to another origin loses the fields that carry them,
+    /// `credentialFields` (those the request processors set) among them.
+    static func redirectedRequest(
+        after response: HTTPResponse, of request: HTTPRequest, allowsInsecure: Bool, keepingCredentials: Bool = false,
+        credentialFields: [String] = []
+    ) throws -> HTTPRequest {
         let location = response.headers["Location"] ?? ""
         guard let resolved = URL(string: location, relativeTo: request.url)?.absoluteURL,
             var target = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
@@ -85,7 +96,11 @@ struct RedirectStage: HTTPMiddleware {
             throw HTTPError.bodyNotReplayable
         }
         if request.url.origin != next.url.origin {
-            for name in ["Authorization", "Proxy-Authorization", "Cookie", "Host"] { next.headers.remove(name) }
+            next.headers.remove("Host")
+            if !keepingCredentials {
+                let carrying = next.headers.fields.lazy.map(\.name).filter(HTTPHeaderFields.isCredentialField)
+                for name in Array(carrying) + credentialFields { next.headers.remove(name) }
+            }
         }
         return next
     }

@@ -6,7 +6,7 @@ extension HTTPCall {
     /// none, the request processors, and the checks that keep malformed requests off the wire.
     @inline(never)
     static func prepare(
-        _ request: inout HTTPRequest, processors: [any HTTPRequestProcessor], sessionWide: Bool, settings: HTTPSession.Settings,
+        _ request: inout HTTPRequest, credentialFields: inout [String], processors: [any HTTPRequestProcessor], sessionWide: Bool, settings: HTTPSession.Settings,
         resumable: Bool, vettedURL: URL?
     ) throws {
         if resumable, !request.headers.contains("Accept-Encoding") {
@@ -16,11 +16,15 @@ extension HTTPCall {
         let defaults = settings.configuration.contentCodings.requestHeaders(adding: settings.configuration.additionalHeaders)
         request.headers.addMissing(from: defaults.fields)
         for processor in processors {
-            // The session's credentials stay with the origins it lets them go to.
-            if sessionWide, processor is any HTTPCredentialProcessor, !settings.configuration.sendsSessionCredentials(to: request.url) {
+            guard processor is any HTTPCredentialProcessor else {
+                try applying(processor) { try processor.prepare(&request) }
                 continue
             }
+            // The session's credentials stay with the origins it lets them go to.
+            if sessionWide, !settings.configuration.sendsSessionCredentials(to: request.url) { continue }
+            let before = request.headers
             try applying(processor) { try processor.prepare(&request) }
+            credentialFields += request.headers.fields.lazy.filter { !before.fields.contains($0) }.map(\.name)
         }
         if request.object != nil, request.body == nil {
             try encodeWithoutProcessor(&request, registry: settings.configuration.processorRegistry)

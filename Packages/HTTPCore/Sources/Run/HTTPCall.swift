@@ -75,10 +75,13 @@ public final class HTTPCall: Sendable {
             authenticates: runSettings.options.authentications.map { !$0.isEmpty } ?? !settings.configuration.authentications.isEmpty,
             download: destination.download)
         do {
+            var credentialFields: [String] = []
             try Self.prepare(
-                &runSettings.request, processors: runSettings.options.requestProcessors ?? settings.configuration.requestProcessors,
+                &runSettings.request, credentialFields: &credentialFields,
+                processors: runSettings.options.requestProcessors ?? settings.configuration.requestProcessors,
                 sessionWide: runSettings.options.requestProcessors == nil, settings: settings,
                 resumable: destination.download?.download.isResumable == true, vettedURL: vettedURL)
+            runSettings.credentialFields = credentialFields
             preparationFailure = nil
         } catch {
             preparationFailure = error
@@ -109,6 +112,13 @@ public final class HTTPCall: Sendable {
     func mayAuthenticate(_ url: URL) -> Bool {
         overrides.options.authentications != nil || settings.configuration.sendsSessionCredentials(to: url)
     }
+
+    /// Which redirects the call follows, of those its session follows.
+    var redirects: HTTPRequestOptions.Redirects { overrides.options.redirects }
+
+    /// The names of the fields the request processors that add credentials set: they stay
+    /// with the call's origin, as `Authorization` does.
+    var credentialFields: [String] { overrides.credentialFields }
 
     /// The options' retry policy, else the session's. Held by reference: a call that never
     /// fails never copies the policy's sets and closures, which every concurrent call shares.

@@ -3,4 +3,6 @@
 struct RunSettings {
     var request: HTTPRequest
     var options: HTTPRequestOptions
+    /// The fields credential processors set while the request was prepared.
+    var credentialFields: [String] = []
 }

@@ -36,6 +36,9 @@ public struct HTTPRequestOptions: Sendable {
     public var responseBody: BodyDestination
     /// Called as the request body goes out, with what reached the socket.
     public var didSendBodyData: HTTPProgressHandler?
+    /// Which redirects the call follows: as the session says (the default), none, or those
+    /// that stay on the origin it started at. A redirect not followed is the call's response.
+    public var redirects: Redirects = .asSessionFollows
 
     /// Options for one call; each left `nil` is the session's setting.
     public init(
@@ -55,6 +58,19 @@ public struct HTTPRequestOptions: Sendable {
 }
 
 extension HTTPRequestOptions {
+    /// Which redirects a call follows (``HTTPRequestOptions/redirects``): a call can follow
+    /// fewer than its session, never more.
+    public enum Redirects: Sendable, Hashable {
+        /// Those the session follows (``HTTPSession/Configuration-swift.struct/followsRedirects``).
+        case asSessionFollows
+        /// None: a redirect is the response. For requests whose body is a secret meant for
+        /// one server alone (an OAuth token request).
+        case never
+        /// Those whose `Location` is on the origin (scheme, host and port) the call started at;
+        /// a redirect to another origin is the response.
+        case withinOrigin
+    }
+
     /// Where a response's body goes (``HTTPRequestOptions/responseBody``), decided once for the
     /// whole call. A body whose status fails the call, and a redirect's, stay in memory whatever
     /// this says, so that the error carries them.

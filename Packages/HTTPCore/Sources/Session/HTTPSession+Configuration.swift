@@ -57,8 +57,9 @@ extension HTTPSession {
         public var retryPolicy = RetryPolicy()
         /// Whether redirects (301, 302, 303, 307, 308 with a `Location`) are followed. The
         /// call follows them, the same way on every transport: 303 (and 301/302 after a POST)
-        /// becomes a GET without body; 307/308 resend method and body. `Authorization`,
-        /// `Proxy-Authorization` and `Cookie` are never sent to another origin.
+        /// becomes a GET without body; 307/308 resend method and body. Credentials stay with
+        /// the origin the call started at (see ``sendsCredentialsAcrossRedirects``). A call
+        /// can follow fewer (``HTTPRequestOptions/redirects``).
         public var followsRedirects = true
         /// How many redirects one exchange may follow; one more fails with
         /// ``HTTPError/Code/tooManyRedirects``. A URL visited twice fails sooner, with
@@ -67,6 +68,14 @@ extension HTTPSession {
         /// Whether a redirect may leave https for http; when not (the default), it fails with
         /// ``HTTPError/Code/insecureRedirect``.
         public var allowsInsecureRedirects = false
+        /// Whether credentials follow a redirect to another origin than the one the call
+        /// started at, as curl's `--location-trusted` lets them. `false` (the default): a hop to
+        /// another origin goes without the `Authorization`, `Proxy-Authorization`, `Cookie` and
+        /// `X-Amz-Security-Token` fields and the fields credential processors set, no
+        /// authentication answers for it, and no signer signs it
+        /// (``HTTPNext/mayCarryCredentials(to:)``). Set it only for a server whose redirects
+        /// you trust as much as the server itself.
+        public var sendsCredentialsAcrossRedirects = false
         /// Credentials for calls that have none of their own, asked in order before each
         /// send and on a 401/407 challenge. With a ``baseURL`` they go only to its origin
         /// (see ``sendsCredentialsToAnyOrigin``).

@@ -208,3 +208,14 @@ extension URL {
     /// The scheme's default port: 443 for https, 80 for anything else.
     package var defaultPort: Int { scheme?.lowercased() == "https" ? 443 : 80 }
 }
+
+extension URL {
+    /// Whether the URL's host is this machine's loopback: `localhost`, 127.0.0.0/8 or `::1`,
+    /// the one place plain http carries no risk of being read on the way.
+    package var isLoopback: Bool {
+        guard let host = host(percentEncoded: false)?.lowercased() else { return false }
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}
