@@ -130,7 +130,7 @@ import Testing
         let http1 = try await runJewz(["--verify", "no", "--http1", "--print", "b", sandbox.url("/inspect")])
         #expect(http1.output.contains(#""version":"HTTP\/1.1""#), "\(http1.output)")
         let head = try await runJewz(["--verify", "no", "--print", "h", sandbox.url("/hello/")])
-        #expect(head.output.hasPrefix("HTTP/2 200 OK\n"), "\(head.output)")
+        #expect(head.output.hasPrefix("HTTP/2 200\n"), "HTTP/2 has no reason phrase: \(head.output)")
         try await sandbox.shutdown()
     }
 

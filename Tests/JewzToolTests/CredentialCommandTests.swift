@@ -135,6 +135,16 @@ import Testing
         let schemeless = try await runJewz(["--oauth2", "client-credentials", "--issuer", host] + client + [sandbox.url("/oauth/resource")])
         #expect(schemeless.status == 2)
         #expect(schemeless.error.contains("TLS handshake with 127.0.0.1"), "\(schemeless.error)")
+
+        // An issuer whose metadata redirects to another origin is not believed.
+        let location = other.url("/.well-known/oauth-authorization-server")
+        let redirecting = try await ScriptedServer.start { _ in
+            [.send("HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n")]
+        }
+        let moved = try await runJewz(["--oauth2", "client-credentials", "--issuer", redirecting.url("")] + client + [sandbox.url("/oauth/resource")])
+        #expect(moved.status != 0 && moved.error.contains("to another origin"), "\(moved.error)")
+        #expect(other.router.oauthTokensIssued.isEmpty)
+        try await redirecting.shutdown()
         try await sandbox.shutdown()
         try await other.shutdown()
     }
@@ -150,6 +160,15 @@ import Testing
         let other = try await runJewz(["--oauth2", "client-credentials", "--token-url", sandbox.url("/oauth/token?tenant=2")] + client + [sandbox.url("/oauth/resource")])
         #expect(other.status == 1)
         #expect(other.error.contains("holds a token of \(sandbox.url("/oauth/token"))"), "\(other.error)")
+
+        // A directory others can write to (as /tmp) could hold a token another user planted.
+        let shared = directory.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        chmod(shared.path, 0o1777)
+        let planted = try await runJewz(
+            ["--oauth2", "client-credentials", "--token-url", sandbox.url("/oauth/token"), "--client", "jewz-confidential:s3cret", "--token-store",
+             shared.appendingPathComponent("token.json").path, sandbox.url("/oauth/resource")])
+        #expect(planted.status == 1 && planted.error.contains("others can write to it"), "\(planted.error)")
 
         let homeless = try await runJewz(
             ["auth", "status", "--token-url", sandbox.url("/oauth/token"), "--client", "jewz-public"], environment: ["HOME": "", "XDG_CONFIG_HOME": ""])

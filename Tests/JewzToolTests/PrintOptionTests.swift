@@ -93,4 +93,16 @@ import Testing
         #expect(!piped.output.contains("\u{1B}["))
         try await sandbox.shutdown()
     }
+
+    /// SwiftNIO keeps no reason phrase a server sends: a code it has no phrase for is shown alone,
+    /// not followed by a space or by a phrase of jewz's making.
+    @Test func aCodeWithoutAStandardPhraseIsShownAlone() async throws {
+        let server = try await ScriptedServer.start { _ in
+            [.send("HTTP/1.1 299 Weird But Fine\r\nContent-Length: 2\r\n\r\nok")]
+        }
+        let run = try await runJewz(["--headers", server.url("/")])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.hasPrefix("HTTP/1.1 299\n"), "\(run.output)")
+        try await server.shutdown()
+    }
 }

@@ -33,8 +33,13 @@ enum ExchangePrinter {
         printLine()
     }
 
+    /// The status line and the fields. HTTP/2 has no reason phrase: its code stands alone, as
+    /// curl shows it. Over HTTP/1.1 the phrase is the code's standard one: SwiftNIO's parser
+    /// keeps no phrase a server sends, and a code without a standard one shows none.
     static func printResponseHead(_ response: HTTPResponse) {
-        printLine("\(response.version ?? .http1_1) \(response.statusCode) \(HTTPResponse.reasonPhrase(for: response.statusCode))")
+        let version = response.version ?? .http1_1
+        let phrase = version.major >= 2 ? "" : HTTPResponse.reasonPhrase(for: response.statusCode)
+        printLine(phrase.isEmpty ? "\(version) \(response.statusCode)" : "\(version) \(response.statusCode) \(phrase)")
         for field in response.headers { printLine("\(field.name): \(field.value)") }
         printLine()
     }

@@ -105,7 +105,7 @@ public struct AWSSignatureV4: HTTPMiddleware {
     public var name: String { "sigv4" }
 
     /// Sends `request` signed now; a redirect hop to another origin than the call's goes
-    /// unsigned (``JewzHTTPCore/HTTPNext/mayCarryCredentials(to:)``), so that a server cannot
+    /// unsigned (``/JewzHTTPCore/HTTPNext/mayCarryCredentials(to:)``), so that a server cannot
     /// have the key sign a request to wherever its `Location` names.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         guard next.mayCarryCredentials(to: request.url) else { return try await next(request) }

@@ -10,7 +10,8 @@
 ///
 /// As application middleware it sets them once per run; as network middleware, on every
 /// attempt and redirect hop (a hop to another origin included: give credentials through an
-/// ``HTTPAuthentication``, which stays with its origin). A request that already has a header
+/// ``HTTPAuthentication`` or a ``HTTPCredentialProcessor``, which stay with their origin, or a
+/// middleware that asks ``HTTPNext/mayCarryCredentials(to:)``). A request that already has a header
 /// keeps its own unless the middleware replaces.
 public struct HTTPHeaderMiddleware: HTTPMiddleware {
     /// Computes a header's value for a request; `nil` sets nothing.
