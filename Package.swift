@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "JewzMocking", targets: ["JewzMocking"]),
         .library(name: "JewzOpenAPI", targets: ["JewzOpenAPI"]),
         .library(name: "JewzWebSocket", targets: ["JewzWebSocket"]),
+        .library(name: "JewzLifecycle", targets: ["JewzLifecycle"]),
+        .library(name: "JewzResilience", targets: ["JewzResilience"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -53,6 +55,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         // YAML for OpenAPI documents read as service profiles.
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // The Service protocol and graceful shutdown a server's ServiceGroup runs its parts by.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -116,6 +120,18 @@ let package = Package(
             name: "JewzHTTPTypes",
             dependencies: ["JewzHTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Packages/HTTPTypes/Sources"
+        ),
+        // Circuit breaker and bulkhead, network middleware per origin.
+        .target(
+            name: "JewzResilience",
+            dependencies: ["JewzHTTPCore", "JewzLocking", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Logging", package: "swift-log")],
+            path: "Packages/Resilience/Sources"
+        ),
+        // A session as a ServiceLifecycle Service; apart, so that HTTPCore stays free of it.
+        .target(
+            name: "JewzLifecycle",
+            dependencies: ["JewzHTTPCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            path: "Packages/Lifecycle/Sources"
         ),
         .target(
             name: "JewzOpenAPI",
@@ -248,7 +264,7 @@ let package = Package(
                 "JewzHTTPCore", "JewzURITemplate", "JewzJSON", "JewzForm", "JewzGzip", "JewzBrotli", "JewzZstd", "JewzXML",
                 "JewzMultipart", "JewzAuth",
                 "JewzCache", "JewzImageCache", "JewzService", "JewzEventSource", "JewzHAR", "JewzMocking",
-                "JewzCookies", "JewzWebSocket",
+                "JewzCookies", "JewzWebSocket", "JewzResilience",
             ],
             path: "Packages/Jewzruxin/Sources"
         ),
@@ -285,7 +301,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                "JewzOpenAPI", "JewzSandboxClient",
+                "JewzOpenAPI", "JewzSandboxClient", "JewzLifecycle",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -429,11 +446,26 @@ let package = Package(
         .testTarget(
             name: "JewzExamplesTests",
             dependencies: [
-                "Jewzruxin", "JewzOpenAPI", "JewzHTTPTypes", "JewzSandboxClient",
+                "Jewzruxin", "JewzOpenAPI", "JewzHTTPTypes", "JewzSandboxClient", "JewzLifecycle",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/JewzExamplesTests",
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
+        ),
+        .testTarget(
+            name: "JewzResilienceTests",
+            dependencies: ["JewzResilience", "JewzLocking", "JewzSandbox", "JewzTestSupport"],
+            path: "Tests/JewzResilienceTests"
+        ),
+        .testTarget(
+            name: "JewzLifecycleTests",
+            dependencies: [
+                "JewzLifecycle", "JewzSandbox", "JewzTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/JewzLifecycleTests"
         ),
         .testTarget(
             name: "JewzruxinTests",

@@ -14,12 +14,18 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_swift {
         try await session.shutdown()
     }
 
-    // Packages/HTTPCore/Sources/Session/HTTPSession.swift:104
-    static func example104() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPSession.swift:110
+    static func example110() async throws {
         let session = HTTPSession()
         try session.update { configuration in
             configuration.retryPolicy.retryableStatusCodes.insert(429)
             configuration.middleware.append(HTTPHeaderMiddleware(["X-Client": "example/1.0"]))
         }
+    }
+
+    // Packages/HTTPCore/Sources/Session/HTTPSession.swift:212
+    static func example212() async throws {
+        let session = HTTPSession()
+        try await session.shutdown(gracePeriod: .seconds(30))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Jewzruxin
+import ServiceLifecycle
 
 // What the READMEs' and doc comments' examples take as the reader's own: their model types and
 // the functions of their app. Nothing here runs; it lets the examples compile as written.
@@ -49,3 +50,8 @@ func resumeLater(_ resumeData: DownloadResumeData?) {}
 func sign(_ body: Data) -> String { "" }
 func signature(of body: Data, with key: some Any) -> String { "" }
 func hexDigest(of body: Data) -> String { "" }
+
+/// The reader's server (a Hummingbird application, say), run beside the session in a group.
+struct ExampleApp: Service {
+    func run() async throws {}
+}

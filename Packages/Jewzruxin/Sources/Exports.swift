@@ -17,3 +17,4 @@
 @_exported import JewzMocking
 @_exported import JewzCookies
 @_exported import JewzWebSocket
+@_exported import JewzResilience

@@ -141,6 +141,7 @@ public final class HTTPCall: Sendable {
     @inline(__always)
     nonisolated(nonsending) func perform() async throws -> HTTPResponse {
         if let preparationFailure { throw preparationFailure }
+        if session.refusesCalls.load(ordering: .relaxed) { throw HTTPError.sessionShutDown }
         emit(.requestPrepared(request, elapsed: ClockReading.now - started))
         var response = try await HTTPNext(pipeline: pipeline, position: 0, call: self, isShared: false)(overrides.request)
         if response.body.isStream || !destination.isInMemory { response = try await land(response) }

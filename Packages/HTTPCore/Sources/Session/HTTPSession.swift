@@ -27,6 +27,12 @@ public final class HTTPSession: Sendable {
     /// Whether the session made its transport (and makes a new one when its settings change).
     private let makesTransport: Bool
     private let isShutDown = Atomic(false)
+    /// Whether new calls are refused (``shutdown(gracePeriod:)``): read once by every call.
+    let refusesCalls = Atomic(false)
+
+    /// Whether a graceful shutdown has begun (``shutdown(gracePeriod:)``): new calls fail with
+    /// ``HTTPError/Code/sessionShutDown`` while those in flight finish.
+    public var isShuttingDown: Bool { refusesCalls.load(ordering: .acquiring) }
     /// The queue completion handlers are called on: the configuration's
     /// ``Configuration-swift.struct/completionQueue``, or a serial queue of the session's own.
     package var completionQueue: DispatchQueue { settings().completionQueue }
@@ -198,8 +204,36 @@ public final class HTTPSession: Sendable {
     /// the session's middleware among the built-in ones that its configuration puts in.
     public var stageNames: [String] { settings().sessionPipeline.names }
 
+    /// Shuts the session down gracefully, as a service does on SIGTERM: new calls fail at once
+    /// with ``HTTPError/Code/sessionShutDown``, the calls in progress (queued ones and streamed
+    /// bodies still being read included) run to their end for up to `gracePeriod`, those still
+    /// running then are cancelled, and the transport shuts down last.
+    ///
+    /// ```swift
+    /// try await session.shutdown(gracePeriod: .seconds(30))
+    /// ```
+    ///
+    /// - Throws: what shutting the transport down throws.
+    public func shutdown(gracePeriod: Duration) async throws {
+        refusesCalls.store(true, ordering: .releasing)
+        let drained = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.activity.waitUntilIdle(); return true }
+            group.addTask { (try? await Task.sleep(for: gracePeriod)) == nil }
+            let first = await group.next() ?? true
+            group.cancelAll()
+            return first
+        }
+        if !drained {
+            logger.notice("shutting down: \(runningCalls.count) calls still running after \(gracePeriod) are cancelled")
+            cancelAllCalls()
+            await activity.waitUntilIdle()
+        }
+        try await shutdown()
+    }
+
     /// Shuts the transport down; later requests fail with ``HTTPError/Code/sessionShutDown``. A
-    /// transport an earlier ``update(_:)`` replaced shuts down when its last request ends.
+    /// transport an earlier ``update(_:)`` replaced shuts down when its last request ends. Calls
+    /// in progress fail; ``shutdown(gracePeriod:)`` lets them finish first.
     public func shutdown() async throws {
         let transport = current.withLock { current in
             isShutDown.store(true, ordering: .releasing)

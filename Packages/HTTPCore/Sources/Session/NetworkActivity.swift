@@ -16,6 +16,9 @@ final class NetworkActivity: Sendable {
         /// by identity: a call takes and frees one without hashing.
         var calls: [HTTPCall?] = []
         var freeSlots: [Int] = []
+        /// Who waits for the count to reach zero (``waitUntilIdle()``), by a number of their own.
+        var idleWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
     }
 
     private let state = Mutex(State())
@@ -52,14 +55,40 @@ final class NetworkActivity: Sendable {
     }
 
     private func change<T>(by delta: Int, _ update: (inout State) -> T) -> T {
-        state.withLock { state in
+        let (result, idle) = state.withLock { state in
             state.count += delta
             let result = update(&state)
             if let handler = state.handler {
                 let count = state.count
                 queue.async { handler(count) }
             }
-            return result
+            guard state.count == 0, !state.idleWaiters.isEmpty else { return (result, [CheckedContinuation<Void, Never>]()) }
+            defer { state.idleWaiters = [:] }
+            return (result, Array(state.idleWaiters.values))
+        }
+        for waiter in idle { waiter.resume() }
+        return result
+    }
+
+    /// Returns once no call is running, at once when none is; or when the task is cancelled.
+    func waitUntilIdle() async {
+        let number = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // The cancel flag is read under the lock the handler takes: a cancel either
+                // finds the waiter here or is seen before it is put here.
+                let waits = state.withLock { state in
+                    guard state.count > 0, !Task.isCancelled else { return false }
+                    state.idleWaiters[number] = continuation
+                    return true
+                }
+                if !waits { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.idleWaiters.removeValue(forKey: number) }?.resume()
         }
     }
 }

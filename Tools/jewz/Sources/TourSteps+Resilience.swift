@@ -1,0 +1,74 @@
+import Foundation
+import JewzLifecycle
+import JewzSandbox
+import Jewzruxin
+import Logging
+import ServiceLifecycle
+
+/// The tour's steps about a session inside a service: resilience to a failing dependency, and a
+/// graceful shutdown with the program.
+extension TourStep {
+    static func resilienceSteps(_ sandbox: Sandbox) -> [TourStep] {
+        let url = sandbox.url
+        return [
+            TourStep(
+                title: "A circuit breaker per origin fails fast while a dependency is down, then lets a probe test it",
+                code: """
+                    let breaker = CircuitBreaker(.init(failureRatio: 0.5, minimumCalls: 4, openDuration: .seconds(15)))
+                    let session = HTTPSession(configuration: .init { $0.networkMiddleware = [breaker]; $0.retryPolicy = .never })
+                    for _ in 0..<4 { _ = try? await HTTPCycle.get(url("/status/503"), session: session) }
+                    try await HTTPCycle.get(url("/hello/"), session: session)   // refused at once: circuitOpen
+                    breaker.state(of: url(""))                                   // .open(until: …), then .halfOpen, .closed
+                    """
+            ) {
+                let breaker = CircuitBreaker(.init(failureRatio: 0.5, minimumCalls: 4, openDuration: .seconds(15)))
+                let session = HTTPSession(configuration: .init { $0.networkMiddleware = [breaker]; $0.retryPolicy = .never })
+                for _ in 0..<4 { _ = try? await HTTPCycle.get(url("/status/503"), session: session) }
+                let refused: String
+                do {
+                    _ = try await HTTPCycle.get(url("/hello/"), session: session)
+                    refused = "let through"
+                } catch let error as HTTPError {
+                    refused = (error.underlying as? ResilienceError).map { "\($0.code)" } ?? "\(error.code)"
+                }
+                let open = if case .open = breaker.state(of: url("")) { true } else { false }
+                try await session.shutdown()
+                return Outcome("refused: \(refused), open: \(open)", expected: "refused: circuitOpen, open: true")
+            },
+            TourStep(
+                title: "A session is a Service: at a graceful shutdown it refuses new calls and lets those in flight finish",
+                code: """
+                    let group = ServiceGroup(services: [HTTPSessionService(session, gracePeriod: .seconds(20))], logger: logger)
+                    let slow = Task { try await HTTPCycle.get(url("/counter?key=tour-drain&fail=0&hold=0.5"), session: session) }
+                    await group.triggerGracefulShutdown()                       // SIGTERM does the same
+                    try await HTTPCycle.get(url("/hello/"), session: session)   // sessionShutDown
+                    try await slow.value                                        // 200: it finished
+                    """
+            ) {
+                let session = HTTPSession()
+                let group = ServiceGroup(services: [HTTPSessionService(session, gracePeriod: .seconds(20))], logger: Logger(label: "tour"))
+                let running = Task { try await group.run() }
+                let slow = Task { try await HTTPCycle.get(url("/counter?key=tour-drain&fail=0&hold=0.5"), session: session).statusCode }
+                try await eventually { sandbox.router.requestCount(forKey: "tour-drain") == 1 }
+                await group.triggerGracefulShutdown()
+                try await eventually { session.isShuttingDown }
+                let refused: String
+                do {
+                    _ = try await HTTPCycle.get(url("/hello/"), session: session)
+                    refused = "let through"
+                } catch let error as HTTPError {
+                    refused = "\(error.code)"
+                }
+                let finished = try await slow.value
+                try await running.value
+                return Outcome("new call: \(refused), in flight: \(finished)", expected: "new call: sessionShutDown, in flight: 200")
+            },
+        ]
+    }
+
+    /// Returns once `condition` holds, looking every few milliseconds for up to ten seconds: a
+    /// state another task reaches, in a step whose outcome says whether it came.
+    private static func eventually(_ condition: () -> Bool) async throws {
+        for _ in 0..<2000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+    }
+}
