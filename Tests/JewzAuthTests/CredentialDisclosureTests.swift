@@ -34,7 +34,13 @@ import Testing
         let token = OAuth2Token(accessToken: "at-hidden", refreshToken: "rt-hidden", idToken: "id-hidden")
         let key = AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "sk-hidden", sessionToken: "st-hidden")
         let credential = TokenAuthenticator.Credential(token: "bt-hidden", expiresAt: Date())
-        for value in [token, key, credential] as [Any] {
+        let holders: [Any] = [
+            BasicAuthentication(username: "ada", password: "pw-hidden"), DigestAuthentication(username: "ada", password: "pw-hidden"),
+            NTLMAuthentication(username: "ada", password: "pw-hidden"), AuthorizationHeaderProcessor(scheme: "Token", credentials: "tk-hidden"),
+            BasicAuthProcessor(username: "ada", password: "pw-hidden"), BearerTokenProcessor(token: "bt-hidden"),
+            OAuth2ClientAuthentication.secretPost("cs-hidden"), TokenAuthenticator(credential: credential) { credential },
+        ]
+        for value in [token, key, credential] + holders {
             for shown in [dumped(value), String(describing: value), String(reflecting: value)] {
                 #expect(!shown.contains("hidden"), "\(shown)")
             }

@@ -15,7 +15,7 @@ import struct Synchronization.Atomic
 /// try session.update { $0.authentications = [DigestAuthentication(username: "Mufasa", password: "Circle of Life")] }
 /// ```
 public final class DigestAuthentication: HTTPAuthentication {
-    private let username: String
+    let username: String
     private let password: String
     /// The spaces answered so far, most recent first; few, so a list rather than a table.
     private let sessions = Mutex<[(scope: ProtectionScope, session: DigestSession)]>([])

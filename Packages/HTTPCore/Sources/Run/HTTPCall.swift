@@ -81,7 +81,7 @@ public final class HTTPCall: Sendable {
                 processors: runSettings.options.requestProcessors ?? settings.configuration.requestProcessors,
                 sessionWide: runSettings.options.requestProcessors == nil, settings: settings,
                 resumable: destination.download?.download.isResumable == true, vettedURL: vettedURL)
-            runSettings.credentialFields = credentialFields
+            if !credentialFields.isEmpty { runSettings.credentialFields = credentialFields }
             preparationFailure = nil
         } catch {
             preparationFailure = error
@@ -118,7 +118,7 @@ public final class HTTPCall: Sendable {
 
     /// The names of the fields the request processors that add credentials set: they stay
     /// with the call's origin, as `Authorization` does.
-    var credentialFields: [String] { overrides.credentialFields }
+    var credentialFields: [String] { overrides.credentialFields ?? [] }
 
     /// The options' retry policy, else the session's. Held by reference: a call that never
     /// fails never copies the policy's sets and closures, which every concurrent call shares.

@@ -3,6 +3,7 @@
 struct RunSettings {
     var request: HTTPRequest
     var options: HTTPRequestOptions
-    /// The fields credential processors set while the request was prepared.
-    var credentialFields: [String] = []
+    /// The fields credential processors set while the request was prepared; `nil` for none,
+    /// which costs a call no reference to count.
+    var credentialFields: [String]?
 }

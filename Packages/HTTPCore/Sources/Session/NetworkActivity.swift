@@ -46,28 +46,29 @@ final class NetworkActivity: Sendable {
         }
     }
 
-    /// Counts the call that `begin(_:)` gave `slot` as ended.
+    /// Counts the call that `begin(_:)` gave `slot` as ended, and wakes who waits for none to
+    /// run when it was the last.
     func end(_ slot: Int) {
-        change(by: -1) { state in
+        let idle = change(by: -1) { state -> [CheckedContinuation<Void, Never>]? in
             state.calls[slot] = nil
             state.freeSlots.append(slot)
+            guard state.count == 0, !state.idleWaiters.isEmpty else { return nil }
+            defer { state.idleWaiters = [:] }
+            return Array(state.idleWaiters.values)
         }
+        idle?.forEach { $0.resume() }
     }
 
     private func change<T>(by delta: Int, _ update: (inout State) -> T) -> T {
-        let (result, idle) = state.withLock { state in
+        state.withLock { state in
             state.count += delta
             let result = update(&state)
             if let handler = state.handler {
                 let count = state.count
                 queue.async { handler(count) }
             }
-            guard state.count == 0, !state.idleWaiters.isEmpty else { return (result, [CheckedContinuation<Void, Never>]()) }
-            defer { state.idleWaiters = [:] }
-            return (result, Array(state.idleWaiters.values))
+            return result
         }
-        for waiter in idle { waiter.resume() }
-        return result
     }
 
     /// Returns once no call is running, at once when none is; or when the task is cancelled.
