@@ -11,6 +11,8 @@ age. Requests on streams the server had not taken up when it said GOAWAY were ne
   and every POST is accounted for: processed, or failed with the typed error jewz reports. A POST
   on a stream dropped by GOAWAY is not sent again: NIOHTTP2 reports it as a stream cancelled,
   which a server may send for a request it did process (Tools/Upstream/swift-nio-http2).
+- 2,000 POSTs each with an Idempotency-Key of its own (`jewz bench --idempotency-keys`): none
+  fails, since a keyed POST is sent again as an idempotent one, and nginx logged each key once.
 
 Usage: http2_rotation_interop.py PATH_TO_JEWZ
 """
@@ -54,7 +56,7 @@ def start_nginx(root):
         out.write(f"""worker_processes 1; daemon off; pid {root}/nginx.pid; error_log {root}/error.log;
 events {{ worker_connections 4096; }}
 http {{ client_body_temp_path {root}; keepalive_requests {REQUESTS_PER_CONNECTION};
-  log_format exchanges '$request_method $connection $status';
+  log_format exchanges '$request_method $connection $status $http_idempotency_key';
   server {{ listen 127.0.0.1:{port} ssl http2; ssl_certificate {root}/cert.pem; ssl_certificate_key {root}/key.pem;
     access_log {root}/access.log exchanges;
     location = /hello {{ default_type text/plain; return 200 "Hello World"; }}
@@ -108,6 +110,11 @@ def main():
               "2,000 POSTs at c=64: %d processed once each, %d failed with a typed error, none processed twice"
               % (posts, report["errors"]), stderr)
         print("POSTs lost to GOAWAY (not sent again: NIOHTTP2 cannot say they were unprocessed): %d" % report["errors"])
+
+        report, stderr = bench(jewz, root, f"{base}/order", 2_000, "-X", "POST", "--data", "order", "--idempotency-keys")
+        keys = [line.split()[3] for line in open(f"{root}/access.log") if line.startswith("POST ") and len(line.split()) > 3 and line.split()[3] != "-"]
+        check(report["errors"] == 0 and len(keys) == 2_000 and len(set(keys)) == 2_000,
+              "2,000 keyed POSTs at c=64: %d failed, %d keys logged, %d distinct" % (report["errors"], len(keys), len(set(keys))), stderr)
     finally:
         nginx.terminate()
         nginx.wait(timeout=10)

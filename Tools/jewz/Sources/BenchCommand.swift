@@ -34,6 +34,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @Flag(help: "Give each POST and PATCH a fresh Idempotency-Key, so that one a connection lost is sent again (the server acts on a key once).")
+    var idempotencyKeys = false
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
@@ -50,6 +53,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let request = HTTPRequest(url: targetURL, method: HTTPMethod(rawValue: method.uppercased()), data: data.map { Data($0.utf8) })
         let session = try connection.makeSession()
+        if idempotencyKeys { try session.update { $0.addsIdempotencyKeys = true } }
         let tickets = Tickets(count: requests)
         let clock = ContinuousClock()
         let started = clock.now

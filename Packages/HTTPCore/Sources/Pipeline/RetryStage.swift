@@ -43,7 +43,8 @@ struct RetryStage: HTTPMiddleware {
         // A one-shot body has been used up: the failure stands as it is.
         guard request.hasReplayableBody else { return nil }
         let attempt = RetryAttempt(
-            method: request.method, url: request.url, error: failure, retryCount: retries, solicited: call.solicited)
+            method: request.method, url: request.url, error: failure, retryCount: retries, solicited: call.solicited,
+            carriesIdempotencyKey: request.headers.contains("Idempotency-Key"))
         guard let delay = call.retryPolicy.value.delay(for: attempt) else { return nil }
         // A retry that could not start before the call's deadline is not made: the failure stands.
         if let deadline = call.deadline, ClockReading.now + delay >= deadline { return nil }

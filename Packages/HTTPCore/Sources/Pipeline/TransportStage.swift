@@ -140,7 +140,7 @@ struct TransportStage: HTTPMiddleware {
     /// An exchange the server did not take up, whose request may go again on another
     /// connection: an HTTP/2 stream it refused (`REFUSED_STREAM`: not processed, RFC 9113
     /// §8.7), or a request never sent because its connection began to close, for any method;
-    /// and for an idempotent request, a connection or stream lost before
+    /// and for an idempotent request (or one with an `Idempotency-Key`), a connection or stream lost before
     /// a byte of the answer — a pooled connection the server closed while idle, or a stream
     /// dropped by a connection it is closing (GOAWAY), which is what HTTP/2 servers do every
     /// few hundred or thousand requests. OkHttp and curl send these again unasked. Either way
@@ -150,7 +150,8 @@ struct TransportStage: HTTPMiddleware {
 
         init?(_ error: any Error, before collector: ResponseCollector, request: HTTPRequest) {
             guard let error = error as? HTTPError, error.code == .connectionLost, !collector.hasReceivedHead,
-                request.hasReplayableBody, error.isUnprocessed || request.method.isIdempotent
+                request.hasReplayableBody,
+                error.isUnprocessed || request.method.isIdempotent || request.headers.contains("Idempotency-Key")
             else { return nil }
             underlying = error
         }

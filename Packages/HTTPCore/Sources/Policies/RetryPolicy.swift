@@ -7,7 +7,9 @@ import Foundation
 /// asks (up to ``maximumRetryAfter``). A request that is not idempotent (POST, PATCH…) is only
 /// retried when the failure proves the server never received it (``HTTPError/connectionFailed(reason:)``):
 /// never after a response, a timeout or a connection lost mid-exchange: the server may have
-/// acted on them.
+/// acted on them. One that carries an `Idempotency-Key` (the IETF httpapi draft, as Stripe's,
+/// Adyen's and PayPal's APIs take it) is retried as an idempotent one: the server acts on a key
+/// once.
 ///
 /// ```swift
 /// var policy = RetryPolicy()
@@ -56,7 +58,7 @@ public struct RetryPolicy: Sendable {
     package func delay(for attempt: RetryAttempt) -> Duration? {
         if attempt.error.code == .cancelled { return nil }
         let serverNeverSawIt = attempt.error.code == .connectionFailed
-        guard attempt.method.isIdempotent || serverNeverSawIt else { return nil }
+        guard attempt.isIdempotent || serverNeverSawIt else { return nil }
 
         let retryAfter = attempt.error.response.flatMap { response in
             [429, 503].contains(response.statusCode) ? Self.retryAfter(response.headers["Retry-After"]) : nil
@@ -106,6 +108,11 @@ public struct RetryPolicy: Sendable {
 public struct RetryAttempt: Sendable {
     /// The request's method: only an idempotent one is retried after it may have been processed.
     public var method: HTTPMethod
+    /// Whether the request carries an `Idempotency-Key`, which a server acts on once.
+    public var carriesIdempotencyKey: Bool
+    /// Whether the request may be sent again after the server may have acted on it: its
+    /// method is idempotent, or it carries an `Idempotency-Key`.
+    public var isIdempotent: Bool { method.isIdempotent || carriesIdempotencyKey }
     /// The request's URL (after the redirects followed so far).
     public var url: URL
     /// The failure; for a failing status it carries the response.
@@ -116,8 +123,9 @@ public struct RetryAttempt: Sendable {
     /// until data arrives.
     public var solicited: Bool
 
-    package init(method: HTTPMethod, url: URL, error: HTTPError, retryCount: Int, solicited: Bool = false) {
+    package init(method: HTTPMethod, url: URL, error: HTTPError, retryCount: Int, solicited: Bool = false, carriesIdempotencyKey: Bool = false) {
         self.method = method
+        self.carriesIdempotencyKey = carriesIdempotencyKey
         self.url = url
         self.error = error
         self.retryCount = retryCount

@@ -15,6 +15,7 @@ extension HTTPCall {
         }
         let defaults = settings.configuration.contentCodings.requestHeaders(adding: settings.configuration.additionalHeaders)
         request.headers.addMissing(from: defaults.fields)
+        if settings.configuration.addsIdempotencyKeys { addIdempotencyKey(to: &request) }
         for processor in processors {
             guard processor is any HTTPCredentialProcessor else {
                 try applying(processor) { try processor.prepare(&request) }
@@ -30,6 +31,12 @@ extension HTTPCall {
             try encodeWithoutProcessor(&request, registry: settings.configuration.processorRegistry)
         }
         try request.validateForSending(vettedURL: vettedURL, vettedHeaders: defaults.vetted)
+    }
+
+    /// A fresh `Idempotency-Key` for a POST or PATCH that has none.
+    private static func addIdempotencyKey(to request: inout HTTPRequest) {
+        guard request.method == .post || request.method == .patch, !request.headers.contains("Idempotency-Key") else { return }
+        request.headers["Idempotency-Key"] = UUID().uuidString.lowercased()
     }
 
     /// A request object no processor turned into a body: bytes go as they are, a `String` as

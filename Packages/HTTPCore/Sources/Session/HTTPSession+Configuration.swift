@@ -76,6 +76,12 @@ extension HTTPSession {
         /// (``HTTPNext/mayCarryCredentials(to:)``). Set it only for a server whose redirects
         /// you trust as much as the server itself.
         public var sendsCredentialsAcrossRedirects = false
+        /// Whether every POST and PATCH that has no `Idempotency-Key` is given a fresh one (a
+        /// UUID) when its call starts, the same across the call's retries and redirects, so
+        /// that it is retried and resent as an idempotent request (``RetryPolicy``) and a server
+        /// that reads the key acts on it once. For APIs that take the IETF httpapi draft's field
+        /// (payments, orders); `false` by default, as a server that does not read it gains nothing.
+        public var addsIdempotencyKeys = false
         /// Credentials for calls that have none of their own, asked in order before each
         /// send and on a 401/407 challenge. With a ``baseURL`` they go only to its origin
         /// (see ``sendsCredentialsToAnyOrigin``).
