@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Policies_RetryPolicy_swift {
-    // Packages/HTTPCore/Sources/Policies/RetryPolicy.swift:12
-    static func example12() async throws {
+    // Packages/HTTPCore/Sources/Policies/RetryPolicy.swift:14
+    static func example14() async throws {
         let session = HTTPSession()
         var policy = RetryPolicy()
         policy.retryableStatusCodes.insert(429)

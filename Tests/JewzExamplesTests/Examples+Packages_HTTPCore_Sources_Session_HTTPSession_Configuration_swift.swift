@@ -15,8 +15,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_Configuration_swift {
         let session = HTTPSession(configuration: configuration)
     }
 
-    // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:172
-    static func example172() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:178
+    static func example178() async throws {
         var configuration = HTTPSession.Configuration()
         let basic = BasicAuthentication(username: "ada", password: "s3cret")
         let session = HTTPSession(configuration: .init { $0.authentications = [basic] })
