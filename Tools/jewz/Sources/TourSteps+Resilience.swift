@@ -36,6 +36,23 @@ extension TourStep {
                 return Outcome("refused: \(refused), open: \(open)", expected: "refused: circuitOpen, open: true")
             },
             TourStep(
+                title: "A POST with an Idempotency-Key is retried as a GET would be: the server acts on a key once",
+                code: """
+                    let session = HTTPSession(configuration: .init { $0.addsIdempotencyKeys = true })   // a fresh key per POST and PATCH
+                    var order = HTTPRequest(url: URL(string: url("/counter?key=tour-order&fail=2"))!, method: .post, object: "1 book")
+                    try await session.send(order)   // 503, 503, then 200: the same key on all three
+                    """
+            ) {
+                let session = HTTPSession(configuration: .init {
+                    $0.addsIdempotencyKeys = true
+                    $0.retryPolicy.baseDelay = .milliseconds(10)
+                })
+                guard let target = URL(string: url("/counter?key=tour-order&fail=2")) else { return Outcome("bad URL", expected: "") }
+                let response = try await session.send(HTTPRequest(url: target, method: .post, object: "1 book"))
+                try await session.shutdown()
+                return Outcome("\"\(response.text ?? "")\"", expected: "\"attempt 3 succeeds\"")
+            },
+            TourStep(
                 title: "A session is a Service: at a graceful shutdown it refuses new calls and lets those in flight finish",
                 code: """
                     let group = ServiceGroup(services: [HTTPSessionService(session, gracePeriod: .seconds(20))], logger: logger)
