@@ -7,14 +7,15 @@ import Logging
 import Synchronization
 
 private enum Packages_Resilience_README_md {
-    // Packages/Resilience/README.md:11
-    static func example11() async throws {
+    // Packages/Resilience/README.md:15
+    static func example15() async throws {
         var configuration = HTTPSession.Configuration()
 
         let session = HTTPSession(configuration: .init {
             $0.networkMiddleware = [
                 CircuitBreaker(.init(failureRatio: 0.5, minimumCalls: 20, openDuration: .seconds(15))),
                 Bulkhead(maximumConcurrentCalls: 16, maximumWaitingCalls: 64),
+                RateLimiter(.init(limits: [RateLimit(requests: 100, per: .seconds(60))])),
             ]
         })
     }

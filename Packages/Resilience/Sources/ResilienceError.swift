@@ -15,6 +15,8 @@ public struct ResilienceError: Error, Sendable, CustomStringConvertible {
         public static let circuitOpen = Code("circuitOpen")
         /// The origin has as many calls in flight as its bulkhead allows, and as many waiting.
         public static let bulkheadFull = Code("bulkheadFull")
+        /// The origin's rate limit would have the call wait longer than the limiter allows.
+        public static let rateLimited = Code("rateLimited")
 
         /// The code's name.
         public var description: String { name }
@@ -24,13 +26,19 @@ public struct ResilienceError: Error, Sendable, CustomStringConvertible {
     public let code: Code
     /// The origin (scheme, host and port) the call was for.
     public let origin: String
-    /// When calls to the origin are let through again, for ``Code-swift.struct/circuitOpen``.
+    /// When calls to the origin are let through again, for ``Code-swift.struct/circuitOpen`` and
+    /// ``Code-swift.struct/rateLimited``.
     public let retryAfter: ContinuousClock.Instant?
     private let detail: String
 
     static func circuitOpen(origin: String, until: ContinuousClock.Instant, remaining: Duration) -> ResilienceError {
         let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
         return ResilienceError(code: .circuitOpen, origin: origin, retryAfter: until, detail: String(format: "%.1f s", max(seconds, 0)))
+    }
+
+    static func rateLimited(origin: String, until: ContinuousClock.Instant, wait: Duration) -> ResilienceError {
+        let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+        return ResilienceError(code: .rateLimited, origin: origin, retryAfter: until, detail: String(format: "%.1f s", max(seconds, 0)))
     }
 
     static func bulkheadFull(origin: String, limit: Int, waiting: Int) -> ResilienceError {
@@ -42,6 +50,8 @@ public struct ResilienceError: Error, Sendable, CustomStringConvertible {
         switch code {
         case .circuitOpen:
             "The circuit to \(origin) is open after too many failures: calls to it fail at once for \(detail) more, then one is let through to try it."
+        case .rateLimited:
+            "\(origin)'s rate limit lets the next call go in \(detail), longer than the limiter waits: send fewer calls, or raise maximumWait."
         case .bulkheadFull:
             "\(origin) has \(detail), as many as its bulkhead allows: retry later, or raise the bulkhead's limits."
         default:

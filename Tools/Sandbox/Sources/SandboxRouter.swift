@@ -18,6 +18,7 @@ import JewzLocking
 /// | `/counter?key=K&fail=N&status=S&retry-after=R&delay=D&hold=H` | status S (503) N times per key, each after D seconds, then 200; every answer after H seconds |
 /// | `/counter?key=K&refuse=1` over HTTP/2 | the key's first stream refused unprocessed (``SandboxStreamRefusal``), the rest counted |
 /// | `/redirect/N?status=S` | N redirects (302, or S: 301/302/303/307/308), then `/dumpupload/` for 307/308, else `/hello/` |
+/// | `/ratelimited?key=K&limit=N&window=S` | N answers per key in any S seconds, announced in `RateLimit-Policy`; then 429 (``SandboxRateLimits``) |
 /// | `/redirect-to?url=U&status=S` | a redirect (302, or S) to U, which may be on another server |
 /// | `/encoded?coding=gzip,deflate&content=&repeat=N&truncate=1&garbage=1&zstd-window=W` | content compressed in those codings, in order, by zlib (`raw-deflate` too), libbrotli (`br`) or libzstd (`zstd`, with a 2^W-byte window) |
 /// | `/bomb/N` | N MiB of zeros, gzipped (cached per size) |
@@ -53,6 +54,10 @@ public final class SandboxRouter: Sendable {
     private let cache = SandboxCache()
     private let eventStreams = SandboxEvents()
     private let oauth = SandboxOAuth()
+    private let rateLimits = SandboxRateLimits()
+
+    /// How many requests `/ratelimited` answered and refused with 429 for `key`.
+    public func rateLimitCounts(forKey key: String) -> (answered: Int, refused: Int) { rateLimits.counts(forKey: key) }
 
     /// How many tokens the OAuth server has issued, per grant type.
     public var oauthTokensIssued: [String: Int] { oauth.tokensIssued }
@@ -149,6 +154,8 @@ public final class SandboxRouter: Sendable {
             return response
         case ("counter", 1):
             return counter(query)
+        case ("ratelimited", 1):
+            return rateLimits.respond(query)
         case ("encoded", 1):
             return encoded(query)
         case ("bomb", 2):

@@ -34,6 +34,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @Option(help: "Send at most N requests a second, or N per window: 10, 10/s, 100/60s; the limits the server announces (RateLimit-Policy) are followed too.")
+    var rate: String?
+
     @Flag(help: "Give each POST and PATCH a fresh Idempotency-Key, so that one a connection lost is sent again (the server acts on a key once).")
     var idempotencyKeys = false
 
@@ -54,6 +57,11 @@ struct BenchCommand: AsyncParsableCommand {
         let request = HTTPRequest(url: targetURL, method: HTTPMethod(rawValue: method.uppercased()), data: data.map { Data($0.utf8) })
         let session = try connection.makeSession()
         if idempotencyKeys { try session.update { $0.addsIdempotencyKeys = true } }
+        if let rate {
+            let limit = try Self.rateLimit(rate)
+            // A benchmark waits its turn however long the limit asks: each request is to go.
+            try session.update { $0.networkMiddleware.append(RateLimiter(.init(limits: [limit], maximumWait: .seconds(86_400)))) }
+        }
         let tickets = Tickets(count: requests)
         let clock = ContinuousClock()
         let started = clock.now
@@ -95,6 +103,18 @@ struct BenchCommand: AsyncParsableCommand {
         printLine(json ? report.json.formatted() : report.text)
         if let firstError { printError("first error: \(firstError)") }
         if errors == requests { throw JewzExit.network.code }
+    }
+
+    /// The limit `--rate` describes: `N`, `N/s` or `N/SECONDSs`.
+    ///
+    /// - Throws: `ValidationError` for anything else.
+    static func rateLimit(_ text: String) throws -> RateLimit {
+        let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
+        let window = parts.count == 2 ? (parts[1] == "s" ? 1 : Int(parts[1].hasSuffix("s") ? String(parts[1].dropLast()) : parts[1])) : 1
+        guard let requests = parts.first.flatMap({ Int($0) }), requests > 0, let window, window > 0 else {
+            throw ValidationError("--rate takes N, N/s or N/SECONDSs, such as 10/s or 100/60s.")
+        }
+        return RateLimit(requests: requests, per: .seconds(window))
     }
 
     /// The latency at quantile `q` of sorted samples, in milliseconds (nearest rank).

@@ -36,6 +36,26 @@ extension TourStep {
                 return Outcome("refused: \(refused), open: \(open)", expected: "refused: circuitOpen, open: true")
             },
             TourStep(
+                title: "A rate limiter follows the limit a server announces (RateLimit-Policy): 12 calls at once, 5 a second, no 429",
+                code: """
+                    let session = HTTPSession(configuration: .init { $0.networkMiddleware = [RateLimiter()] })   // or .init(limits: [RateLimit(requests: 5, per: .seconds(1))])
+                    try await withThrowingTaskGroup(of: Int.self) { group in
+                        for _ in 0..<12 { group.addTask { try await HTTPCycle.get(url("/ratelimited?key=tour&limit=5&window=1"), session: session).statusCode } }
+                    }
+                    """
+            ) {
+                let session = HTTPSession(configuration: .init { $0.networkMiddleware = [RateLimiter()] })
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<12 {
+                        group.addTask { try await HTTPCycle.get(url("/ratelimited?key=tour-rate&limit=5&window=1"), session: session).statusCode }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                try await session.shutdown()
+                let refused = sandbox.router.rateLimitCounts(forKey: "tour-rate").refused
+                return Outcome("\(statuses.filter { $0 == 200 }.count) answered, \(refused) refused", expected: "12 answered, 0 refused")
+            },
+            TourStep(
                 title: "A POST with an Idempotency-Key is retried as a GET would be: the server acts on a key once",
                 code: """
                     let session = HTTPSession(configuration: .init { $0.addsIdempotencyKeys = true })   // a fresh key per POST and PATCH

@@ -1,0 +1,207 @@
+import Foundation
+import JewzHTTPCore
+import JewzLocking
+
+/// The turns a ``RateLimiter`` has given each origin, the limits it learned, and until when a
+/// server asked it to hold off.
+///
+/// A turn is kept at the instant its call is to leave; while the call is on its way it counts
+/// as now (the server may see it at any moment); once its answer came back, at that instant:
+/// the server saw the call no later, so a window counted from it never holds more than the
+/// server counts, however long the calls took to arrive. A call that waited checks its turn
+/// again when it comes (``confirm(_:)``), as the calls before it may not have been answered yet.
+final class RateLedger: Sendable {
+    /// A call's place: which turn it holds, and when it may go.
+    struct Reservation {
+        let origin: String
+        let number: Int
+        let at: ContinuousClock.Instant
+    }
+
+    private struct Turn {
+        var number: Int
+        var at: ContinuousClock.Instant
+        /// Whether the call left and its answer has not come back.
+        var onItsWay = false
+    }
+
+    private struct Origin {
+        /// Whether a call has come back: until one has, a server that announces its limits has
+        /// not been heard, and one call at a time goes.
+        var answered = false
+        var learned: [RateLimit] = []
+        var turns: [Turn] = []
+        var heldUntil: ContinuousClock.Instant?
+    }
+
+    private struct State {
+        var origins: [String: Origin] = [:]
+        var nextNumber = 0
+    }
+
+    /// The most turns kept per origin, whatever the limits say, and while none is known: the
+    /// calls made before an origin announces its limit count against it once it does.
+    private static let maximumTurns = 10_000
+    private static let turnsKeptUnlimited = 1000
+    private static let horizonUnlimited: Duration = .seconds(60)
+    /// The most origins kept: past it, the ones with no recent turn go first.
+    private static let maximumOrigins = 1024
+
+    private let configuration: RateLimiter.Configuration
+    private let state = Mutex(State())
+
+    init(configuration: RateLimiter.Configuration) {
+        self.configuration = configuration
+    }
+
+    func limits(for origin: String) -> [RateLimit] {
+        configuration.limits + (state.withLock { $0.origins[origin]?.learned } ?? [])
+    }
+
+    /// The next turn at `origin`, held for the call: the earliest instant at which every limit
+    /// has room, not before an earlier call's turn nor a server's hold.
+    ///
+    /// - Throws: ``ResilienceError/Code-swift.struct/rateLimited`` when that is further than the
+    ///   maximum wait; nothing is held then.
+    func reserve(at origin: String) throws(ResilienceError) -> Reservation {
+        let now = ContinuousClock.now
+        let result: Result<Reservation, ResilienceError> = state.withLock { state in
+            if state.origins[origin] == nil, state.origins.count >= Self.maximumOrigins { Self.evictIdle(&state.origins, at: now) }
+            var entry = state.origins[origin] ?? Origin()
+            defer { state.origins[origin] = entry }
+            let limits = configuration.limits + entry.learned
+            let longest = limits.map { Self.padded($0.window) }.max() ?? Self.horizonUnlimited
+            entry.turns.removeAll { now - $0.at >= max(longest, Self.horizonUnlimited) }
+            let earliest = max(now, entry.heldUntil ?? now, entry.turns.map(\.at).max() ?? now)
+            var turn = Self.turn(from: earliest, limits: limits, others: entry.turns, now: now)
+            if waitsForFirstAnswer(entry, others: entry.turns) { turn = max(turn, now + Self.firstAnswerPoll) }
+            guard turn - now <= configuration.maximumWait else {
+                return .failure(.rateLimited(origin: origin, until: turn, wait: turn - now))
+            }
+            defer { state.nextNumber += 1 }
+            entry.turns.append(Turn(number: state.nextNumber, at: turn, onItsWay: turn <= now))
+            let kept = limits.isEmpty ? Self.turnsKeptUnlimited : Self.maximumTurns
+            if entry.turns.count > kept { entry.turns.removeFirst(entry.turns.count - kept) }
+            return .success(Reservation(origin: origin, number: state.nextNumber, at: turn))
+        }
+        return try result.get()
+    }
+
+    /// Whether the call holding `reservation` may go now: `nil` when it may (its turn is kept
+    /// at now, on its way), or the later instant its turn moved to, as calls before it are still
+    /// on their way.
+    func confirm(_ reservation: Reservation) -> ContinuousClock.Instant? {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard var entry = state.origins[reservation.origin], let index = entry.turns.firstIndex(where: { $0.number == reservation.number }) else {
+                return nil
+            }
+            defer { state.origins[reservation.origin] = entry }
+            var others = entry.turns
+            others.remove(at: index)
+            var turn = Self.turn(from: max(now, entry.heldUntil ?? now), limits: configuration.limits + entry.learned, others: others, now: now)
+            if waitsForFirstAnswer(entry, others: others) { turn = max(turn, now + Self.firstAnswerPoll) }
+            entry.turns[index].at = max(turn, now)
+            entry.turns[index].onItsWay = turn <= now
+            return turn > now ? turn : nil
+        }
+    }
+
+    /// Keeps the call of `reservation` at the instant its answer came, or drops its turn when
+    /// it never left (`sent` false: cancelled while it waited).
+    func finish(_ reservation: Reservation, sent: Bool) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard let index = state.origins[reservation.origin]?.turns.firstIndex(where: { $0.number == reservation.number }) else { return }
+            if sent {
+                state.origins[reservation.origin]?.turns[index].at = now
+                state.origins[reservation.origin]?.turns[index].onItsWay = false
+                state.origins[reservation.origin]?.answered = true
+            } else {
+                state.origins[reservation.origin]?.turns.remove(at: index)
+            }
+        }
+    }
+
+    /// How often a call waiting for an origin's first answer looks whether it came.
+    private static let firstAnswerPoll: Duration = .milliseconds(10)
+
+    /// Whether a call must wait for `entry`'s first answer: the limiter learns the servers'
+    /// limits, none has come back yet, and another call is on its way.
+    private func waitsForFirstAnswer(_ entry: Origin, others: [Turn]) -> Bool {
+        configuration.learnsFromServers && !entry.answered && others.contains { $0.onItsWay }
+    }
+
+    /// The earliest instant from `earliest` at which every limit has room beside `others`, a
+    /// call on its way counted at `now`.
+    private static func turn(
+        from earliest: ContinuousClock.Instant, limits: [RateLimit], others: [Turn], now: ContinuousClock.Instant
+    ) -> ContinuousClock.Instant {
+        var turn = earliest
+        // Each limit may push the turn later; a pass with no change settles it.
+        for _ in 0...limits.count {
+            var moved = false
+            for limit in limits {
+                let window = padded(limit.window)
+                let recent = others.lazy.map { $0.onItsWay ? max($0.at, now) : $0.at }.filter { $0 <= turn && turn - $0 < window }.sorted()
+                guard recent.count >= limit.requests else { continue }
+                turn = recent[recent.count - limit.requests] + window
+                moved = true
+            }
+            if !moved { break }
+        }
+        return turn
+    }
+
+    /// `window` a twentieth longer (50 ms at least), for the time calls take to arrive: a call
+    /// that left just inside a window must not land just outside it.
+    private static func padded(_ window: Duration) -> Duration {
+        window + max(window / 20, .milliseconds(50))
+    }
+
+    /// Takes what `response` announces of `origin`'s limits: its policy, and a hold when it
+    /// says nothing remains or asks to retry after a while.
+    func learn(from response: HTTPResponse, origin: String) {
+        let now = ContinuousClock.now
+        let headers = response.headers
+        let policies = headers["RateLimit-Policy"].map(RateLimit.policies(in:)) ?? []
+        var hold: Duration?
+        if [429, 503].contains(response.statusCode), let retryAfter = RetryPolicy.retryAfter(headers["Retry-After"]) {
+            hold = retryAfter
+        }
+        if let exhausted = Self.exhaustedFor(headers) { hold = max(hold ?? .zero, exhausted) }
+        guard !policies.isEmpty || hold != nil else { return }
+        state.withLock { state in
+            var entry = state.origins[origin] ?? Origin()
+            if !policies.isEmpty { entry.learned = policies }
+            if let hold, hold > .zero { entry.heldUntil = max(entry.heldUntil ?? now, now + min(hold, .seconds(3600))) }
+            state.origins[origin] = entry
+        }
+    }
+
+    /// How long the server says nothing remains, when it says so: `RateLimit-Remaining: 0` with
+    /// `RateLimit-Reset`, `RateLimit: …;r=0;t=S`, or the `X-RateLimit-` fields (a reset past a
+    /// billion is a Unix time, as GitHub's).
+    private static func exhaustedFor(_ headers: HTTPHeaderFields) -> Duration? {
+        if let field = headers["RateLimit"], let parameters = Optional(field.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }),
+            parameters.contains("r=0"), let reset = parameters.first(where: { $0.hasPrefix("t=") }).flatMap({ Int($0.dropFirst(2)) })
+        {
+            return .seconds(max(reset, 0))
+        }
+        for prefix in ["RateLimit-", "X-RateLimit-"] {
+            guard headers["\(prefix)Remaining"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) == 0,
+                let reset = headers["\(prefix)Reset"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+            else { continue }
+            if reset > 1_000_000_000 { return .seconds(max(reset - Int(Date().timeIntervalSince1970), 0)) }
+            return .seconds(max(reset, 0))
+        }
+        return nil
+    }
+
+    /// Drops the origins with no turn in their longest window and no hold.
+    private static func evictIdle(_ origins: inout [String: Origin], at now: ContinuousClock.Instant) {
+        origins = origins.filter { _, entry in
+            entry.heldUntil.map { $0 > now } == true || entry.turns.contains { now - $0.at < .seconds(3600) }
+        }
+    }
+}
