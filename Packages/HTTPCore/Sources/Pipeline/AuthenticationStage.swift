@@ -2,9 +2,9 @@
 /// session's), answers a 401/407 challenge once per authentication, and lets them read the
 /// response that ends the exchange (Digest's `Authentication-Info`). Never for a redirect hop
 /// on another origin than the run's request (``HTTPNext/mayCarryCredentials(to:)``):
-/// credentials stay with the origin they were given for; the session's own only where its configuration lets them go
-/// (``HTTPSession/Configuration-swift.struct/sendsCredentialsToAnyOrigin``). In the pipeline when
-/// the run has authentications.
+/// credentials stay with the origin they were given for; the session's own only where its
+/// configuration lets them go (``HTTPSession/Configuration-swift.struct/sendsCredentialsToAnyOrigin``).
+/// In the pipeline when the run has authentications.
 struct AuthenticationStage: HTTPMiddleware {
     var name: String { "authentication" }
 

@@ -3,11 +3,13 @@ import Foundation
 // The request as it goes into the pipeline.
 extension HTTPCall {
     /// Prepares `request`: the session's headers and the decoders' Accept-Encoding where it has
-    /// none, the request processors, and the checks that keep malformed requests off the wire.
+    /// none, an idempotency key when the session adds them, the request processors (the fields
+    /// the credential processors set go in `credentialFields`), and the checks that keep
+    /// malformed requests off the wire.
     @inline(never)
     static func prepare(
-        _ request: inout HTTPRequest, credentialFields: inout [String], processors: [any HTTPRequestProcessor], sessionWide: Bool, settings: HTTPSession.Settings,
-        resumable: Bool, vettedURL: URL?
+        _ request: inout HTTPRequest, credentialFields: inout [String], processors: [any HTTPRequestProcessor], sessionWide: Bool,
+        settings: HTTPSession.Settings, resumable: Bool, vettedURL: URL?
     ) throws {
         if resumable, !request.headers.contains("Accept-Encoding") {
             // Ranges of an encoded body cannot be decoded from the middle.
