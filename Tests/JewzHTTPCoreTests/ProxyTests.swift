@@ -29,7 +29,9 @@ import Testing
         try await withProxy(.http, credentials: ("ada", "s3cret"), url: { "http://ada:s3cret@127.0.0.1:\($0.port)" }) { sandbox, proxy, session in
             let response = try await HTTPCycle.get(sandbox.url("/inspect"), session: session)
             #expect(try Inspection(response).values("Proxy-Authorization").isEmpty)
-            #expect(proxy.tunnels == ["127.0.0.1:\(sandbox.port)"])
+            // Every tunnel goes to the Sandbox: a handshake slower than the connect timeout on a
+            // loaded machine is retried through a second one.
+            #expect(!proxy.tunnels.isEmpty && Set(proxy.tunnels) == ["127.0.0.1:\(sandbox.port)"])
         }
     }
 
@@ -66,7 +68,7 @@ import Testing
         try await withProxy(.socks5, url: { "socks5://127.0.0.1:\($0.port)" }, tls: tls) { sandbox, proxy, session in
             let response = try await HTTPCycle.get(sandbox.url("/hello/"), session: session)
             #expect(response.text == "Hello World")
-            #expect(proxy.tunnels.count == 1)
+            #expect(!proxy.tunnels.isEmpty && Set(proxy.tunnels) == ["127.0.0.1:\(sandbox.port)"], "a slow handshake is retried")
         }
     }
 

@@ -292,7 +292,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         guard let host = url.host else { return error }
         let pinned = pinnedTLS.pins(forHost: host)
         guard !pinned.isEmpty else { return error }
-        let served = (try? await Self.pins(servedBy: host, port: url.effectivePort, timeout: .seconds(5))) ?? []
+        // A bound for a courtesy of the message: a server that answered a handshake moments ago
+        // answers another in milliseconds, but a starved machine can take seconds.
+        let served = (try? await Self.pins(servedBy: host, port: url.effectivePort, timeout: .seconds(15))) ?? []
         return .pinMismatch(host: host, served: served, pins: pinned)
     }
 
