@@ -28,9 +28,11 @@ import Testing
     }
 
     @Test func aRequestTimeoutBoundsTheConnectAttempt() async throws {
-        // The transport allows a minute to connect: only the request's own timeout ends it sooner.
+        // The transport allows five minutes to connect: only the request's own timeout ends it
+        // sooner. (Under the whole suite, and more under ThreadSanitizer, the end of a 500 ms
+        // timeout was seen to take up to 39 s to reach the caller.)
         let session = HTTPSession(configuration: .init {
-            $0.transport.timeouts.connect = .seconds(60)
+            $0.transport.timeouts.connect = .seconds(300)
             $0.logger = quietLogger
         })
         try await withUnacceptingPort { port in
@@ -39,7 +41,7 @@ import Testing
             let started = ContinuousClock.now
             let error = await httpError { _ = try await session.send(request, options: .init(retryPolicy: .never)) }
             #expect(error?.code == .timedOut, "\(String(describing: error))")
-            #expect(ContinuousClock.now - started < .seconds(30), "not the transport's minute")
+            #expect(ContinuousClock.now - started < .seconds(120), "not the transport's five minutes")
         }
         try await session.shutdown()
     }
