@@ -1,4 +1,5 @@
 import Foundation
+import JewzHTTPCore
 
 /// Why a resilience stage stopped a call before it reached the network. A call reports it as
 /// `HTTPError.Code.middleware`, with this as `underlying`.
@@ -32,13 +33,16 @@ public struct ResilienceError: Error, Sendable, CustomStringConvertible {
     private let detail: String
 
     static func circuitOpen(origin: String, until: ContinuousClock.Instant, remaining: Duration) -> ResilienceError {
-        let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
-        return ResilienceError(code: .circuitOpen, origin: origin, retryAfter: until, detail: String(format: "%.1f s", max(seconds, 0)))
+        ResilienceError(code: .circuitOpen, origin: origin, retryAfter: until, detail: seconds(remaining))
     }
 
     static func rateLimited(origin: String, until: ContinuousClock.Instant, wait: Duration) -> ResilienceError {
-        let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
-        return ResilienceError(code: .rateLimited, origin: origin, retryAfter: until, detail: String(format: "%.1f s", max(seconds, 0)))
+        ResilienceError(code: .rateLimited, origin: origin, retryAfter: until, detail: seconds(wait))
+    }
+
+    /// `duration` as a message says it: `2.5 s`.
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%.1f s", max(duration.inSeconds, 0))
     }
 
     static func bulkheadFull(origin: String, limit: Int, waiting: Int) -> ResilienceError {

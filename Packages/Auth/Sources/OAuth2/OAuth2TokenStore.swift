@@ -113,8 +113,7 @@ public struct OAuth2FileTokenStore: OAuth2TokenStore {
             try? FileManager.default.removeItem(at: url)
             return
         }
-        let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let directory = try makeDirectory()
         let data = try JSONEncoder.tokens.encode(Contents(server: server, clientID: clientID, token: token))
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -136,8 +135,7 @@ public struct OAuth2FileTokenStore: OAuth2TokenStore {
     /// - Throws: what `renewal` throws; `POSIXError` when the lock file cannot be opened.
     public func renewing<Value: Sendable>(_ renewal: () async throws -> Value) async throws -> Value {
         try checkOwnership()
-        let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try makeDirectory()
         let lockPath = url.path + ".lock"
         let descriptor = try await BlockingIO.run { () throws(POSIXError) -> Int32 in
             let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -154,6 +152,14 @@ public struct OAuth2FileTokenStore: OAuth2TokenStore {
         // Closing the descriptor lets the lock go, whatever the renewal did.
         defer { close(descriptor) }
         return try await renewal()
+    }
+
+    /// The file's directory, made (mode 0700) when missing.
+    @discardableResult
+    private func makeDirectory() throws -> URL {
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return directory
     }
 
     /// Refuses a store another user could have written or could read: the file and its
