@@ -105,7 +105,7 @@ import Testing
         try await withLargeBodyInADiskStore(length: 6_000_000) { body, url, server, session in
             var request = HTTPRequest(url: try #require(URL(string: url)))
             request.headers["Range"] = "bytes=1000-"
-            let ranged = try await session.send(request, options: .init(responseBody: .stream))
+            let ranged = try await session.stream(request)
             #expect(ranged.statusCode == 206)
             #expect(ranged.headers["Content-Range"] == "bytes 1000-5999999/6000000")
             #expect(ranged.headers["Content-Length"] == "5999000")

@@ -182,7 +182,7 @@ import Testing
             ["HTTP/1.1 200 OK", "Cache-Control: max-age=60", "Content-Location: /item"]
         }) { server, session in
             let cycle = HTTPCycle(requestURL: try #require(URL(string: server.url("/item"))), requestMethod: .post, session: session)
-            let (_, body) = try await cycle.startStreaming()
+            let body = try await cycle.startStreaming().body
             let posted = try await body.collect(upTo: 1 << 10)
             #expect(!posted.isEmpty)
             let got = try await fetch(server.url("/item"), session: session)

@@ -48,7 +48,8 @@ import Testing
         try await withScriptedServer(configuration: try configuration(store: "disk", in: directory), PartialContentOrigin.breaking(heads: heads)) { server, session in
             let url = try #require(URL(string: server.url("/stream.bin")))
             #expect(await httpError { _ = try await fetch(url.absoluteString, session: session) }?.code == .connectionLost)
-            let (response, body) = try await HTTPCycle(requestURL: url, session: session).startStreaming()
+            let opened = try await HTTPCycle(requestURL: url, session: session).startStreaming()
+            let (response, body) = (opened.head, opened.body)
             #expect(response.statusCode == 200)
             #expect(response.headers["Content-Length"] == "100")
             #expect(try await body.collect(upTo: 1 << 20) == PartialContentOrigin.body)

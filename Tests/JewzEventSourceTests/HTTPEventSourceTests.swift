@@ -42,7 +42,8 @@ import Testing
         try await withSandbox { sandbox, session in
             let url = try #require(URL(string: sandbox.url("/events/opened?count=3&per=2&retry=5")))
             let cycle = HTTPCycle(requestURL: url, session: session)
-            let (response, body) = try await cycle.startStreaming()
+            let opened = try await cycle.startStreaming()
+            let (response, body) = (opened.head, opened.body)
             #expect(response.headers["Content-Type"] == "text/event-stream")
             let events = try await collect(HTTPEventSource(continuing: body, request: cycle.request, session: session, configuration: Self.quick))
             #expect(events.map(\.id) == ["1", "2", "3"])

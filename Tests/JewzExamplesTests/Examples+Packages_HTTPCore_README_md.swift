@@ -21,8 +21,8 @@ private enum Packages_HTTPCore_README_md {
         // The core: a request in, the processed response out; cancelling the task cancels it.
         let report = try await session.send(HTTPRequest(url: reportURL), options: .init(retryPolicy: .never))
 
-        // Whatever else a request needs is in its options: the body as a stream or to a file, progress.
-        let feed = try await session.send(HTTPRequest(url: feedURL), options: .init(responseBody: .stream))
+        // The body as it arrives, or into a file: each its own call, with the same path and options.
+        let feed = try await session.stream(HTTPRequest(url: feedURL))
         for try await chunk in feed.body { consume(chunk) }
 
         // The same send, made from a URL string; a cycle (HTTPCycle(…)) is the object to hold:

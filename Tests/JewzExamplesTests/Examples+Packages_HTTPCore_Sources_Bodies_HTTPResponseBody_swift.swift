@@ -11,11 +11,11 @@ private enum Packages_HTTPCore_Sources_Bodies_HTTPResponseBody_swift {
     static func example17() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
-        var request = HTTPRequest(url: url)
         let data = Data("hello".utf8)
+        let feedURL = URL(string: "https://example.com/feed")!
         var hasher = SHA256()
         let chunk = Data()
-        let response = try await session.send(request, options: .init(responseBody: .stream))
+        let response = try await session.stream(HTTPRequest(url: feedURL))
         for try await chunk in response.body { hasher.update(data: chunk) }
     }
 }

@@ -9,7 +9,8 @@ private enum Packages_HTTPCore_Sources_Bodies_HTTPResponseLines_swift {
     // Packages/HTTPCore/Sources/Bodies/HTTPResponseLines.swift:8
     static func example8() async throws {
         let url = URL(string: "https://api.example.com/items")!
-        let (_, body) = try await HTTPCycle(requestURL: url).startStreaming()
-        for try await line in body.lines() { print(line) }
+        let session = HTTPSession()
+        let log = try await session.stream(HTTPRequest(url: url))
+        for try await line in log.body.lines() { print(line) }
     }
 }

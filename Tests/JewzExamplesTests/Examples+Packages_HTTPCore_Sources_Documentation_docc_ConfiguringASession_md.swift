@@ -40,7 +40,7 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_ConfiguringASession_md
         let itemsURL = URL(string: "https://api.example.com/items")!
         let chunk = Data()
         // The body as a stream, read as it arrives; the call lasts until it is read.
-        let feed = try await api.send(HTTPRequest(url: feedURL), options: .init(responseBody: .stream))
+        let feed = try await api.stream(HTTPRequest(url: feedURL), options: .init(priority: .low))
         for try await chunk in feed.body { consume(chunk) }
 
         // A call of its own: no retries, a higher place in the queue.

@@ -48,13 +48,12 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TheRequestPath_md {
                 .withTrailers { ["X-Body-SHA256": hasher.withLock { $0.finalize() }.map { String(format: "%02x", $0) }.joined()] }
             return response
         })
-        let response = try await session.send(HTTPRequest(url: isoURL),  // the body lands in `file`
-                                              options: .init(responseBody: .download(.moving(to: file))))
-        response.headers["X-Body-SHA256"]
+        let saved = try await session.download(HTTPRequest(url: isoURL), to: file)
+        saved.headers["X-Body-SHA256"]
     }
 
-    // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:120
-    static func example120() async throws {
+    // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:119
+    static func example119() async throws {
         let api = HTTPSession()
         api.cancelCalls(method: .get, path: "/users")                  // or api.cancelAllCalls(), at sign-out
         api.pendingCalls.first?.priority = .high                       // move a queued call up

@@ -12,22 +12,21 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TransfersAndResuming_m
         let session = HTTPSession()
         let destination = URL(filePath: "big.iso")
         let isoURL = URL(string: "https://example.com/big.iso")!
-        let download = HTTPDownload.moving(to: destination, resumable: true) { written, total, expected in
-            print("\(total) of \(expected ?? 0) bytes")
-        }
         do {
-            _ = try await session.send(HTTPRequest(url: isoURL), options: .init(responseBody: .download(download)))
+            let saved = try await session.download(HTTPRequest(url: isoURL), to: destination) { written, total, expected in
+                print("\(total) of \(expected ?? 0) bytes")
+            }
+            print(saved.statusCode, saved.fileURL.path)
         } catch let error as HTTPError {
-            // A resumable download that failed keeps its partial file: continue it later.
+            // A download that failed keeps its partial file when the server can continue it.
             if let resumeData = error.resumeData {
-                let again = HTTPDownload.moving(to: destination, resumingFrom: resumeData)
-                _ = try await session.send(HTTPRequest(url: isoURL), options: .init(responseBody: .download(again)))
+                _ = try await session.download(HTTPRequest(url: isoURL), to: destination, resumingFrom: resumeData)
             }
         }
     }
 
-    // Packages/HTTPCore/Sources/Documentation.docc/TransfersAndResuming.md:46
-    static func example46() async throws {
+    // Packages/HTTPCore/Sources/Documentation.docc/TransfersAndResuming.md:45
+    static func example45() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let video = URL(filePath: "video.mp4")

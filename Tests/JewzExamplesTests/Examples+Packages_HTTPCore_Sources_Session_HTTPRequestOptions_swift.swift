@@ -6,14 +6,14 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Session_HTTPRequestOptions_swift {
-    // Packages/HTTPCore/Sources/Session/HTTPRequestOptions.swift:6
-    static func example6() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPRequestOptions.swift:7
+    static func example7() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         var request = HTTPRequest(url: url)
         let file = URL(filePath: "big.iso")
         let response = try await session.send(
             request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
-        let saved = try await session.send(request, options: .init(priority: .high, responseBody: .download(.moving(to: file))))
+        let saved = try await session.download(request, to: file, options: .init(priority: .high))
     }
 }

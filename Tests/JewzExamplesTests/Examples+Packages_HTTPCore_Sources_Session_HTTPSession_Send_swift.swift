@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Session_HTTPSession_Send_swift {
-    // Packages/HTTPCore/Sources/Session/HTTPSession+Send.swift:13
-    static func example13() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPSession+Send.swift:14
+    static func example14() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let key = "3f2c"

@@ -6,29 +6,29 @@ import Logging
 import Synchronization
 
 private enum Packages_Jewzruxin_Sources_Documentation_docc_Streaming_md {
-    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:18
-    static func example18() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:17
+    static func example17() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
-        let feed = try await session.send(HTTPRequest(url: feedURL), options: .init(responseBody: .stream))
+        let feed = try await session.stream(HTTPRequest(url: feedURL))
         for try await line in feed.body.lines(maximumLength: 64 << 10) { print(line) }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:28
-    static func example28() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:27
+    static func example27() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         let token = "t0ken"
         struct Token: Decodable { let text: String }
 
-        let completion = try await session.send(HTTPRequest(url: feedURL), options: .init(responseBody: .stream))
+        let completion = try await session.stream(HTTPRequest(url: feedURL))
         for try await token in completion.body.jsonLines(as: Token.self) { print(token.text, terminator: "") }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:40
-    static func example40() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:39
+    static func example39() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
@@ -36,8 +36,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Streaming_md {
         for try await event in events where event.type == "update" { print(event.data) }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:50
-    static func example50() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:49
+    static func example49() async throws {
         let session = HTTPSession()
         try await session.withWebSocket(to: URL(string: "wss://api.example.com/live")!) { socket in
             try await socket.send(text: "subscribe")

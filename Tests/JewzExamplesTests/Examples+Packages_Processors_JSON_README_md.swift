@@ -9,6 +9,7 @@ import Synchronization
 private enum Packages_Processors_JSON_README_md {
     // Packages/Processors/JSON/README.md:10
     static func example10() async throws {
+        let url = URL(string: "https://api.example.com/items")!
         let feedURL = URL(string: "https://example.com/feed")!
 
         let created = try await HTTPCycle.post("https://api.example.com/people",
@@ -19,8 +20,8 @@ private enum Packages_Processors_JSON_README_md {
         let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)  // no tree built
         let value = try JSONValue(parsing: #"{"b": 1, "a": [true, null]}"#)
         print(value.formatted(pretty: true))          // members stay in document order
-        let (_, body) = try await HTTPCycle(requestURL: feedURL).startStreaming()
-        for try await item in body.jsonLines(as: Item.self) { print(item) }   // as each line arrives
+        let feed = try await HTTPSession.default.stream(HTTPRequest(url: feedURL))
+        for try await item in feed.body.jsonLines(as: Item.self) { print(item) }   // as each line arrives
         // With HTTPCore alone: try configuration.processorRegistry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
     }
 }

@@ -11,7 +11,7 @@ private enum Packages_Processors_JSON_Sources_HTTPJSONLines_swift {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let token = "t0ken"
-        let feed = try await session.send(HTTPRequest(url: url), options: .init(responseBody: .stream))
+        let feed = try await session.stream(HTTPRequest(url: url))
         for try await token in feed.body.jsonLines(as: Completion.self) { print(token.text, terminator: "") }
     }
 }

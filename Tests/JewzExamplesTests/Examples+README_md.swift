@@ -18,6 +18,8 @@ private enum README_md {
         let profiles = URL(filePath: "Profiles")
         let feedURL = URL(string: "https://example.com/feed")!
         let avatarURL = URL(string: "https://example.com/avatar.png")!
+        let isoURL = URL(string: "https://example.com/big.iso")!
+        let isoFile = URL(filePath: "big.iso")
 
         // The core: a request in, the processed response out. Nothing to hold; cancel its task to stop it.
         var request = HTTPRequest(url: URL(string: "https://api.example.com/orders")!, method: .post, object: order)
@@ -25,11 +27,11 @@ private enum README_md {
         let response = try await HTTPSession.default.send(request, options: .init(retryPolicy: .never))
         response.statusCode               // 201
 
-        // Settings live in three places: the session's configuration (below), the request, and the
-        // per-call HTTPRequestOptions (processors, authentications, retry policy, solicited, priority,
-        // where the body goes, upload progress).
-        let feed = try await HTTPSession.default.send(HTTPRequest(url: feedURL), options: .init(responseBody: .stream))
+        // What a call returns is the call you make: send (the body in memory, processed), stream (the
+        // head, then the body as it arrives) or download (into a file, resumable).
+        let feed = try await HTTPSession.default.stream(HTTPRequest(url: feedURL))
         for try await chunk in feed.body { consume(chunk) }   // read as it arrives
+        let iso = try await HTTPSession.default.download(HTTPRequest(url: isoURL), to: isoFile)   // iso.fileURL
         HTTPSession.default.cancelAllCalls()   // at sign-out: every send and cycle, wherever it waits
 
         // One call, the same path: GET with query parameters, headers and a timeout, the processed

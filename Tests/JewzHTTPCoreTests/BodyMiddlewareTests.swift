@@ -57,7 +57,7 @@ struct InvertingMiddleware: HTTPMiddleware {
         configuration.networkMiddleware = [BodyDigestMiddleware()]
         try await withSandbox(configuration: configuration) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/1000000"), method: .get, session: session)
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: kept))
             let response = try await cycle.start()
             let expected = SandboxStreams.pattern(0..<1_000_000)
             #expect(response.headers["X-Body-SHA256"] == BodyDigestMiddleware.hex(SHA256.hash(data: expected)))
@@ -74,7 +74,7 @@ struct InvertingMiddleware: HTTPMiddleware {
         configuration.networkMiddleware = [InvertingMiddleware(), BodyDigestMiddleware()]
         try await withSandbox(configuration: configuration) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/300000"), method: .get, session: session)
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: kept))
             let response = try await cycle.start()
             let rewritten = InvertingMiddleware.inverted(SandboxStreams.pattern(0..<300_000))
             #expect(try Data(contentsOf: kept) == rewritten)
@@ -88,7 +88,7 @@ struct InvertingMiddleware: HTTPMiddleware {
         configuration.networkMiddleware = [InvertingMiddleware()]
         try await withSandbox(configuration: configuration) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/200000"), method: .get, session: session)
-            let (_, body) = try await cycle.startStreaming()
+            let body = try await cycle.startStreaming().body
             let read = try await body.collect(upTo: 1 << 20)
             #expect(read == InvertingMiddleware.inverted(SandboxStreams.pattern(0..<200_000)))
         }
@@ -117,7 +117,7 @@ struct InvertingMiddleware: HTTPMiddleware {
         try await withSandbox(configuration: configuration) { sandbox, session in
             for _ in 0..<3 {
                 let cycle = try HTTPCycle(sandbox.url("/download/10000000"), method: .get, session: session)
-                let (_, body) = try await cycle.startStreaming()
+                let body = try await cycle.startStreaming().body
                 #expect(try await body.collect(upTo: 1 << 20).isEmpty)
             }
             try await waitUntil { sandbox.openConnectionCount == 0 }
@@ -139,7 +139,7 @@ struct InvertingMiddleware: HTTPMiddleware {
             try resetPeakResidentSize()
             let before = peakResidentSize() ?? 0
             let cycle = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: kept))
             _ = try await cycle.start()
             let peak = try #require(peakResidentSize())
             #expect(peak - before < 100 << 20, "peak grew by \(peak - before) bytes")

@@ -37,7 +37,7 @@ import Testing
             // Every answer closes after 300 000 body bytes: only continuing can finish 1 000 000.
             let cycle = try HTTPCycle(sandbox.url("/download/1000000?drop=300000"), method: .get, session: session)
             cycle.options.retryPolicy = Self.retryingLostConnections
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: kept))
             let response = try await cycle.start()
             #expect(cycle.retryCount >= 3)
             #expect(response.statusCode == 200)
@@ -65,7 +65,7 @@ import Testing
         try await withSandbox(configuration: .init { $0.networkMiddleware = [changing] }) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/500000?drop=200000"), method: .get, session: session)
             cycle.options.retryPolicy = Self.retryingLostConnections
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: directory.appendingPathComponent("kept"), resumable: true))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: directory.appendingPathComponent("kept"), resumable: true))
             let error = await httpError { try await cycle.start() }
             #expect(error?.code == .downloadNotResumable)
             let resumeData = try #require(error?.resumeData)
@@ -85,7 +85,7 @@ import Testing
         try await withSandbox(configuration: .init { $0.networkMiddleware = [counting] }) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/500000?drop=200000&validator=none"), method: .get, session: session)
             cycle.options.retryPolicy = Self.retryingLostConnections
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: directory.appendingPathComponent("kept")))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: directory.appendingPathComponent("kept")))
             let error = await httpError { try await cycle.start() }
             #expect(error?.code == .connectionLost)
             #expect(cycle.retryCount == 0)

@@ -32,7 +32,7 @@ func keepingDownload(
         let progress = ProgressLog()
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept, progress: progress))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: kept, progress: progress))
             let response = try await cycle.start()
             #expect(response.data.isEmpty)
             #expect(response.statusCode == 200)
@@ -54,7 +54,7 @@ func keepingDownload(
                 let cycle = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
                 var download = HTTPDownload.moving(to: destination)
                 download.temporaryDirectory = directory
-                cycle.options.responseBody = .download(download)
+                cycle.delivery = .download(download)
                 try await cycle.start()
                 #expect(try Data(contentsOf: destination) == SandboxStreams.pattern(0..<Int64(size)))
             }
@@ -72,7 +72,7 @@ func keepingDownload(
             let cycle = try HTTPCycle(sandbox.url("/download/1000"), method: .get, session: session)
             var download = HTTPDownload(downloadFile: { _, _ in throw Refused() })
             download.temporaryDirectory = directory
-            cycle.options.responseBody = .download(download)
+            cycle.delivery = .download(download)
             let error = await httpError { try await cycle.start() }
             #expect(error?.code == .downloadHandler, "\(String(describing: error))")
             #expect(error?.underlying is Refused)
@@ -106,7 +106,7 @@ func keepingDownload(
         let progress = ProgressLog()
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/300000?chunked=1"), method: .get, session: session)
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept, progress: progress))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: kept, progress: progress))
             try await cycle.start()
         }
         #expect(try Data(contentsOf: kept) == SandboxStreams.pattern(0..<300_000))
@@ -121,7 +121,7 @@ func keepingDownload(
             let cycle = try HTTPCycle(sandbox.url("/status/404"), method: .get, session: session)
             var download = HTTPDownload { _, _ in Issue.record("no file for a 404") }
             download.temporaryDirectory = directory
-            cycle.options.responseBody = .download(download)
+            cycle.delivery = .download(download)
             guard let error = await httpError({ try await cycle.start() }), error.code == .statusCode, error.statusCode == 404 else {
                 Issue.record("expected status 404")
                 return
@@ -136,7 +136,7 @@ func keepingDownload(
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/2000000?drop=700000"), method: .get, session: session)
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: directory.appendingPathComponent("kept")))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: directory.appendingPathComponent("kept")))
             guard let error = await httpError({ try await cycle.start() }), error.code == .connectionLost else {
                 Issue.record("expected a lost connection")
                 return
@@ -154,7 +154,7 @@ func keepingDownload(
         let size: Int64 = 2_000_000
         try await withSandbox { sandbox, session in
             let first = try HTTPCycle(sandbox.url("/download/\(size)?drop=700001&validator=\(validator)"), method: .get, session: session)
-            first.options.responseBody = .download(keepingDownload(in: directory, kept: keptFile, resumable: true))
+            first.delivery = .download(keepingDownload(in: directory, kept: keptFile, resumable: true))
             _ = await httpError { try await first.start() }
             let resumeData = try #require(first.resumeData)
             // The client may lose what was still buffered when the connection broke.
@@ -165,7 +165,7 @@ func keepingDownload(
 
             let progress = ProgressLog()
             let second = try HTTPCycle(sandbox.url("/download/\(size)?validator=\(validator)"), method: .get, session: session)
-            second.options.responseBody = .download(keepingDownload(in: directory, kept: keptFile, resumingFrom: resumeData, progress: progress))
+            second.delivery = .download(keepingDownload(in: directory, kept: keptFile, resumingFrom: resumeData, progress: progress))
             let response = try await second.start()
             #expect(response.statusCode == 206)
             #expect(progress.isConsistent(from: kept))
@@ -188,7 +188,7 @@ func keepingDownload(
             policy.maximumRetryCount = 10
             policy.shouldRetry = { attempt in if case .connectionLost = attempt.error { true } else { nil } }
             cycle.options.retryPolicy = policy
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept, resumable: true))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: kept, resumable: true))
             // The caller gets the first answer's head: the continuations are inside its body.
             #expect(try await cycle.start().statusCode == 200)
             #expect(cycle.retryCount >= 3)
@@ -203,7 +203,7 @@ func keepingDownload(
         let size: Int64 = 12 << 20
         try await withSandbox(transport: transport) { sandbox, session in
             let first = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
-            first.options.responseBody = .download(keepingDownload(in: directory, kept: kept, resumable: true) { total in
+            first.delivery = .download(keepingDownload(in: directory, kept: kept, resumable: true) { total in
                 if total >= 1 << 20 { first.cancel(explicitly: true) }
             })
             guard let error = await httpError({ try await first.start() }), error.code == .cancelled, error.isExplicitCancellation else {
@@ -214,7 +214,7 @@ func keepingDownload(
             #expect(resumeData.bytesWritten >= 1 << 20 && resumeData.bytesWritten < size)
 
             let second = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
-            second.options.responseBody = .download(keepingDownload(in: directory, kept: kept, resumingFrom: resumeData))
+            second.delivery = .download(keepingDownload(in: directory, kept: kept, resumingFrom: resumeData))
             #expect(try await second.start().statusCode == 206)
         }
         #expect(try Data(contentsOf: kept) == SandboxStreams.pattern(0..<size))
@@ -226,11 +226,11 @@ func keepingDownload(
         let kept = directory.appendingPathComponent("kept")
         try await withSandbox(transport: transport) { sandbox, session in
             let first = try HTTPCycle(sandbox.url("/download/500000?drop=200000&version=1"), method: .get, session: session)
-            first.options.responseBody = .download(keepingDownload(in: directory, kept: kept, resumable: true))
+            first.delivery = .download(keepingDownload(in: directory, kept: kept, resumable: true))
             _ = await httpError { try await first.start() }
             let resumeData = try #require(first.resumeData)
             let second = try HTTPCycle(sandbox.url("/download/500000?version=2"), method: .get, session: session)
-            second.options.responseBody = .download(keepingDownload(in: directory, kept: kept, resumingFrom: resumeData))
+            second.delivery = .download(keepingDownload(in: directory, kept: kept, resumingFrom: resumeData))
             #expect(try await second.start().statusCode == 200, "If-Range no longer matches: the whole body")
         }
         #expect(try Data(contentsOf: kept) == SandboxStreams.pattern(0..<500_000))
@@ -242,7 +242,7 @@ func keepingDownload(
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withSandbox { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/500000?drop=200000&validator=\(validator)"), method: .get, session: session)
-            cycle.options.responseBody = .download(keepingDownload(in: directory, kept: directory.appendingPathComponent("kept"), resumable: true))
+            cycle.delivery = .download(keepingDownload(in: directory, kept: directory.appendingPathComponent("kept"), resumable: true))
             _ = await httpError { try await cycle.start() }
             #expect(cycle.resumeData == nil)
         }
@@ -276,7 +276,7 @@ func keepingDownload(
         }
         let session = HTTPSession(configuration: .init { $0.customTransport = transport; $0.logger = quietLogger })
         let cycle = HTTPCycle(requestURL: URL(string: "http://example.test/file")!, session: session)
-        cycle.options.responseBody = .download(HTTPDownload(
+        cycle.delivery = .download(HTTPDownload(
             resumingFrom: DownloadResumeData(
                 url: cycle.request.url, partialFile: partial, bytesWritten: 1000, validator: "\"v\"", expectedLength: 2000)
         ) { _, _ in Issue.record("no file for a wrong range") })

@@ -133,7 +133,7 @@ final class StageMonitor: HTTPEventMonitor {
         try await withSandbox(configuration: .init { $0.middleware = [canned] }) { sandbox, session in
             let written = Mutex<Data?>(nil)
             let download = try HTTPCycle(sandbox.url("/download/5"), method: .get, session: session)
-            download.options.responseBody = .download(HTTPDownload { _, file in
+            download.delivery = .download(HTTPDownload { _, file in
                 let contents = try Data(contentsOf: file)
                 written.withLock { $0 = contents }
             })
@@ -142,7 +142,8 @@ final class StageMonitor: HTTPEventMonitor {
             #expect(download.response?.data.isEmpty == true)
 
             let streamed = try HTTPCycle(sandbox.url("/download/5"), method: .get, session: session)
-            let (head, chunks) = try await streamed.startStreaming()
+            let opened = try await streamed.startStreaming()
+            let (head, chunks) = (opened.head, opened.body)
             var read = Data()
             for try await chunk in chunks { read.append(chunk) }
             #expect(head.statusCode == 200)

@@ -55,7 +55,7 @@ final class LastBodyCache: HTTPResponseCache {
             for name in ["first", "second"] {
                 let kept = directory.appendingPathComponent(name)
                 let cycle = try HTTPCycle(sandbox.url("/download/300000"), method: .get, session: session)
-                cycle.options.responseBody = .download(keepingDownload(in: directory, kept: kept))
+                cycle.delivery = .download(keepingDownload(in: directory, kept: kept))
                 let response = try await cycle.start()
                 #expect(response.source == (name == "first" ? .network : .cache))
                 #expect(try Data(contentsOf: kept) == expected, "\(name)")

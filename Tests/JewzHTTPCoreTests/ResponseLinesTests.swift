@@ -11,7 +11,8 @@ import Testing
         try await withSandbox(transport: transport) { sandbox, session in
             // The body never ends: each line is read while the server still holds the response open.
             let cycle = HTTPCycle(requestURL: try #require(URL(string: sandbox.url("/ndjson?count=5&interval=5&end=hold"))), session: session)
-            let (response, body) = try await cycle.startStreaming()
+            let opened = try await cycle.startStreaming()
+            let (response, body) = (opened.head, opened.body)
             #expect(response.headers["Content-Type"] == "application/x-ndjson")
             let lines = try await withTimeLimit(.seconds(60)) {
                 var lines: [String] = []
@@ -50,7 +51,7 @@ import Testing
         #expect(error?.code == .lineTooLong)
         try await withSandbox { sandbox, session in
             let cycle = HTTPCycle(requestURL: try #require(URL(string: sandbox.url("/ndjson?count=3"))), session: session)
-            let (_, body) = try await cycle.startStreaming()
+            let body = try await cycle.startStreaming().body
             let thrown = await #expect(throws: HTTPError.self) { for try await _ in body.lines(maximumLength: 10) {} }
             #expect(thrown?.code == .lineTooLong)
             #expect(thrown?.description.contains("10 bytes") == true)

@@ -72,7 +72,7 @@ extension SessionCancelTests {
             let backingOff = Task {
                 try await session.send(HTTPRequest(url: url("/counter?key=backoff&fail=3")), options: .init(retryPolicy: patient))
             }
-            let streamed = try await session.send(HTTPRequest(url: url("/download/\(1 << 30)")), options: .init(responseBody: .stream))
+            let streamed = try await session.stream(HTTPRequest(url: url("/download/\(1 << 30)")))
             try await waitUntil {
                 sandbox.router.requestCount(forKey: "wire") == 1 && sandbox.router.requestCount(forKey: "backoff") == 1
                     && session.runningCalls.count == 3
@@ -103,7 +103,7 @@ extension SessionCancelTests {
         }
     }
 
-    private static func failure(reading response: HTTPResponse) async -> HTTPError.Code? {
+    private static func failure(reading response: HTTPStreamedResponse) async -> HTTPError.Code? {
         do {
             for try await _ in response.body {}
             return nil

@@ -9,7 +9,8 @@ import Testing
         let size: Int64 = (8 << 20) + 5
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session)
-            let (response, body) = try await cycle.startStreaming()
+            let opened = try await cycle.startStreaming()
+            let (response, body) = (opened.head, opened.body)
             #expect(response.statusCode == 200)
             #expect(response.headers["Content-Length"] == "\(size)")
             var offset: Int64 = 0
@@ -54,7 +55,7 @@ import Testing
     @Test(arguments: TransportKind.allCases) func aDropMidBodyEndsTheSequenceWithTheError(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/4000000?drop=1500000"), method: .get, session: session)
-            let (_, body) = try await cycle.startStreaming()
+            let body = try await cycle.startStreaming().body
             var received = 0
             let error = await httpError {
                 for try await chunk in body { received += chunk.count }
@@ -74,7 +75,7 @@ import Testing
             let ends = AsyncStream<String>.makeStream()
             try session.update { $0.eventMonitors = [EndMonitor(ends.continuation)] }
             let cycle = try HTTPCycle(sandbox.url("/download/\(1 << 30)"), method: .get, session: session)
-            var (_, body): (HTTPResponse, HTTPResponseBody?) = try await cycle.startStreaming()
+            var body: HTTPResponseBody? = try await cycle.startStreaming().body
             var iterator = body?.makeAsyncIterator()
             #expect(try await iterator?.next() != nil)
             body = nil
@@ -90,7 +91,7 @@ import Testing
             let url = try #require(URL(string: sandbox.url("/download/\(1 << 30)")))
             let (started, signal) = AsyncStream<Void>.makeStream()
             let reader = Task {
-                let response = try await session.send(HTTPRequest(url: url), options: HTTPRequestOptions(responseBody: .stream))
+                let response = try await session.stream(HTTPRequest(url: url))
                 for try await _ in response.body { signal.yield() }
             }
             for await _ in started { break }

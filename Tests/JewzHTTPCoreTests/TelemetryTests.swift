@@ -134,7 +134,7 @@ import Tracing
                 (HTTPTelemetry.Attribute.serverPort, String(sandbox.port)), (HTTPTelemetry.Attribute.scheme, "http"),
             ]
             let cycle = try HTTPCycle(sandbox.url("/download/3000000"), method: .get, session: session)
-            let (_, body) = try await cycle.startStreaming()
+            let body = try await cycle.startStreaming().body
             var iterator = body.makeAsyncIterator()
             _ = try await iterator.next()
             #expect(try metrics.expectMeter(HTTPTelemetry.activeRequests, base).lastValue == 1)
@@ -153,7 +153,7 @@ import Tracing
         let tracer = InMemoryTracer()
         try await withSandbox(configuration: traced(tracer)) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/download/3000000"), method: .get, session: session)
-            let (_, body) = try await cycle.startStreaming()
+            let body = try await cycle.startStreaming().body
             var iterator = body.makeAsyncIterator()
             _ = try await iterator.next()
             #expect(tracer.finishedSpans.isEmpty, "neither the run's span nor the exchange's ended at the head")

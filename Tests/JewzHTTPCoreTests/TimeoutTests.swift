@@ -91,7 +91,7 @@ import Testing
         configuration.transport.timeouts.idle = .seconds(5)
         let size: Int64 = 8 << 20
         try await withSandbox(configuration: configuration) { sandbox, session in
-            let (_, body) = try await HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session).startStreaming()
+            let body = try await HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session).startStreaming().body
             var iterator = body.makeAsyncIterator()
             var received = Int64(try await iterator.next()?.count ?? 0)
             // Slowness is what is tested: the reader sleeps through several idle timeouts

@@ -15,7 +15,7 @@ import Testing
     @Test func eachLineIsDecodedAsItArrives() async throws {
         try await withSandbox { sandbox, session in
             let cycle = HTTPCycle(requestURL: try #require(URL(string: sandbox.url("/ndjson?count=4&interval=5"))), session: session)
-            let (_, body) = try await cycle.startStreaming()
+            let body = try await cycle.startStreaming().body
             var lines: [Line] = []
             for try await line in body.jsonLines(as: Line.self) { lines.append(line) }
             #expect(lines == (0..<4).map { Line(index: $0, text: "line \($0)") })
@@ -27,7 +27,7 @@ import Testing
             let body = "{\"index\":0,\"text\":\"a\"}\n\n{\"index\":\"one\"}\n"
             return [.send(responseHead("HTTP/1.1 200 OK", ["Content-Type: application/x-ndjson", "Content-Length: \(body.utf8.count)"]) + body)]
         }) { server, session in
-            let (_, body) = try await HTTPCycle(requestURL: try #require(URL(string: server.url("/"))), session: session).startStreaming()
+            let body = try await HTTPCycle(requestURL: try #require(URL(string: server.url("/"))), session: session).startStreaming().body
             var decoded = 0
             let error = await #expect(throws: HTTPError.self) {
                 for try await _ in body.jsonLines(as: Line.self) { decoded += 1 }

@@ -31,9 +31,9 @@ import Testing
             let group = ServiceGroup(services: [HTTPSessionService(session, gracePeriod: .seconds(300))], logger: quietLogger)
             let running = Task { try await group.run() }
             // Calls whose bodies stream: each is in flight until the test has read its body.
-            var inFlight: [HTTPResponse] = []
+            var inFlight: [HTTPStreamedResponse] = []
             for _ in 0..<8 {
-                inFlight.append(try await session.send(HTTPRequest(url: try #require(URL(string: sandbox.url("/bytes/200000")))), options: .init(responseBody: .stream)))
+                inFlight.append(try await session.stream(HTTPRequest(url: try #require(URL(string: sandbox.url("/bytes/200000"))))))
             }
             #expect(session.runningCalls.count == 8)
             trigger.triggerGracefulShutdown()

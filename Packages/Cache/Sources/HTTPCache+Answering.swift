@@ -221,7 +221,7 @@ extension HTTPCache {
             background.appliesContentTypeProcessing = false
             return .init { [background] in
                 do {
-                    let response = try await session.send(background, options: HTTPRequestOptions(responseBody: .stream))
+                    let response = try await session.stream(background)
                     for try await _ in response.body {}
                 } catch {
                     // A failed revalidation leaves the stored response as it was.

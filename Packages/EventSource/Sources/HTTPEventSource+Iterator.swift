@@ -106,7 +106,7 @@ extension HTTPEventSource {
             request.headers["Cache-Control"] = "no-cache"
             request.headers["Last-Event-ID"] = parser.lastEventID.isEmpty ? nil : parser.lastEventID
             request.caching = HTTPRequest.Caching(policy: .reloadIgnoringCache, lifetime: .zero)
-            let response = try await source.session.send(request, options: HTTPRequestOptions(responseBody: .stream))
+            let response = try await source.session.stream(request)
             guard response.statusCode != 204 else { return nil }
             let contentType = response.headers["Content-Type"] ?? ""
             guard MediaType(contentType)?.essence == "text/event-stream" else {

@@ -84,7 +84,7 @@ public struct HTTPEventSource: AsyncSequence, Sendable {
     }
 
     /// A source that reads `body` first — an event stream opened already, with
-    /// ``/JewzHTTPCore/HTTPCycle/startStreaming()`` (after looking at its head, or with a request
+    /// ``/JewzHTTPCore/HTTPSession/stream(_:options:)`` (after looking at its head, or with a request
     /// only you could send) — and reconnects with `request` as usual once it ends. Only the
     /// first iterator reads `body`.
     public init(continuing body: HTTPResponseBody, request: HTTPRequest, session: HTTPSession = .default, configuration: Configuration = Configuration()) {

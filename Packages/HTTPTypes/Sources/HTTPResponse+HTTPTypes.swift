@@ -19,10 +19,19 @@ extension HTTPTypes.HTTPResponse {
     /// - Throws: ``HTTPTypesConversionError`` for a status outside 0...999 or a header
     ///   HTTPTypes refuses.
     public init(_ response: JewzHTTPCore.HTTPResponse) throws(HTTPTypesConversionError) {
-        guard (0...999).contains(response.statusCode) else {
-            throw HTTPTypesConversionError(.invalidStatus, String(response.statusCode))
+        try self.init(JewzHTTPCore.HTTPResponse.Head(response))
+    }
+
+    /// The status and header fields of a streamed or downloaded response's `head`, as
+    /// swift-http-types' value; the reason phrase is the standard one of the status.
+    ///
+    /// - Throws: ``HTTPTypesConversionError`` for a status outside 0...999 or a header
+    ///   HTTPTypes refuses.
+    public init(_ head: JewzHTTPCore.HTTPResponse.Head) throws(HTTPTypesConversionError) {
+        guard (0...999).contains(head.statusCode) else {
+            throw HTTPTypesConversionError(.invalidStatus, String(head.statusCode))
         }
-        let status = Status(code: response.statusCode, reasonPhrase: JewzHTTPCore.HTTPResponse.reasonPhrase(for: response.statusCode))
-        self.init(status: status, headerFields: try HTTPFields(response.headers))
+        let status = Status(code: head.statusCode, reasonPhrase: JewzHTTPCore.HTTPResponse.reasonPhrase(for: head.statusCode))
+        self.init(status: status, headerFields: try HTTPFields(head.headers))
     }
 }

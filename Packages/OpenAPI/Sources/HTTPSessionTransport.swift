@@ -53,18 +53,18 @@ public struct HTTPSessionTransport: ClientTransport {
         headers.remove("Content-Length")
         sent.headers = headers
         sent.body = try await requestBody(body)
-        var response: JewzHTTPCore.HTTPResponse
+        let head: JewzHTTPCore.HTTPResponse.Head
         let responseBody: HTTPBody?
         do {
-            response = try await session.send(sent, options: HTTPRequestOptions(responseBody: .stream))
-            responseBody = Self.hasBody(request.method) ? HTTPBody(response.body, length: Self.length(of: response), iterationBehavior: .single) : nil
+            let response = try await session.stream(sent)
+            head = response.head
+            responseBody = Self.hasBody(request.method) ? HTTPBody(response.body, length: Self.length(of: head.headers), iterationBehavior: .single) : nil
         } catch let error as HTTPError where error.code == .statusCode {
             // A status the session counts as failing is still a response the client expects.
             guard let failed = error.response else { throw error }
-            response = failed
-            responseBody = Self.hasBody(request.method) ? HTTPBody(failed.data) : nil
+            return (try HTTPTypes.HTTPResponse(failed), Self.hasBody(request.method) ? HTTPBody(failed.data) : nil)
         }
-        return (try HTTPTypes.HTTPResponse(response), responseBody)
+        return (try HTTPTypes.HTTPResponse(head), responseBody)
     }
 
     /// `body` as the session sends it: in memory when small and of known length, else a
@@ -99,8 +99,8 @@ public struct HTTPSessionTransport: ClientTransport {
 
     /// The body's length as it reaches the client: `Content-Length`, unless a content coding
     /// the session undoes makes it another.
-    private static func length(of response: JewzHTTPCore.HTTPResponse) -> HTTPBody.Length {
-        guard response.headers["Content-Encoding"] == nil, let value = response.headers["Content-Length"], let length = Int64(value)
+    private static func length(of headers: HTTPHeaderFields) -> HTTPBody.Length {
+        guard headers["Content-Encoding"] == nil, let value = headers["Content-Length"], let length = Int64(value)
         else { return .unknown }
         return .known(length)
     }

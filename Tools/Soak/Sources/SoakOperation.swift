@@ -39,15 +39,14 @@ enum SoakOperation: String, CaseIterable, Sendable {
             try expect(response.data == body, "POST echoed \(response.data.count) of \(body.count) bytes")
         case .download:
             let size = Int.random(in: 65_536...(4 << 20), using: &generator)
-            var download = HTTPDownload { _, file in
-                let written = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue
-                guard written == size else { throw WrongAnswer(description: "download of \(size) bytes wrote \(written ?? -1)") }
-            }
-            download.temporaryDirectory = context.downloads
-            _ = try await context.session.send(HTTPRequest(url: try url(sandbox.url("/download/\(size)"))), options: .init(responseBody: .download(download)))
+            let file = context.downloads.appendingPathComponent(UUID().uuidString)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let saved = try await context.session.download(HTTPRequest(url: try url(sandbox.url("/download/\(size)"))), to: file)
+            let written = (try FileManager.default.attributesOfItem(atPath: saved.fileURL.path)[.size] as? NSNumber)?.intValue
+            try expect(written == size, "download of \(size) bytes wrote \(written ?? -1)")
         case .stream:
             let size = Int.random(in: 1...(2 << 20), using: &generator)
-            let response = try await context.session.send(HTTPRequest(url: try url(sandbox.url("/download/\(size)"))), options: .init(responseBody: .stream))
+            let response = try await context.session.stream(HTTPRequest(url: try url(sandbox.url("/download/\(size)"))))
             var count = 0
             for try await chunk in response.body { count += chunk.count }
             try expect(count == size, "stream of \(size) bytes read \(count)")
@@ -82,8 +81,7 @@ enum SoakOperation: String, CaseIterable, Sendable {
         let reader = Task {
             // However the read ends — a first chunk or an error before it — the wait below ends.
             defer { signal.finish() }
-            let response = try await context.session.send(
-                HTTPRequest(url: try url(context.sandbox.url("/download/\(8 << 20)"))), options: .init(responseBody: .stream))
+            let response = try await context.session.stream(HTTPRequest(url: try url(context.sandbox.url("/download/\(8 << 20)"))))
             for try await _ in response.body {
                 signal.yield()
                 signal.finish()

@@ -37,6 +37,11 @@ enum ExchangePrinter {
     /// curl shows it. Over HTTP/1.1 the phrase is the code's standard one: SwiftNIO's parser
     /// keeps no phrase a server sends, and a code without a standard one shows none.
     static func printResponseHead(_ response: HTTPResponse) {
+        printResponseHead(HTTPResponse.Head(response))
+    }
+
+    /// The status line and header fields of a streamed response's `head`.
+    static func printResponseHead(_ response: HTTPResponse.Head) {
         let version = response.version ?? .http1_1
         let phrase = version.major >= 2 ? "" : HTTPResponse.reasonPhrase(for: response.statusCode)
         printLine(phrase.isEmpty ? "\(version) \(response.statusCode)" : "\(version) \(response.statusCode) \(phrase)")

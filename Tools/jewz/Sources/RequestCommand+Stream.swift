@@ -11,7 +11,7 @@ extension RequestCommand {
     ///   large to hold a line or an event).
     func stream(_ cycle: HTTPCycle, session: HTTPSession, parts: String, trace: StageTrace?) async throws {
         defer { Task { try? await session.shutdown() } }
-        let opened: (response: HTTPResponse, body: HTTPResponseBody)
+        let opened: HTTPStreamedResponse
         do {
             opened = try await cycle.startStreaming()
         } catch let error as HTTPError {
@@ -22,11 +22,11 @@ extension RequestCommand {
             throw Self.exitStatus(for: error, response: error.response).code
         }
         if let trace { printError(trace.line) }
-        if parts.contains("h") { ExchangePrinter.printResponseHead(opened.response) }
+        if parts.contains("h") { ExchangePrinter.printResponseHead(opened.head) }
         fflush(nil)
         guard parts.contains("b") else { return }
         do {
-            if MediaType(opened.response.headers["Content-Type"] ?? "")?.essence == "text/event-stream" {
+            if MediaType(opened.headers["Content-Type"] ?? "")?.essence == "text/event-stream" {
                 let configuration = HTTPEventSource.Configuration(reconnects: !streaming.noReconnect)
                 for try await event in HTTPEventSource(continuing: opened.body, request: cycle.request, session: session, configuration: configuration) {
                     printLine(StreamOptions.text(of: event))

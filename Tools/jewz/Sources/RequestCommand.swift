@@ -119,7 +119,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         body?.install(on: cycle, headers: &headers)
         let saved = DownloadOptions.Saved()
-        if let download = try downloading.makeDownload(saved: saved) { cycle.options.responseBody = .download(download) }
+        if let download = try downloading.makeDownload(saved: saved) { cycle.delivery = .download(download) }
         let given = headers
         headers.addMissing(from: remembered.map { HTTPHeaderFields($0.headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }) } ?? [:])
         cycle.request.headers = headers

@@ -74,9 +74,8 @@ extension TourStep {
                             .withTrailers { ["X-Bytes-Seen": String(seen.load(ordering: .relaxed))] }  // at its end
                         return response
                     }
-                    let response = try await HTTPCycle.get(url("/download/1000000"),
-                                                           options: .init(responseBody: .download(.moving(to: file))), session: session)
-                    response.headers["X-Bytes-Seen"]
+                    let saved = try await session.download(HTTPRequest(url: URL(string: url("/download/1000000"))!), to: file)
+                    saved.headers["X-Bytes-Seen"]
                     """
             ) {
                 let counting = HTTPClosureMiddleware("count") { request, next in
@@ -93,8 +92,8 @@ extension TourStep {
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-tour-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: file) }
                 let session = HTTPSession(configuration: .init { $0.networkMiddleware = [counting] })
-                let response = try await HTTPCycle.get(
-                    url("/download/1000000"), options: .init(responseBody: .download(.moving(to: file))), session: session)
+                guard let big = URL(string: url("/download/1000000")) else { return Outcome("no URL", expected: "") }
+                let response = try await session.download(HTTPRequest(url: big), to: file)
                 try await session.shutdown()
                 let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
                 return Outcome(

@@ -56,15 +56,15 @@ extension TourStep {
                 title: "JSON lines are decoded one by one as they arrive",
                 code: """
                     struct Line: Decodable { var index: Int; var text: String }
-                    let (_, body) = try await HTTPCycle(requestURL: URL(string: url("/ndjson?count=3&interval=50"))!).startStreaming()
-                    for try await line in body.jsonLines(as: Line.self) { texts.append(line.text) }
+                    let feed = try await HTTPSession.default.stream(HTTPRequest(url: URL(string: url("/ndjson?count=3&interval=50"))!))
+                    for try await line in feed.body.jsonLines(as: Line.self) { texts.append(line.text) }
                     """
             ) {
                 struct Line: Decodable { var index: Int; var text: String }
                 guard let lines = URL(string: url("/ndjson?count=3&interval=50")) else { return Outcome("no URL", expected: "") }
-                let (_, body) = try await HTTPCycle(requestURL: lines).startStreaming()
+                let feed = try await HTTPSession.default.stream(HTTPRequest(url: lines))
                 var texts: [String] = []
-                for try await line in body.jsonLines(as: Line.self) { texts.append(line.text) }
+                for try await line in feed.body.jsonLines(as: Line.self) { texts.append(line.text) }
                 return Outcome(texts.joined(separator: ", "), expected: "line 0, line 1, line 2")
             },
             TourStep(

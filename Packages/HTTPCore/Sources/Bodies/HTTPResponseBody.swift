@@ -5,17 +5,17 @@ import struct Synchronization.Atomic
 /// A response's body: bytes whole in memory, or a stream of chunks read once as they arrive
 /// (content codings already undone).
 ///
-/// A call that keeps bodies in memory (the default) returns whole bytes: ``data``, readable
-/// any number of times. One whose ``HTTPRequestOptions/responseBody`` is `.stream` returns a
-/// stream: at most about a megabyte waits for a slow reader, beyond it the connection waits
-/// too, and dropping the body, or cancelling the task that reads it, stops the transfer.
+/// ``HTTPSession/send(_:options:)`` returns whole bytes: ``data``, readable any number of
+/// times. ``HTTPSession/stream(_:options:)`` returns a stream: at most about a megabyte waits
+/// for a slow reader, beyond it the connection waits too, and dropping the body, or cancelling
+/// the task that reads it, stops the transfer.
 ///
 /// A middleware sees the body of every response, of whatever kind, and may read it, wrap it
 /// (``map(_:)``, ``whenFinished(_:)``, ``withTrailers(_:)``) or replace it: the bytes then reach
 /// memory, the file or the reader through what it made.
 ///
 /// ```swift
-/// let response = try await session.send(request, options: .init(responseBody: .stream))
+/// let response = try await session.stream(HTTPRequest(url: feedURL))
 /// for try await chunk in response.body { hasher.update(data: chunk) }
 /// ```
 public struct HTTPResponseBody: AsyncSequence, Sendable {

@@ -6,8 +6,8 @@ extension HTTPResponseBody {
     /// becomes U+FFFD). A last line without an end is included.
     ///
     /// ```swift
-    /// let (_, body) = try await HTTPCycle(requestURL: url).startStreaming()
-    /// for try await line in body.lines() { print(line) }
+    /// let log = try await session.stream(HTTPRequest(url: url))
+    /// for try await line in log.body.lines() { print(line) }
     /// ```
     ///
     /// - Parameter maximumLength: the most bytes one line may hold; longer ends the sequence

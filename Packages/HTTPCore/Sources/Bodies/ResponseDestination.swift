@@ -1,5 +1,16 @@
-/// Where a call's response body goes, decided once when the call starts, from
-/// ``HTTPRequestOptions/responseBody``.
+/// What a call was asked to return, fixed by the session's call it came from:
+/// ``HTTPSession/send(_:options:)``, ``HTTPSession/stream(_:options:)`` or
+/// ``HTTPSession/download(_:to:resumingFrom:options:didWriteData:)``. A cycle keeps it across its runs.
+package enum ResponseDelivery: Sendable {
+    /// The body whole in memory, processed.
+    case memory
+    /// The head at once, the body a stream for the caller to read.
+    case stream
+    /// The body into a file.
+    case download(HTTPDownload)
+}
+
+/// Where one call's response body goes, decided once when the call starts.
 enum ResponseDestination: Sendable {
     /// Into memory, up to the session's size limit.
     case memory
@@ -8,8 +19,8 @@ enum ResponseDestination: Sendable {
     /// Into a download's file.
     case file(DownloadTarget)
 
-    init(_ body: HTTPRequestOptions.BodyDestination) {
-        switch body {
+    init(_ delivery: ResponseDelivery) {
+        switch delivery {
         case .memory: self = .memory
         case .stream: self = .stream
         case .download(let download): self = .file(DownloadTarget(download))

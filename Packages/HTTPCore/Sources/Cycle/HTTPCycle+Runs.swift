@@ -9,12 +9,12 @@ extension HTTPCycle {
     /// the session's queue unless a cancel or a restart says otherwise.
     ///
     /// - Parameter streaming: whether the run hands its body over as a stream, whatever the
-    ///   options say.
+    ///   cycle's delivery.
     func runInOwnTask(
         completion: Completion?, streaming: Bool = false, deliver: (@Sendable (Result<HTTPResponse, HTTPError>) -> Void)? = nil
     ) {
         var settings = state.withLock { $0.settings }
-        if streaming { settings.options.responseBody = .stream }
+        if streaming { settings.delivery = .stream }
         let call = HTTPCall(session: session, settings: settings, vettedURL: vettedURL)
         let (generation, replaced) = state.withLock { state in
             state.retryCount = 0

@@ -2,8 +2,8 @@ import Foundation
 
 // The upload and download forms, each in an `async` form that sends once and returns the
 // processed response (in the calling task, which cancels it) and a completion-handler form
-// that returns a started cycle at once. What they take beyond a request goes into the options:
-// the body's source, the progress handlers, the download.
+// that returns a started cycle at once. What they take beyond a request goes into the request
+// (the body's source), the options (upload progress) or the cycle's delivery (the download).
 extension HTTPCycle {
     /// Uploads `source` and returns the processed response.
     ///
@@ -54,8 +54,8 @@ extension HTTPCycle {
     /// - Parameters:
     ///   - urlString: an absolute http(s) URL, or with the session's `baseURL`, a path under it.
     ///   - parameters: merged into the URL's query.
-    ///   - resumable: keep a partial file on failure when the server supports ranges; see
-    ///     ``HTTPDownload/isResumable`` and ``HTTPError/resumeData``.
+    ///   - resumable: keep a partial file on failure when the server supports ranges, and ask
+    ///     for the body without a content coding to that end; see ``HTTPError/resumeData``.
     ///   - resumeData: continue an earlier download.
     ///   - didWriteData: called as the body goes into the file.
     ///   - options: the call's own processors, authentications, retry policy.
@@ -68,13 +68,12 @@ extension HTTPCycle {
     public static func download(
         _ urlString: String, parameters: QueryParameters = [:], resumable: Bool = false,
         resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: HTTPProgressHandler? = nil,
-        options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler
+        options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default,
+        downloadFile: @escaping @Sendable (HTTPResponse, URL) throws -> Void
     ) async throws -> HTTPResponse {
         let (request, url) = try request(urlString, .get, parameters, [:], nil, nil, session)
-        var options = options
-        options.responseBody = .download(
-            HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile))
-        return try await session.send(request, options: options, vettedURL: url)
+        let download = HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
+        return try await session.send(request, options: options, delivery: .download(download), vettedURL: url)
     }
 
     /// Downloads to a temporary file, returns the cycle at once, hands the file to
@@ -85,13 +84,12 @@ extension HTTPCycle {
     public static func download(
         _ urlString: String, parameters: QueryParameters = [:], resumable: Bool = false,
         resumingFrom resumeData: DownloadResumeData? = nil, didWriteData: HTTPProgressHandler? = nil,
-        options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default, downloadFile: @escaping HTTPDownload.FileHandler,
-        completion: @escaping Completion
+        options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default,
+        downloadFile: @escaping @Sendable (HTTPResponse, URL) throws -> Void, completion: @escaping Completion
     ) throws -> HTTPCycle {
-        var options = options
-        options.responseBody = .download(
-            HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile))
-        let cycle = try HTTPCycle(urlString, method: .get, parameters: parameters, options: options, session: session)
+        let (request, url) = try request(urlString, .get, parameters, [:], nil, nil, session)
+        let download = HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
+        let cycle = HTTPCycle(request: request, options: options, delivery: .download(download), session: session, vettedURL: url)
         cycle.start(completion: completion)
         return cycle
     }

@@ -55,10 +55,14 @@ public final class HTTPCycle: Sendable {
 
     /// Creates a cycle with every setting in place at once, so that building one takes no lock;
     /// `vettedURL` is the request's URL when the caller checked it is ``Foundation/URL/isSendableHTTP``.
-    package init(request: consuming HTTPRequest, options: consuming HTTPRequestOptions, session: HTTPSession, vettedURL: URL?) {
+    /// `delivery` is what each run returns: the body in memory unless it says otherwise.
+    package init(
+        request: consuming HTTPRequest, options: consuming HTTPRequestOptions, delivery: ResponseDelivery = .memory, session: HTTPSession,
+        vettedURL: URL?
+    ) {
         self.session = session
         self.vettedURL = vettedURL
-        state = Mutex(State(settings: RunSettings(request: request, options: options)))
+        state = Mutex(State(settings: RunSettings(request: request, options: options, delivery: delivery)))
     }
 
     /// The request to send. Changes apply to the next start.
@@ -73,7 +77,7 @@ public final class HTTPCycle: Sendable {
     }
 
     /// What this cycle uses instead of its session's settings: processors, authentications,
-    /// retry policy, where the body goes, progress. Changes apply to the next start, except
+    /// retry policy, upload progress. Changes apply to the next start, except
     /// ``HTTPRequestOptions/priority``, which also moves a run waiting in the queue.
     public var options: HTTPRequestOptions {
         get { state.withLock { $0.settings.options } }
@@ -84,6 +88,13 @@ public final class HTTPCycle: Sendable {
             }
             running?.priority = newValue.priority
         }
+    }
+
+    /// What each run returns: the body in memory (the default), as a stream, or in a file.
+    /// Changes apply to the next start.
+    package var delivery: ResponseDelivery {
+        get { state.withLock { $0.settings.delivery } }
+        set { state.withLock { $0.settings.delivery = newValue } }
     }
 
     /// Where the latest run's download can be continued from, when it failed or was cancelled
@@ -127,8 +138,8 @@ public final class HTTPCycle: Sendable {
     }
 
     /// Sends the request and returns as soon as the response head has arrived, with the body
-    /// to be read as it arrives instead of being collected in memory (the options'
-    /// ``HTTPRequestOptions/BodyDestination/stream`` for this run).
+    /// to be read as it arrives instead of being collected in memory, as
+    /// ``HTTPSession/stream(_:options:)`` does.
     ///
     /// Failures before the head are retried as for ``start()``; a status that fails the cycle
     /// throws ``HTTPError/Code/statusCode`` with the (small) body collected as usual. Once the
@@ -136,12 +147,12 @@ public final class HTTPCycle: Sendable {
     /// processors do not run on a streamed body. The run lasts until the body is read or
     /// dropped. Starting a cycle that is running restarts it.
     ///
-    /// - Returns: the response (status, headers, URL; its ``HTTPResponse/body`` is the stream)
-    ///   and its body, the same stream.
+    /// - Returns: the response's head and its body, a stream read once; ``response`` is the head
+    ///   with no body.
     /// - Throws: ``HTTPError``, as ``start()``.
-    public func startStreaming() async throws -> (response: HTTPResponse, body: HTTPResponseBody) {
+    public func startStreaming() async throws -> HTTPStreamedResponse {
         let response = try await awaitRun(streaming: true)
-        return (response, response.body)
+        return HTTPStreamedResponse(head: HTTPResponse.Head(response), body: response.body)
     }
 
     /// Cancels the running request, if any, and sends the same request again. A completion

@@ -5,52 +5,42 @@ import Foundation
 /// attempt; for a download they count what a resumed file already held.
 public typealias HTTPProgressHandler = @Sendable (_ bytes: Int64, _ totalBytes: Int64, _ totalBytesExpected: Int64?) -> Void
 
-/// Makes a call write its response body to a file instead of memory
-/// (``HTTPRequestOptions/BodyDestination/download(_:)``): the body streams to a temporary file,
-/// and ``downloadFile`` gets the file once the content is complete and valid.
+/// How a call writes its response body to a file instead of memory: the body streams to a
+/// temporary file, and ``downloadFile`` gets the file once the content is complete and valid.
 ///
 /// The file is removed when the handler returns, so move or read it there. A failure removes
 /// what was written, unless the download ``isResumable`` and the server can continue it: then
-/// the partial file stays and the error's ``HTTPError/resumeData`` says how to go on.
-///
-/// ```swift
-/// let download = HTTPDownload(resumable: true) { response, location in
-///     try FileManager.default.moveItem(at: location, to: destination)
-/// }
-/// do {
-///     try await session.send(HTTPRequest(url: url), options: .init(responseBody: .download(download)))
-/// } catch let error as HTTPError {
-///     retryLater(error.resumeData)
-/// }
-/// ```
-public struct HTTPDownload: Sendable {
+/// the partial file stays and the error's ``HTTPError/resumeData`` says how to go on. What
+/// ``HTTPSession/download(_:to:resumingFrom:options:didWriteData:)`` and the cycle's download
+/// forms make.
+package struct HTTPDownload: Sendable {
     /// Called with the response (its status, headers and URL) and the temporary file holding
     /// its complete body.
-    public typealias FileHandler = @Sendable (HTTPResponse, URL) throws -> Void
+    package typealias FileHandler = @Sendable (HTTPResponse, URL) throws -> Void
 
     /// Called after each write: the bytes just written, all bytes of the file so far (a
     /// resumed download counts what it continued from) and the size expected in the end
     /// (`nil` when the server did not say, or the body is content-decoded as it arrives).
-    public var didWriteData: HTTPProgressHandler?
+    package var didWriteData: HTTPProgressHandler?
     /// Receives the complete file; an error it throws fails the call with
     /// ``HTTPError/Code/downloadHandler``.
-    public var downloadFile: FileHandler
+    package var downloadFile: FileHandler
     /// Whether a failed or cancelled download keeps its partial file and produces
     /// ``HTTPError/resumeData`` when the server supports ranges (`Accept-Ranges: bytes` and a
     /// strong ETag or a Last-Modified date). A resumable download asks for an unencoded body,
     /// since ranges of an encoded body cannot be decoded from the middle.
-    public var isResumable: Bool
+    package var isResumable: Bool
     /// Where to continue from: sent as `Range` with `If-Range`, so a changed resource is
     /// downloaded whole again instead of being spliced.
-    public var resumeData: DownloadResumeData?
+    package var resumeData: DownloadResumeData?
     /// Where the body is written until it is complete: the system's temporary directory
     /// unless set (one on the destination's volume makes the final move a rename).
-    public var temporaryDirectory: URL = FileManager.default.temporaryDirectory
+    package var temporaryDirectory: URL = FileManager.default.temporaryDirectory
 
     /// A download that hands its complete file to `downloadFile`, reporting progress to
     /// `didWriteData`; `resumable` keeps a failed one's partial file, and `resumeData`
     /// continues one that failed before.
-    public init(
+    package init(
         resumable: Bool = false, resumingFrom resumeData: DownloadResumeData? = nil,
         didWriteData: HTTPProgressHandler? = nil, downloadFile: @escaping FileHandler
     ) {
@@ -61,7 +51,7 @@ public struct HTTPDownload: Sendable {
     }
 
     /// A download that moves the complete file to `destination`, replacing what is there.
-    public static func moving(
+    package static func moving(
         to destination: URL, resumable: Bool = false, resumingFrom resumeData: DownloadResumeData? = nil,
         didWriteData: HTTPProgressHandler? = nil
     ) -> HTTPDownload {

@@ -181,7 +181,8 @@ public struct HTTPError: Error, CustomStringConvertible {
     public var underlying: (any Error)? { payload?.underlying }
 
     /// Where a resumable download that failed or was cancelled can continue from: its partial
-    /// file and the validator that makes continuing safe. Give it to a new ``HTTPDownload``.
+    /// file and the validator that makes continuing safe. Give it back to
+    /// ``HTTPSession/download(_:to:resumingFrom:options:didWriteData:)``.
     public var resumeData: DownloadResumeData? { payload?.resumeData }
 
     /// The same failure, carrying where its download can continue from.

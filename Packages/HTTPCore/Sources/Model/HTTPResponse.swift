@@ -7,10 +7,11 @@ public struct HTTPResponse: Sendable {
     public var statusCode: Int
     /// The header fields, as the server sent them (trailers added at the end of a stream).
     public var headers: HTTPHeaderFields
-    /// The body, after content decoding: whole bytes for a call that keeps bodies in memory (the
-    /// default), a stream read once for one whose ``HTTPRequestOptions/responseBody`` is
-    /// `.stream`. A middleware may read it, wrap it (``HTTPResponseBody/map(_:)``) or replace it,
-    /// whatever its kind: the call then puts what it gives where the body goes.
+    /// The body, after content decoding: whole bytes in what ``HTTPSession/send(_:options:)``
+    /// returns. Inside the request path it may be a stream still arriving (for a streamed or
+    /// downloaded call, or from a cache's file): a middleware may read it, wrap it
+    /// (``HTTPResponseBody/map(_:)``) or replace it, whatever its kind, and the call puts what
+    /// it gives where the body goes.
     public var body: HTTPResponseBody
     /// The model the response processors made from the body (parsed JSON, form fields…).
     public var object: (any Sendable)?
@@ -24,9 +25,9 @@ public struct HTTPResponse: Sendable {
     /// An encoding for ``text`` that overrides what the headers and the bytes suggest.
     public var textReadEncoding: String.Encoding?
 
-    /// The body's bytes (``HTTPResponseBody/data``): all of it for a body in memory; empty for
-    /// a stream, which is read from ``body``, and for a download, which is in its file. Setting
-    /// it makes the body those bytes.
+    /// The body's bytes (``HTTPResponseBody/data``): all of it in what
+    /// ``HTTPSession/send(_:options:)`` returns. A middleware that meets a body still arriving
+    /// finds it empty here and reads ``body`` instead. Setting it makes the body those bytes.
     public var data: Data {
         get { body.data ?? Data() }
         set { body = HTTPResponseBody(newValue) }

@@ -65,7 +65,7 @@ public final class HTTPCall: Sendable {
         self.ownTransport = ownTransport
         self.started = started
         self.settings = settings
-        let destination = ResponseDestination(runSettings.options.responseBody)
+        let destination = ResponseDestination(runSettings.delivery)
         self.destination = destination
         control = Mutex(Control(priority: runSettings.options.priority))
         // The options' fields read in place: a copy of the whole would retain each of them.

@@ -3,6 +3,8 @@
 struct RunSettings {
     var request: HTTPRequest
     var options: HTTPRequestOptions
+    /// What the call returns: the body in memory, as a stream, or in a file.
+    var delivery: ResponseDelivery = .memory
     /// The fields credential processors set while the request was prepared; `nil` for none,
     /// which costs a call no reference to count.
     var credentialFields: [String]?

@@ -1,12 +1,13 @@
 /// What one call uses instead of its session's settings: the per-call level between the
 /// session's ``HTTPSession/Configuration-swift.struct`` and the ``HTTPRequest`` itself. Each
-/// `nil` (and `solicited` false, `priority` normal, the body in memory) leaves the session's in
-/// charge.
+/// `nil` (and `solicited` false, `priority` normal) leaves the session's in charge. What the call
+/// returns is not an option: it is the call you make (``HTTPSession/send(_:options:)``,
+/// ``HTTPSession/stream(_:options:)``, ``HTTPSession/download(_:to:resumingFrom:options:didWriteData:)``).
 ///
 /// ```swift
 /// let response = try await session.send(
 ///     request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
-/// let saved = try await session.send(request, options: .init(priority: .high, responseBody: .download(.moving(to: file))))
+/// let saved = try await session.download(request, to: file, options: .init(priority: .high))
 /// ```
 public struct HTTPRequestOptions: Sendable {
     /// Turn the request's object into its body, in order; `nil` uses the session's.
@@ -31,9 +32,6 @@ public struct HTTPRequestOptions: Sendable {
     /// Where the request stands in its session's queue while it waits for a place; change it
     /// later through the call (``HTTPCall/priority``).
     public var priority: RequestPriority
-    /// Where the response's body goes: into memory (the default), to you as a stream, or to a
-    /// file.
-    public var responseBody: BodyDestination
     /// Called as the request body goes out, with what reached the socket.
     public var didSendBodyData: HTTPProgressHandler?
     /// Which redirects the call follows: as the session says (the default), none, or those
@@ -44,7 +42,7 @@ public struct HTTPRequestOptions: Sendable {
     public init(
         requestProcessors: [any HTTPRequestProcessor]? = nil, responseProcessors: [any HTTPResponseProcessor]? = nil,
         authentications: [any HTTPAuthentication]? = nil, retryPolicy: RetryPolicy? = nil, solicited: Bool = false,
-        priority: RequestPriority = .normal, responseBody: BodyDestination = .memory, didSendBodyData: HTTPProgressHandler? = nil
+        priority: RequestPriority = .normal, didSendBodyData: HTTPProgressHandler? = nil
     ) {
         self.requestProcessors = requestProcessors
         self.responseProcessors = responseProcessors
@@ -52,7 +50,6 @@ public struct HTTPRequestOptions: Sendable {
         retryPolicyStorage = OutOfLine(wrappedValue: retryPolicy)
         self.solicited = solicited
         self.priority = priority
-        self.responseBody = responseBody
         self.didSendBodyData = didSendBodyData
     }
 }
@@ -69,21 +66,5 @@ extension HTTPRequestOptions {
         /// Those whose `Location` is on the origin (scheme, host and port) the call started at;
         /// a redirect to another origin is the response.
         case withinOrigin
-    }
-
-    /// Where a response's body goes (``HTTPRequestOptions/responseBody``), decided once for the
-    /// whole call. A body whose status fails the call, and a redirect's, stay in memory whatever
-    /// this says, so that the error carries them.
-    public enum BodyDestination: Sendable {
-        /// Into memory, as whole bytes in ``HTTPResponse/body``, up to the session's
-        /// ``HTTPSession/Configuration-swift.struct/maximumResponseBodySize``; the response
-        /// processors read it.
-        case memory
-        /// To you, as it arrives: the call returns at the response's head, with the body in
-        /// ``HTTPResponse/body``, a stream to read once. Nothing processes it; the call (its place in
-        /// the queue, its connection) lasts until you have read it or let it go.
-        case stream
-        /// Into a file (``HTTPDownload``), written as it arrives and handed over complete.
-        case download(HTTPDownload)
     }
 }

@@ -3,12 +3,13 @@ import Foundation
 extension HTTPSession {
     /// Sends `request` along the session's request path — its middleware, cookies, cache,
     /// authentications, queue, redirects and retries, then the response processors — and
-    /// returns the processed response.
+    /// returns the processed response, its body whole in memory.
     ///
-    /// The one core of the toolkit: a ``HTTPCycle`` and the one-call forms are made of it, and
-    /// what they do, its options do — a body as a stream or into a file, upload and download
-    /// progress, a priority. It keeps no state: cancelling the calling task cancels it, and so
-    /// do the session's ``cancelCalls(where:)`` and ``cancelAllCalls()``.
+    /// The core of the toolkit, with its two siblings that return the body otherwise:
+    /// ``stream(_:options:)`` as it arrives, ``download(_:to:resumingFrom:options:didWriteData:)``
+    /// into a file. A ``HTTPCycle`` and the one-call forms are made of them. A call keeps no
+    /// state: cancelling the calling task cancels it, and so do the session's
+    /// ``cancelCalls(where:)`` and ``cancelAllCalls()``.
     ///
     /// ```swift
     /// var request = HTTPRequest(url: url, method: .post, object: order)
@@ -18,27 +19,28 @@ extension HTTPSession {
     ///
     /// - Parameters:
     ///   - request: what to send; the session's processors, headers and credentials are added.
-    ///   - options: what this call uses instead of the session's settings, and where the
-    ///     response's body goes (``HTTPRequestOptions/responseBody``).
-    /// - Returns: the processed response: its body whole in ``HTTPResponse/body`` and its
-    ///   processed form in ``HTTPResponse/object``; for
-    ///   ``HTTPRequestOptions/BodyDestination/stream``, at its head, with the body a stream.
+    ///   - options: what this call uses instead of the session's settings.
+    /// - Returns: the processed response: its body whole in ``HTTPResponse/data`` (up to the
+    ///   session's ``HTTPSession/Configuration-swift.struct/maximumResponseBodySize``) and its
+    ///   processed form in ``HTTPResponse/object``.
     /// - Throws: ``HTTPError``: ``HTTPError/Code/invalidURL`` or ``HTTPError/Code/invalidHeader``
     ///   before anything is sent; ``HTTPError/Code/statusCode`` with the response when its
     ///   status counts as a failure; ``HTTPError/Code/cancelled`` when the task or the call is
-    ///   cancelled; network, processor and authentication errors otherwise; a resumable
-    ///   download's carries its ``HTTPError/resumeData``.
+    ///   cancelled; ``HTTPError/Code/responseTooLarge`` for a body past the session's limit;
+    ///   network, processor and authentication errors otherwise.
     public func send(_ request: HTTPRequest, options: HTTPRequestOptions = HTTPRequestOptions()) async throws -> HTTPResponse {
         try await HTTPCall(session: self, settings: RunSettings(request: request, options: options), vettedURL: nil).execute()
     }
 
     /// As ``send(_:options:)``, for a request whose URL the caller checked already
-    /// (``Foundation/URL/isSendableHTTP``), and handing the call to `started` before it runs:
-    /// how the modules above keep a call to reprioritize or cancel it.
+    /// (``Foundation/URL/isSendableHTTP``), returning the body as `delivery` says, and handing
+    /// the call to `started` before it runs: how the modules above keep a call to reprioritize
+    /// or cancel it.
     package func send(
-        _ request: consuming HTTPRequest, options: consuming HTTPRequestOptions, vettedURL: URL?, started: ((HTTPCall) -> Void)? = nil
+        _ request: consuming HTTPRequest, options: consuming HTTPRequestOptions, delivery: ResponseDelivery = .memory, vettedURL: URL?,
+        started: ((HTTPCall) -> Void)? = nil
     ) async throws -> HTTPResponse {
-        let call = HTTPCall(session: self, settings: RunSettings(request: request, options: options), vettedURL: vettedURL)
+        let call = HTTPCall(session: self, settings: RunSettings(request: request, options: options, delivery: delivery), vettedURL: vettedURL)
         started?(call)
         return try await call.execute()
     }

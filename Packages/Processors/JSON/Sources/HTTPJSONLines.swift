@@ -7,7 +7,7 @@ extension HTTPResponseBody {
     /// `application/jsonl`) decoded as `type` as it arrives; blank lines are skipped.
     ///
     /// ```swift
-    /// let feed = try await session.send(HTTPRequest(url: url), options: .init(responseBody: .stream))
+    /// let feed = try await session.stream(HTTPRequest(url: url))
     /// for try await token in feed.body.jsonLines(as: Completion.self) { print(token.text, terminator: "") }
     /// ```
     ///

@@ -132,9 +132,9 @@ let cases: [Case] = atBothConcurrencies("GET /hello", cycleGET, rawGET(raw)) + [
     ),
     (
         "GET 1 MiB read as a stream c=1", 1, 200,
-        Contender(name: "session.send, body as a stream") {
+        Contender(name: "session.stream") {
             guard let url = URL(string: large) else { return }
-            let response = try await session.send(HTTPRequest(url: url), options: .init(responseBody: .stream))
+            let response = try await session.stream(HTTPRequest(url: url))
             for try await _ in response.body {}
         },
         Contender(name: "raw AsyncHTTPClient, body read as it arrives") {

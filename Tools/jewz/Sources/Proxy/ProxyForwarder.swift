@@ -64,7 +64,8 @@ struct ProxyForwarder: Sendable {
         cycle.request = request
         var wroteHead = false
         do {
-            let (response, stream) = try await cycle.startStreaming()
+            let response = try await cycle.startStreaming()
+            let stream = response.body
             var headers = ProxyHeaders.incoming(response.headers)
             let hasBody = head.method != .HEAD && ![204, 304].contains(response.statusCode) && response.statusCode >= 200
             if hasBody, !headers.contains(name: "Content-Length") { headers.add(name: "Transfer-Encoding", value: "chunked") }
@@ -88,7 +89,7 @@ struct ProxyForwarder: Sendable {
             }
             // Logged and marked before the last bytes go: the client may close, or stop this
             // proxy, as soon as it has them.
-            log(head, url: url.absoluteString, outcome: "\(response.statusCode) \(source(of: response))", since: started)
+            log(head, url: url.absoluteString, outcome: "\(response.statusCode) \(source(of: response.head))", since: started)
             if let last {
                 answered.mark()
                 try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(data: last)))).get()
@@ -124,7 +125,7 @@ struct ProxyForwarder: Sendable {
         }
     }
 
-    private func source(of response: HTTPResponse) -> String {
+    private func source(of response: HTTPResponse.Head) -> String {
         switch response.source {
         case .network: replaying ? "replay" : "network"
         case .cache: "cache"
