@@ -57,14 +57,12 @@ func withScriptedCache(
 @discardableResult
 func fetch(
     _ url: String, session: HTTPSession, method: HTTPMethod = .get, headers: HTTPHeaderFields = [:],
-    caching: HTTPRequest.Caching = .init()
+    caching: HTTPRequestOptions.Caching = .init()
 ) async throws -> HTTPResponse {
     guard let url = URL(string: url) else { throw HTTPError.invalidURL(url) }
     let cycle = HTTPCycle(requestURL: url, requestMethod: method, session: session)
-    var request = cycle.request
-    request.headers = headers
-    request.caching = caching
-    cycle.request = request
+    cycle.request.headers = headers
+    cycle.options.caching = caching
     return try await cycle.start()
 }
 

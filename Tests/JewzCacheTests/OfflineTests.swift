@@ -18,7 +18,7 @@ import Testing
         let session = HTTPSession(configuration: configuration)
         let url = sandbox.url("/cached/offline?cc=max-age=10,stale-if-error=600")
         // Stored under a key of its own, so that a URL on a port that refuses finds it below.
-        let keyed = HTTPRequest.Caching(key: "offline")
+        let keyed = HTTPRequestOptions.Caching(key: "offline")
         try await fetch(url, session: session, caching: keyed)
         clock.advance(by: 60)
         try await fetch(sandbox.url("/cached/offline/down"), session: session)

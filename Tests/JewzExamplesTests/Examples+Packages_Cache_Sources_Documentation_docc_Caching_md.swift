@@ -15,9 +15,8 @@ private enum Packages_Cache_Sources_Documentation_docc_Caching_md {
         let store = try DiskCacheStore(directory: cacheDirectory)
         let session = HTTPSession(configuration: .init { $0.cache = HTTPCache(store: store) })
 
-        var request = HTTPRequest(url: itemsURL)
-        request.caching = HTTPRequest.Caching(policy: .returnCacheElseLoad)   // offline first
-        let items = try await session.send(request)
+        let offlineFirst = HTTPRequestOptions(caching: .init(policy: .returnCacheElseLoad))
+        let items = try await session.send(HTTPRequest(url: itemsURL), options: offlineFirst)
         print(items.source)   // .network, .cache, .revalidated or .stale
     }
 }

@@ -32,8 +32,8 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_ConfiguringASession_md
         try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
     }
 
-    // Packages/HTTPCore/Sources/Documentation.docc/ConfiguringASession.md:71
-    static func example71() async throws {
+    // Packages/HTTPCore/Sources/Documentation.docc/ConfiguringASession.md:72
+    static func example72() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let api = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!

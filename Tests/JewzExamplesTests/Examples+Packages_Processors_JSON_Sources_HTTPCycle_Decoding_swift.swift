@@ -6,16 +6,16 @@ import Logging
 import Synchronization
 
 private enum Packages_Processors_JSON_Sources_HTTPCycle_Decoding_swift {
-    // Packages/Processors/JSON/Sources/HTTPCycle+Decoding.swift:16
-    static func example16() async throws {
+    // Packages/Processors/JSON/Sources/HTTPCycle+Decoding.swift:15
+    static func example15() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let cycle = HTTPCycle(requestURL: url)
         let user = try await cycle.start(decoding: User.self)
         print(cycle.response?.statusCode ?? 0, user.name)
     }
 
-    // Packages/Processors/JSON/Sources/HTTPCycle+Decoding.swift:47
-    static func example47() async throws {
+    // Packages/Processors/JSON/Sources/HTTPCycle+Decoding.swift:46
+    static func example46() async throws {
         let url = "https://api.example.com/items"
         let draft = Person(name: "Ada")
         let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)

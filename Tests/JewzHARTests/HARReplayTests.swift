@@ -98,7 +98,7 @@ import Testing
         archive.log.entries[0].time = 5_000
         let slow = Self.session(HARReplayTransport(archive: archive, configuration: .init(honoursTimings: true)))
         let cycle = try HTTPCycle(base + "/json?b=2&a=1", method: .get, session: slow)
-        cycle.request.timeout = .milliseconds(100)
+        cycle.options.timeoutForResource = .milliseconds(100)
         #expect(await httpError { try await cycle.start() }?.code == .timedOut)
         try await slow.shutdown()
     }

@@ -16,7 +16,7 @@ import Testing
     /// A GET of /hello that gives up after `timeout`, waiting for a connection included.
     private func hello(on sandbox: Sandbox, session: HTTPSession, timeout: Duration) throws -> HTTPCycle {
         let cycle = try HTTPCycle(sandbox.url("/hello"), method: .get, options: .init(retryPolicy: .never), session: session)
-        cycle.request.timeout = timeout
+        cycle.options.timeoutForResource = timeout
         return cycle
     }
 

@@ -326,7 +326,7 @@ final class Counter: Sendable {
     @Test(arguments: TransportKind.allCases) func aRequestTimeoutIsTimedOut(transport: TransportKind) async throws {
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url("/echo/"), method: .get, parameters: ["delay": 300], session: session)
-            cycle.request.timeout = .milliseconds(200)
+            cycle.options.timeoutForResource = .milliseconds(200)
             cycle.options.retryPolicy = .never
             let clock = ContinuousClock()
             let started = clock.now

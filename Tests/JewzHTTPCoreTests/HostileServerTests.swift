@@ -113,7 +113,7 @@ import Testing
             let cycle = try HTTPCycle(server.url("/silent"), method: .get, session: session)
             // Before the fix each of four attempts had the whole timeout again. Elapsed time is
             // not asserted: a loaded 2-core machine stretches it; the attempt count is exact.
-            cycle.request.timeout = .milliseconds(600)
+            cycle.options.timeoutForResource = .milliseconds(600)
             let error = try await withTimeLimit(.seconds(60)) { await httpError { try await cycle.start() } }
             #expect(error?.code == .timedOut)
             #expect(cycle.retryCount == 0)
@@ -131,7 +131,7 @@ import Testing
             // Long enough for the first answer on a loaded machine (a sanitizer's build), shorter
             // than the Retry-After. Waiting for that would take 100 s: the time limit alone
             // tells, however loaded the machine; the attempt count is exact.
-            cycle.request.timeout = .seconds(30)
+            cycle.options.timeoutForResource = .seconds(30)
             let error = try await withTimeLimit(.seconds(60)) { await httpError { try await cycle.start() } }
             #expect(error?.statusCode == 503)
             #expect(error?.response?.text == "busy")

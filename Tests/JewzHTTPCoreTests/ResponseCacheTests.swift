@@ -14,7 +14,7 @@ final class LastBodyCache: HTTPResponseCache {
     let streamed = Mutex<[Bool]>([])
 
     func response(
-        for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
+        for request: HTTPRequest, caching: HTTPRequestOptions.Caching, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
         if let (url, body) = kept.withLock({ $0 }), url == request.url {
             var answer = HTTPResponse(statusCode: 200, headers: ["Content-Length": String(body.count)], body: HTTPResponseBody(body), url: url)

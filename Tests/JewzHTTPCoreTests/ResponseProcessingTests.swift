@@ -45,12 +45,12 @@ import Testing
         try await withSandbox { sandbox, session in
             try session.update { try $0.processorRegistry.register(TaggingProcessor(tag: "csv"), for: "text/csv") }
             let optOut = try HTTPCycle(sandbox.url("/csv"), method: .get, session: session)
-            optOut.request.appliesContentTypeProcessing = false
+            optOut.options.responseProcessors = []
             try await optOut.start()
             #expect(optOut.response?.object == nil)
 
             let forced = try HTTPCycle(sandbox.url("/hello/"), method: .get, session: session)
-            forced.request.responseContentTypeOverride = "text/csv"
+            forced.options.responseContentTypeOverride = "text/csv"
             try await forced.start()
             #expect(forced.response?.object as? String == "csv")
         }

@@ -118,7 +118,7 @@ import Testing
             policy.maximumRetryCount = 10
             try session.update { $0.retryPolicy = policy }
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "f", "fail": 1, "delay": 10], session: session)
-            cycle.request.timeout = .seconds(60)
+            cycle.options.timeoutForResource = .seconds(60)
             try await cycle.start()
             // On a loaded machine a later attempt may idle out too, or fail before the server
             // counts it (a kept-alive connection it had closed): each is retried.
@@ -133,7 +133,7 @@ import Testing
         try await withSandbox { sandbox, session in
             try session.update { $0.retryPolicy = quickPolicy() }
             let cycle = try HTTPCycle(sandbox.url("/counter"), method: .get, parameters: ["key": "g", "fail": 1, "delay": 10], session: session)
-            cycle.request.timeout = .milliseconds(300)
+            cycle.options.timeoutForResource = .milliseconds(300)
             let error = await httpError { try await cycle.start() }
             #expect(error?.code == .timedOut)
             #expect(cycle.retryCount == 0)

@@ -45,7 +45,7 @@ import Testing
         try await withScriptedServer({ _ in fault.steps }) { server, session in
             try session.update { $0.retryPolicy = .never }
             let cycle = try HTTPCycle(server.url("/fault"), method: .get, session: session)
-            cycle.request.timeout = fault.timeout
+            cycle.options.timeoutForResource = fault.timeout
             let error = try await withTimeLimit(.seconds(90)) { () async -> HTTPError? in
                 do {
                     try await cycle.start()

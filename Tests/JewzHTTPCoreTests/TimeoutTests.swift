@@ -22,7 +22,7 @@ import Testing
         // The idle timeout is the default minute: only the request's own timeout can end it.
         try await withSandbox { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, options: .init(retryPolicy: .never), session: session)
-            cycle.request.timeout = .milliseconds(500)
+            cycle.options.timeoutForResource = .milliseconds(500)
             await expectTimeout(cycle)
         }
     }
@@ -36,10 +36,11 @@ import Testing
             $0.logger = quietLogger
         })
         try await withUnacceptingPort { port in
-            var request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/x")!)
-            request.timeout = .milliseconds(500)
+            let request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/x")!)
             let started = ContinuousClock.now
-            let error = await httpError { _ = try await session.send(request, options: .init(retryPolicy: .never)) }
+            let error = await httpError {
+                _ = try await session.send(request, options: .init(timeoutForResource: .milliseconds(500), retryPolicy: .never))
+            }
             #expect(error?.code == .timedOut, "\(String(describing: error))")
             #expect(ContinuousClock.now - started < .seconds(120), "not the transport's five minutes")
         }
@@ -50,7 +51,7 @@ import Testing
         // The transport's idle timeout is the default minute: only the request's shorter one ends it.
         try await withSandbox(transport: transport) { sandbox, session in
             let cycle = try HTTPCycle(sandbox.url(Self.stalledDownload), method: .get, options: .init(retryPolicy: .never), session: session)
-            cycle.request.idleTimeout = .milliseconds(300)
+            cycle.options.idleTimeout = .milliseconds(300)
             await expectTimeout(cycle)
         }
     }
@@ -62,7 +63,7 @@ import Testing
         configuration.transport.timeouts.idle = .milliseconds(300)
         try await withSandbox(configuration: configuration) { sandbox, session in
             let slow = try HTTPCycle(sandbox.url("/echo/?delay=1.5&content=late"), method: .get, options: .init(retryPolicy: .never), session: session)
-            slow.request.idleTimeout = .seconds(20)
+            slow.options.idleTimeout = .seconds(20)
             try await slow.start()
             #expect(slow.response?.text == "late")
             let impatient = try HTTPCycle(sandbox.url("/echo/?delay=1.5"), method: .get, options: .init(retryPolicy: .never), session: session)

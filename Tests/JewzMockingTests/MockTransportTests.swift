@@ -62,7 +62,7 @@ import Testing
         }
         #expect(failure.description.contains("(mocked)"))
         let slow = try HTTPCycle("https://h.example/slow", method: .get, session: session)
-        slow.request.timeout = .milliseconds(50)
+        slow.options.timeoutForResource = .milliseconds(50)
         guard let error = await httpError({ try await slow.start() }), error.code == .timedOut else {
             Issue.record("expected a timeout")
             return

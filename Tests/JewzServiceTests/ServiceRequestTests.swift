@@ -28,7 +28,7 @@ import Testing
             #expect(user.request.headers["Accept"] == "application/json")
             let repos = try await service.request("repos", values: ["user": "octocat", "type": "json"])
             #expect((repos.response?.object as? JSONValue)?["key"].string == "octocat-repos")
-            #expect(repos.request.timeout == .seconds(60))
+            #expect(repos.options.timeoutForResource == .seconds(60))
             #expect(repos.request.url.absoluteString == sandbox.url("/cached/octocat-repos?type=json"))
         }
     }

@@ -52,9 +52,7 @@ extension HTTPSession {
         return try? await send(request, policy: .onlyIfCached)
     }
 
-    private func send(_ request: HTTPRequest, policy: HTTPRequest.Caching.Policy) async throws -> HTTPResponse {
-        var request = request
-        request.caching.policy = policy
-        return try await send(request)
+    private func send(_ request: HTTPRequest, policy: HTTPRequestOptions.Caching.Policy) async throws -> HTTPResponse {
+        try await send(request, options: HTTPRequestOptions(caching: .init(policy: policy)))
     }
 }

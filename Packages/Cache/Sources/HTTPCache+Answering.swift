@@ -217,11 +217,12 @@ extension HTTPCache {
     private func revalidateInBackground(_ request: HTTPRequest, key: String, session: HTTPSession) {
         revalidations.launch(key) {
             var background = request
-            background.caching.policy = .revalidate
-            background.appliesContentTypeProcessing = false
-            return .init { [background] in
+            background.caching = .init()
+            var options = HTTPRequestOptions(caching: request.caching)
+            options.caching.policy = .revalidate
+            return .init { [background, options] in
                 do {
-                    let response = try await session.stream(background)
+                    let response = try await session.stream(background, options: options)
                     for try await _ in response.body {}
                 } catch {
                     // A failed revalidation leaves the stored response as it was.

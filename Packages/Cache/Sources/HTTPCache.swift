@@ -118,9 +118,12 @@ public final class HTTPCache: HTTPResponseCache {
     /// keeps in a file goes up as a stream read from it: a large body is never held in memory
     /// (with a ``DiskCacheStore``; ``MemoryCacheStore`` keeps only streamed bodies up to 8 MiB).
     public func response(
-        for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
+        for request: HTTPRequest, caching: HTTPRequestOptions.Caching, session: HTTPSession,
+        network: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
-        try await answer(request, session: session, network: network).sessionResponse()
+        var request = request
+        request.caching = caching
+        return try await answer(request, session: session, network: network).sessionResponse()
     }
 
     // MARK: The store's thread

@@ -105,8 +105,8 @@ extension HTTPEventSource {
             if !request.headers.contains("Accept") { request.headers["Accept"] = "text/event-stream" }
             request.headers["Cache-Control"] = "no-cache"
             request.headers["Last-Event-ID"] = parser.lastEventID.isEmpty ? nil : parser.lastEventID
-            request.caching = HTTPRequest.Caching(policy: .reloadIgnoringCache, lifetime: .zero)
-            let response = try await source.session.stream(request)
+            let response = try await source.session.stream(
+                request, options: HTTPRequestOptions(caching: .init(policy: .reloadIgnoringCache, lifetime: .zero)))
             guard response.statusCode != 204 else { return nil }
             let contentType = response.headers["Content-Type"] ?? ""
             guard MediaType(contentType)?.essence == "text/event-stream" else {

@@ -33,7 +33,8 @@ extension HTTPSession {
         let transport = UpgradeTransport(settings: configuration.transport, handshake: handshake, options: options)
         let response: HTTPResponse
         do {
-            response = try await send(handshake.request(from: request), options: options.request, over: transport)
+            response = try await send(
+                handshake.request(from: request), options: OpeningHandshake.options(from: options.request), over: transport)
         } catch let error as HTTPError where error.code == .statusCode {
             try? await transport.shutdown()
             throw WebSocketError(.handshakeRejected, "it answered \(error.response?.statusCode ?? 0) rather than 101", response: error.response)

@@ -47,8 +47,8 @@ extension RequestCommand {
     /// Where `--log` writes: standard error, a line each way per exchange, as `jewz: → GET …`.
     private static let exchangeLog = Logger(label: "jewz") { _ in ExchangeLogHandler() }
 
-    /// `--cache-policy`'s words for ``HTTPRequest/Caching/Policy``.
-    static func cachePolicy(_ word: String) throws -> HTTPRequest.Caching.Policy {
+    /// `--cache-policy`'s words for ``HTTPRequestOptions/Caching-swift.struct/Policy``.
+    static func cachePolicy(_ word: String) throws -> HTTPRequestOptions.Caching.Policy {
         switch word.lowercased() {
         case "standard": .standard
         case "reload": .reloadIgnoringCache

@@ -123,11 +123,11 @@ struct RequestCommand: AsyncParsableCommand {
         let given = headers
         headers.addMissing(from: remembered.map { HTTPHeaderFields($0.headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }) } ?? [:])
         cycle.request.headers = headers
-        cycle.request.timeout = timeout.map { .milliseconds(Int($0 * 1000)) }
-        cycle.request.caching.policy = try Self.cachePolicy(cachePolicy)
+        cycle.options.timeoutForResource = timeout.map { .milliseconds(Int($0 * 1000)) }
+        cycle.options.caching.policy = try Self.cachePolicy(cachePolicy)
         if let cacheFor {
             guard cacheFor >= 0 else { throw ValidationError("--cache-for takes 0 or more seconds.") }
-            cycle.request.caching.lifetime = .milliseconds(Int(cacheFor * 1000))
+            cycle.options.caching.lifetime = .milliseconds(Int(cacheFor * 1000))
         }
         if let presign {
             guard presign > 0, let signer = session.configuration.networkMiddleware.lazy.compactMap({ $0 as? AWSSignatureV4 }).first else {

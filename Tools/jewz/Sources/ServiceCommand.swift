@@ -88,7 +88,7 @@ struct ServiceCommand: AsyncParsableCommand {
         var request = cycle.request
         for name in Set(headers.map { $0.name.lowercased() }) { request.headers.remove(name) }
         for field in headers { request.headers.add(field.value, for: field.name) }
-        if let timeout { request.timeout = .milliseconds(Int(timeout * 1000)) }
+        if let timeout { cycle.options.timeoutForResource = .milliseconds(Int(timeout * 1000)) }
         cycle.request = request
 
         var failure: HTTPError?
@@ -114,7 +114,7 @@ struct ServiceCommand: AsyncParsableCommand {
         guard let url = URL(string: RequestCommand.normalizedURL(profile)) else { throw ValidationError("'\(profile)' is not a URL.") }
         let session = HTTPSession()
         let cycle = HTTPCycle(requestURL: url, session: session)
-        cycle.request.appliesContentTypeProcessing = false
+        cycle.options.responseProcessors = []
         let response: HTTPResponse
         do {
             response = try await cycle.start()

@@ -17,8 +17,8 @@ extension TourStep {
                     let session = HTTPSession(configuration: configuration)
                     let first = try await HTTPCycle.get(url("/cached/tour?cc=max-age=60&etag=v1"), session: session)
                     let again = try await HTTPCycle.get(url("/cached/tour?cc=max-age=60&etag=v1"), session: session)
-                    var request = HTTPRequest(url: tourURL)
-                    request.caching.policy = .revalidate  // ask the server: 304 keeps the stored body
+                    let confirmed = try await session.send(HTTPRequest(url: tourURL),
+                                                           options: .init(caching: .init(policy: .revalidate)))  // 304 keeps the stored body
                     """
             ) {
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-tour-cache-\(getpid())")
@@ -29,7 +29,7 @@ extension TourStep {
                 let first = try await HTTPCycle.get(url("/cached/tour?cc=max-age=60&etag=v1"), session: session)
                 let again = try await HTTPCycle.get(url("/cached/tour?cc=max-age=60&etag=v1"), session: session)
                 let revalidate = try HTTPCycle(url("/cached/tour?cc=max-age=60&etag=v1"), method: .get, session: session)
-                revalidate.request.caching.policy = .revalidate
+                revalidate.options.caching.policy = .revalidate
                 let confirmed = try await revalidate.start()
                 try await session.shutdown()
                 let sources = [first.source, again.source, confirmed.source].map { "\($0)" }

@@ -109,15 +109,13 @@ extension TourStep {
                 return Outcome("\(proxy.tunnels)", expected: "[\"127.0.0.1:\(sandbox.port)\"]")
             },
             TourStep(
-                title: "A request may set its own idle timeout, shorter or longer than the transport's",
+                title: "A call may set its own idle timeout, shorter or longer than the transport's",
                 code: """
-                    let cycle = try HTTPCycle(url("/echo/?delay=3"), method: .get, options: .init(retryPolicy: .never))
-                    cycle.request.idleTimeout = .milliseconds(300)
+                    let cycle = try HTTPCycle(url("/echo/?delay=3"), method: .get, options: .init(idleTimeout: .milliseconds(300), retryPolicy: .never))
                     try await cycle.start()   // throws .timedOut after 0.3 s of silence
                     """
             ) {
-                let cycle = try HTTPCycle(url("/echo/?delay=3"), method: .get, options: .init(retryPolicy: .never))
-                cycle.request.idleTimeout = .milliseconds(300)
+                let cycle = try HTTPCycle(url("/echo/?delay=3"), method: .get, options: .init(idleTimeout: .milliseconds(300), retryPolicy: .never))
                 return try await failing(with: .timedOut) { try await cycle.start() }
             },
             TourStep(

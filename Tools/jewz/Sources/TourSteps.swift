@@ -253,15 +253,13 @@ extension TourStep {
                 return Outcome("\(cycle.retryCount) retries, \"\(response.text ?? "")\"", expected: "2 retries, \"attempt 3 succeeds\"")
             },
             TourStep(
-                title: "A request's timeout bounds the whole run, retries included: HTTPError.timedOut, not a hang",
+                title: "A call's timeout bounds the whole run, retries included: HTTPError.timedOut, not a hang",
                 code: """
-                    let cycle = try HTTPCycle(url("/echo/"), method: .get, parameters: ["delay": 3])
-                    cycle.request.timeout = .milliseconds(300)
+                    let cycle = try HTTPCycle(url("/echo/"), method: .get, parameters: ["delay": 3], timeout: .milliseconds(300))
                     try await cycle.start()   // throws HTTPError, code .timedOut
                     """
             ) {
-                let cycle = try HTTPCycle(url("/echo/"), method: .get, parameters: ["delay": 3])
-                cycle.request.timeout = .milliseconds(300)
+                let cycle = try HTTPCycle(url("/echo/"), method: .get, parameters: ["delay": 3], timeout: .milliseconds(300))
                 let started = ContinuousClock.now
                 let expected = "HTTPError.timedOut within a second, no retry left time for"
                 do {

@@ -103,12 +103,12 @@ public struct OAuth2Client: Sendable {
         try authentication.apply(clientID: clientID, audience: endpoint, to: &request, form: &form)
         request.headers["Content-Type"] = "application/x-www-form-urlencoded"
         request.data = Data(Self.formEncoded(form).utf8)
-        request.appliesContentTypeProcessing = false
         return try await Self.send(request, through: session)
     }
 
-    /// Sends `request` without the session's authentications and returns its response whatever
-    /// its status: an OAuth server's refusal is an answer to read, not a transport failure.
+    /// Sends `request` without the session's authentications or response processors and
+    /// returns its response whatever its status: an OAuth server's refusal is an answer to
+    /// read, not a transport failure.
     ///
     /// The request goes straight to its endpoint: only over TLS (RFC 6749 §3.2, RFC 8414 §2;
     /// loopback excepted), and following no redirect — a token request's body holds secrets
@@ -122,7 +122,7 @@ public struct OAuth2Client: Sendable {
         _ request: HTTPRequest, through session: HTTPSession, redirects: HTTPRequestOptions.Redirects = .never
     ) async throws -> HTTPResponse {
         try requireTLS(request.url)
-        var options = HTTPRequestOptions(authentications: [])
+        var options = HTTPRequestOptions(responseProcessors: [], authentications: [])
         options.redirects = redirects
         let response: HTTPResponse
         do {

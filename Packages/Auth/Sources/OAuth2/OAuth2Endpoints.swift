@@ -41,8 +41,7 @@ public struct OAuth2Endpoints: Sendable, Hashable {
         for name in ["oauth-authorization-server", "openid-configuration"] {
             guard let url = wellKnownURL(issuer: issuer, name: name) else { break }
             tried.append(url.absoluteString)
-            var request = HTTPRequest(url: url, headers: ["Accept": "application/json"])
-            request.appliesContentTypeProcessing = false
+            let request = HTTPRequest(url: url, headers: ["Accept": "application/json"])
             let response = try await OAuth2Client.send(request, through: session, redirects: .withinOrigin)
             guard response.statusCode == 200 else { continue }
             let fields = try OAuth2Client.jsonObject(response.data, what: "metadata")

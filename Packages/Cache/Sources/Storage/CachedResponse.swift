@@ -51,7 +51,7 @@ public struct CachedResponse: Sendable {
     /// The request's values of the fields its `Vary` names (names lowercased; a field the
     /// request lacked is absent): a later request must send the same to be answered by it.
     public var varyingFields: [String: String] { storage.parts.varyingFields }
-    /// A lifetime the request set (``/JewzHTTPCore/HTTPRequest/Caching/lifetime``), in seconds, which wins
+    /// A lifetime the call set (``/JewzHTTPCore/HTTPRequestOptions/Caching-swift.struct/lifetime``), in seconds, which wins
     /// over the headers.
     public var lifetimeOverride: Double? { storage.parts.lifetimeOverride }
 

@@ -193,11 +193,6 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     enum Content: Sendable {
         case bytes(Data)
         case stream(Reader)
-        /// The head of a body the transport stage's collector is putting into a bridge, which
-        /// that stage hands up as a stream: set on the collector's heads only.
-        case arriving
-        /// The body went to a download's file, at the top of the call.
-        case delivered
     }
 
     let content: Content
@@ -239,7 +234,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     }
 
     /// The bytes, when the body is whole in memory; `nil` for a stream (read it, or
-    /// ``collect(upTo:)``) and for a body that went to a download's file.
+    /// ``collect(upTo:)``).
     public var data: Data? {
         if case .bytes(let data) = content { data } else { nil }
     }
@@ -249,19 +244,12 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         if case .stream = content { true } else { false }
     }
 
-    /// Whether this is the head of a body still arriving through the collector's bridge.
-    package var isArriving: Bool {
-        if case .arriving = content { true } else { false }
-    }
-
     /// The reader of this body's chunks: a stream's own, or one over whole bytes (64 KiB at a
-    /// time, so that a large body goes to a file or a reader in pieces); none for a body
-    /// that is elsewhere.
+    /// time, so that a large body goes to a file or a reader in pieces).
     var reader: Reader {
         switch content {
         case .stream(let reader): reader
         case .bytes(let data): Reader(StoredBodyChunks(data))
-        case .arriving, .delivered: Reader(StoredBodyChunks(Data()))
         }
     }
 

@@ -18,6 +18,8 @@ final class ResponseBodyChannel: Sendable {
 
     private struct State {
         var head: Result<HTTPResponse, any Error>?
+        /// Whether the body of the head follows through this channel, rather than being whole in it.
+        var bodyFollows = false
         var headWaiter: CheckedContinuation<HTTPResponse, any Error>?
         var chunks: [Data] = []
         var firstChunk = 0
@@ -47,9 +49,18 @@ final class ResponseBodyChannel: Sendable {
 
     // MARK: Producer
 
-    func deliverHead(_ response: HTTPResponse) {
+    /// Whether the head handed over says its body follows through this channel; `false` for a
+    /// response whole in its head, or before the head.
+    var bodyFollowsHead: Bool {
+        state.withLock { $0.bodyFollows }
+    }
+
+    /// Hands the response's head to the consumer; `bodyFollows` when its body comes through
+    /// this channel, `false` when the response is whole.
+    func deliverHead(_ response: HTTPResponse, bodyFollows: Bool) {
         let waiter = state.withLock { state in
             state.head = .success(response)
+            state.bodyFollows = bodyFollows
             defer { state.headWaiter = nil }
             return state.headWaiter
         }

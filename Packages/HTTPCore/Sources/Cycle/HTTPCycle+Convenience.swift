@@ -16,8 +16,8 @@ extension HTTPCycle {
         requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
         session: HTTPSession = .default
     ) throws {
-        let (request, url) = try Self.request(urlString, method, parameters, headers, requestObject, timeout, session)
-        self.init(request: request, options: options, session: session, vettedURL: url)
+        let (request, url) = try Self.request(urlString, method, parameters, headers, requestObject, session)
+        self.init(request: request, options: options.bounded(by: timeout), session: session, vettedURL: url)
     }
 
     /// The request a URL string names, with its URL checked. Not inlined: its temporaries would
@@ -28,10 +28,19 @@ extension HTTPCycle {
     @inline(never)
     package static func request(
         _ urlString: String, _ method: HTTPMethod, _ parameters: QueryParameters, _ headers: HTTPHeaderFields,
-        _ requestObject: (any Sendable)?, _ timeout: Duration?, _ session: HTTPSession
+        _ requestObject: (any Sendable)?, _ session: HTTPSession
     ) throws -> (HTTPRequest, URL) {
         let merged = session.resolvingAgainstBaseURL(urlString.mergingQueryParameters(parameters))
         guard let url = session.parsedURLMemo.sendableURL(merged) else { throw HTTPError.invalidURL(urlString) }
-        return (HTTPRequest(url: url, method: method, headers: headers, object: requestObject, timeout: timeout), url)
+        return (HTTPRequest(url: url, method: method, headers: headers, object: requestObject), url)
+    }
+}
+
+extension HTTPRequestOptions {
+    /// These options, with `timeout` as their ``timeoutForResource`` when there is one: how the
+    /// one-call forms' `timeout` parameter reaches the call.
+    package consuming func bounded(by timeout: Duration?) -> HTTPRequestOptions {
+        if let timeout { timeoutForResource = timeout }
+        return self
     }
 }

@@ -30,7 +30,7 @@ extension HTTPCycle {
         ///   - parameters: merged into the URL's query.
         ///   - headers: set on the request before the session's own are added.
         ///   - requestObject: what the request processors turn into the body.
-        ///   - timeout: the longest the whole request may take (``HTTPRequest/timeout``).
+        ///   - timeout: the longest the whole request may take (``HTTPRequestOptions/timeoutForResource``).
         ///   - options: the call's own processors, authentications, retry policy, body destination.
         ///   - session: the session that sends it; ``HTTPSession/default`` unless given.
         /// - Throws: ``HTTPError``: ``HTTPError/Code/invalidURL`` before anything is sent; for a
@@ -41,8 +41,8 @@ extension HTTPCycle {
             _ urlString: String, parameters: QueryParameters = [:], headers: HTTPHeaderFields = [:],
             requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default
         ) async throws -> HTTPResponse {
-            let (request, url) = try HTTPCycle.request(urlString, method, parameters, headers, requestObject, timeout, session)
-            return try await session.send(request, options: options, vettedURL: url)
+            let (request, url) = try HTTPCycle.request(urlString, method, parameters, headers, requestObject, session)
+            return try await session.send(request, options: options.bounded(by: timeout), vettedURL: url)
         }
 
         /// Sends a request, returns the cycle at once and calls `completion` on the session's

@@ -24,7 +24,7 @@ extension HTTPCycle {
         contentType: String? = nil, didSendBodyData: HTTPProgressHandler? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
         session: HTTPSession = .default
     ) async throws -> HTTPResponse {
-        var (request, url) = try request(urlString, method, parameters, [:], nil, nil, session)
+        var (request, url) = try request(urlString, method, parameters, [:], nil, session)
         var options = options
         prepareUpload(&request, &options, source, contentType: contentType, didSendBodyData: didSendBodyData)
         return try await session.send(request, options: options, vettedURL: url)
@@ -39,7 +39,7 @@ extension HTTPCycle {
         contentType: String? = nil, didSendBodyData: HTTPProgressHandler? = nil, options: HTTPRequestOptions = HTTPRequestOptions(),
         session: HTTPSession = .default, completion: @escaping Completion
     ) throws -> HTTPCycle {
-        var (request, url) = try request(urlString, method, parameters, [:], nil, nil, session)
+        var (request, url) = try request(urlString, method, parameters, [:], nil, session)
         var options = options
         prepareUpload(&request, &options, source, contentType: contentType, didSendBodyData: didSendBodyData)
         let cycle = HTTPCycle(request: request, options: options, session: session, vettedURL: url)
@@ -71,7 +71,7 @@ extension HTTPCycle {
         options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default,
         downloadFile: @escaping @Sendable (HTTPResponse, URL) throws -> Void
     ) async throws -> HTTPResponse {
-        let (request, url) = try request(urlString, .get, parameters, [:], nil, nil, session)
+        let (request, url) = try request(urlString, .get, parameters, [:], nil, session)
         let download = HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
         return try await session.send(request, options: options, delivery: .download(download), vettedURL: url)
     }
@@ -87,7 +87,7 @@ extension HTTPCycle {
         options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default,
         downloadFile: @escaping @Sendable (HTTPResponse, URL) throws -> Void, completion: @escaping Completion
     ) throws -> HTTPCycle {
-        let (request, url) = try request(urlString, .get, parameters, [:], nil, nil, session)
+        let (request, url) = try request(urlString, .get, parameters, [:], nil, session)
         let download = HTTPDownload(resumable: resumable, resumingFrom: resumeData, didWriteData: didWriteData, downloadFile: downloadFile)
         let cycle = HTTPCycle(request: request, options: options, delivery: .download(download), session: session, vettedURL: url)
         cycle.start(completion: completion)

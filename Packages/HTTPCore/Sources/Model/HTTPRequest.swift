@@ -19,46 +19,37 @@ public struct HTTPRequest: Sendable {
     }
     /// A model for the request processors to turn into ``data`` (a dictionary, an `Encodable`…).
     public var object: (any Sendable)?
-    /// The longest the whole request may take, from its start to its response — every
-    /// attempt, backoff and `Retry-After` wait included (a retry that would end past it is not
-    /// made); `nil` uses the session's `timeoutForResource`.
-    public var timeout: Duration?
-    /// The longest this request's exchange may go without sending or receiving a byte; `nil`
-    /// uses the transport's idle timeout (``AsyncHTTPClientTransport/Configuration/Timeouts/idle``).
-    /// A slow endpoint gets a longer one, a health check a shorter one.
-    public var idleTimeout: Duration?
-    /// Whether a response without explicit processors is digested by the processor registered
-    /// for its Content-Type. On by default.
-    public var appliesContentTypeProcessing: Bool
+    /// The call's ``HTTPRequestOptions/idleTimeout``, carried to the transport with the request.
+    package var idleTimeout: Duration?
+    /// The call's ``HTTPRequestOptions/caching``, as a cache carries it along its own steps;
+    /// absent when default: a pointer's space in every request.
+    private var cachingStorage: Boxed<HTTPRequestOptions.Caching>?
     /// Whether the session's cache lets this request pass: a download's request for the rest
     /// of its file, which the origin answers against the file's validator.
     var goesAroundCache = false
-    /// A media type to use instead of the response's Content-Type when choosing the processor,
-    /// for servers that label their bodies wrongly.
-    public var responseContentTypeOverride: String?
-    /// ``caching`` when it is not the default: a pointer's space in every request.
-    var cachingOptions: Boxed<Caching>?
     /// The connection this request must go over, for a handshake that authenticates a
     /// connection; `nil`: any the transport picks.
     package var dedicatedConnection: DedicatedConnection?
 
     /// A request for `url` with `method`, `headers`, and a body of `data` or of `object` as a
-    /// request processor encodes it; `timeout` bounds the whole call.
-    public init(
-        url: URL, method: HTTPMethod = .get, headers: HTTPHeaderFields = [:], data: Data? = nil,
-        object: (any Sendable)? = nil, timeout: Duration? = nil
-    ) {
+    /// request processor encodes it. How the call runs — its timeouts, cache policy, retries —
+    /// is in its ``HTTPRequestOptions``.
+    public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaderFields = [:], data: Data? = nil, object: (any Sendable)? = nil) {
         self.url = url
         self.method = method
         self.headers = headers
         body = data.map(HTTPRequestBody.data)
         self.object = object
-        self.timeout = timeout
-        appliesContentTypeProcessing = true
-        responseContentTypeOverride = nil
     }
 
     /// Whether the body can be sent again (for a retry, a challenge, a redirect or a
     /// restart): the one place that question is answered.
     var hasReplayableBody: Bool { body?.isReplayable ?? true }
+
+    /// The caching options a cache was handed with this request, kept on it through the
+    /// cache's own steps (a validation, the POST stored as a GET).
+    package var caching: HTTPRequestOptions.Caching {
+        get { cachingStorage?.value ?? HTTPRequestOptions.Caching() }
+        set { cachingStorage = newValue == HTTPRequestOptions.Caching() ? nil : Boxed(newValue) }
+    }
 }

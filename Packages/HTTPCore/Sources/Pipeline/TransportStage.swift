@@ -82,7 +82,7 @@ struct TransportStage: HTTPMiddleware {
         let task = Task {
             do {
                 let response = try await sending(request, next: next, into: bridge)
-                if !bridge.hasDeliveredHead { bridge.deliverHead(response) }
+                if !bridge.hasDeliveredHead { bridge.deliverHead(response, bodyFollows: false) }
                 bridge.finish(with: nil)
             } catch {
                 bridge.finish(with: error)
@@ -94,8 +94,8 @@ struct TransportStage: HTTPMiddleware {
         } onCancel: {
             bridge.abandon()
         }
-        // The head the collector handed over says its body is on its way; a whole response does not.
-        guard head.body.isArriving else { return head }
+        // The collector's head has its body on its way; a whole response does not.
+        guard bridge.bodyFollowsHead else { return head }
         head.body = HTTPResponseBody(bridge)
         return head
     }

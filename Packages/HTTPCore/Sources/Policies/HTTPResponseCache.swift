@@ -21,8 +21,8 @@ public protocol HTTPResponseCache: Sendable {
     /// conditional request whose `304` revalidates a stored response).
     ///
     /// - Parameters:
-    ///   - request: the request as it would go out, credentials included; its ``HTTPRequest/caching``
-    ///     says what the caller allows.
+    ///   - request: the request as it would go out, credentials included.
+    ///   - caching: what the call allows the cache to do (``HTTPRequestOptions/caching``).
     ///   - session: the session the request belongs to, for work the cache does after this
     ///     answer (a revalidation in the background).
     ///   - network: sends a request — `request`, or it with validators added — and returns
@@ -31,6 +31,6 @@ public protocol HTTPResponseCache: Sendable {
     ///   in `data` or in `stream`, whichever the run asked for: the run puts it where it goes.
     /// - Throws: what `network` threw, unless a stored response may stand in for it.
     func response(
-        for request: HTTPRequest, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
+        for request: HTTPRequest, caching: HTTPRequestOptions.Caching, session: HTTPSession, network: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse
 }

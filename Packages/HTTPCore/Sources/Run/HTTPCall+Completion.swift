@@ -32,7 +32,8 @@ extension HTTPCall {
         guard let target = destination.download else { return landed }
         let trailers = try await target.write(response.body, of: response)
         for field in trailers { landed.headers.add(field.value, for: field.name) }
-        landed.body = HTTPResponseBody(.delivered)
+        // The body is in the file; what goes on up is the head.
+        landed.body = HTTPResponseBody(Data())
         return landed
     }
 
@@ -78,13 +79,12 @@ extension HTTPCall {
     }
 
     /// Runs the response processors; when neither the options nor the session names any, the
-    /// one the registry has for the Content-Type (unless the request opts out or the body is
-    /// empty).
+    /// one the registry has for the Content-Type (unless the body is empty).
     private func process(_ response: inout HTTPResponse) throws {
         if processesByContentType {
-            guard request.appliesContentTypeProcessing, !response.data.isEmpty else { return }
+            guard !response.data.isEmpty else { return }
             // An override that does not parse leaves the response's own type in charge.
-            let override = request.responseContentTypeOverride.flatMap { MediaType($0) == nil ? nil : $0 }
+            let override = responseContentTypeOverride.flatMap { MediaType($0) == nil ? nil : $0 }
             guard let contentType = override ?? response.headers["Content-Type"],
                 let processor = settings.configuration.processorRegistry.processor(forContentType: contentType, warning: settings.configuration.logger)
             else { return }

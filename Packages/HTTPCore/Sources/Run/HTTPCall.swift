@@ -33,8 +33,8 @@ public final class HTTPCall: Sendable {
     private let overrides: RunSettings
     /// Why preparing the request failed, if it did: the call ends with it before any stage.
     private let preparationFailure: (any Error)?
-    /// When the whole call must be over: its start plus the request's `timeout`, else the
-    /// session's `timeoutForResource`. Every attempt, backoff and `Retry-After` wait fits in it.
+    /// When the whole call must be over: its start plus its options' `timeoutForResource`, else
+    /// the session's. Every attempt, backoff and `Retry-After` wait fits in it.
     let deadline: ClockReading?
     /// Where the response's body goes, decided once, here.
     let destination: ResponseDestination
@@ -82,11 +82,12 @@ public final class HTTPCall: Sendable {
                 sessionWide: runSettings.options.requestProcessors == nil, settings: settings,
                 resumable: destination.download?.download.isResumable == true, vettedURL: vettedURL)
             if !credentialFields.isEmpty { runSettings.credentialFields = credentialFields }
+            if let idleTimeout = runSettings.options.idleTimeout { runSettings.request.idleTimeout = idleTimeout }
             preparationFailure = nil
         } catch {
             preparationFailure = error
         }
-        deadline = (runSettings.request.timeout ?? settings.configuration.timeoutForResource).map { started + $0 }
+        deadline = (runSettings.options.timeoutForResource ?? settings.configuration.timeoutForResource).map { started + $0 }
         overrides = runSettings
         activitySlot.store(session.activity.begin(self), ordering: .relaxed)
     }
@@ -125,6 +126,12 @@ public final class HTTPCall: Sendable {
     var retryPolicy: Boxed<RetryPolicy> {
         overrides.options.retryPolicyStorage.projectedValue ?? settings.retryPolicy
     }
+
+    /// The media type the registry picks the processor by, instead of the response's.
+    var responseContentTypeOverride: String? { overrides.options.responseContentTypeOverride }
+
+    /// What the session's cache may do for the call.
+    var caching: HTTPRequestOptions.Caching { overrides.options.caching }
 
     /// Whether a person asked for the request, so that it is retried until data arrives.
     var solicited: Bool { overrides.options.solicited }

@@ -13,11 +13,30 @@ public struct HTTPRequestOptions: Sendable {
     /// Turn the request's object into its body, in order; `nil` uses the session's.
     public var requestProcessors: [any HTTPRequestProcessor]?
     /// Read the response, in order; `nil` uses the session's, and when those are empty the
-    /// session's registry picks one by Content-Type. An empty list turns processing off.
+    /// session's registry picks one by Content-Type. An empty list turns processing off: the
+    /// response comes back as bytes.
     public var responseProcessors: [any HTTPResponseProcessor]?
     /// Answer the server's challenges; `nil` uses the session's. These go to any host the
     /// request reaches, where the session's go only where its configuration lets them.
     public var authentications: [any HTTPAuthentication]?
+    /// The longest the whole call may take, from its start to its response — every attempt,
+    /// backoff and `Retry-After` wait included (a retry that would end past it is not made);
+    /// `nil` uses the session's ``HTTPSession/Configuration-swift.struct/timeoutForResource``.
+    public var timeoutForResource: Duration?
+    /// The longest the call's exchanges may go without sending or receiving a byte; `nil` uses
+    /// the transport's (``AsyncHTTPClientTransport/Configuration/Timeouts/idle``). A slow
+    /// endpoint gets a longer one, a health check a shorter one.
+    public var idleTimeout: Duration?
+    /// What the session's cache may do for this call; the default follows RFC 9111.
+    public var caching: Caching {
+        get { cachingStorage?.value ?? Caching() }
+        set { cachingStorage = newValue == Caching() ? nil : Boxed(newValue) }
+    }
+    // Boxed and absent when default: a pointer's space in every call's options.
+    private var cachingStorage: Boxed<Caching>?
+    /// A media type to use instead of the response's Content-Type when the session's registry
+    /// chooses the processor, for servers that label their bodies wrongly.
+    public var responseContentTypeOverride: String?
     /// When to send the request again after a failure; `nil` uses the session's.
     public var retryPolicy: RetryPolicy? {
         get { retryPolicyStorage.wrappedValue }
@@ -41,12 +60,16 @@ public struct HTTPRequestOptions: Sendable {
     /// Options for one call; each left `nil` is the session's setting.
     public init(
         requestProcessors: [any HTTPRequestProcessor]? = nil, responseProcessors: [any HTTPResponseProcessor]? = nil,
-        authentications: [any HTTPAuthentication]? = nil, retryPolicy: RetryPolicy? = nil, solicited: Bool = false,
-        priority: RequestPriority = .normal, didSendBodyData: HTTPProgressHandler? = nil
+        authentications: [any HTTPAuthentication]? = nil, timeoutForResource: Duration? = nil, idleTimeout: Duration? = nil,
+        caching: Caching = Caching(), retryPolicy: RetryPolicy? = nil, solicited: Bool = false, priority: RequestPriority = .normal,
+        didSendBodyData: HTTPProgressHandler? = nil
     ) {
         self.requestProcessors = requestProcessors
         self.responseProcessors = responseProcessors
         self.authentications = authentications
+        self.timeoutForResource = timeoutForResource
+        self.idleTimeout = idleTimeout
+        cachingStorage = caching == Caching() ? nil : Boxed(caching)
         retryPolicyStorage = OutOfLine(wrappedValue: retryPolicy)
         self.solicited = solicited
         self.priority = priority

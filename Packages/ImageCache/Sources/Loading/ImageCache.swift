@@ -127,13 +127,12 @@ public final class ImageCache: Sendable {
         let key = configuration.key(url)
         if let image = memory.image(forKey: key) { return ImageResponse(image: image, source: .memory, url: url) }
         return try await downloads.value(for: key, priority: priority) { [self] in
-            var request = HTTPRequest(url: url)
-            request.caching.key = "GET " + key
-            request.appliesContentTypeProcessing = false
+            let request = HTTPRequest(url: url)
             // The queue sends the download at its waiters' highest priority.
             let download = PendingCall()
             return .init(prioritize: { download.priority = $0 }) { [self, request] in
-                let response = try await session.send(request, options: download.options(), vettedURL: nil, started: download.started)
+                let options = download.options(HTTPRequestOptions(responseProcessors: [], caching: .init(key: "GET " + key)))
+                let response = try await session.send(request, options: options, vettedURL: nil, started: download.started)
                 let image = try Image(data: response.data)
                 memory.insert(image, forKey: key)
                 return ImageResponse(image: image, source: Self.source(of: response), url: url)

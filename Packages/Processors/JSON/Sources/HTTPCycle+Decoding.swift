@@ -8,10 +8,9 @@ import JewzHTTPCore
 extension HTTPCycle {
     /// Sends the request and decodes the JSON body as `type`.
     ///
-    /// The session's registry does not process the body (explicit response processors still
-    /// run); the response stays readable in ``/JewzHTTPCore/HTTPCycle/response``. The cycle's request keeps
-    /// `appliesContentTypeProcessing` set to `false`, so later runs of this cycle skip the
-    /// registry too.
+    /// No response processor reads the body first, the decoder alone does; the response stays
+    /// readable in ``/JewzHTTPCore/HTTPCycle/response``. The cycle's options keep
+    /// `responseProcessors` empty, so later runs of this cycle skip processing too.
     ///
     /// ```swift
     /// let cycle = HTTPCycle(requestURL: url)
@@ -24,7 +23,7 @@ extension HTTPCycle {
     ///   ``/JewzHTTPCore/HTTPError/Code/processor`` with the decoder's `DecodingError`
     ///   and the response when the body is not a `type`.
     public func start<T: Decodable>(decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder()) async throws -> T {
-        request.appliesContentTypeProcessing = false
+        options.responseProcessors = []
         return try Self.decode(try await start(), as: type, using: decoder)
     }
 
@@ -57,8 +56,10 @@ extension HTTPCycle.Sender {
         requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = .init(),
         decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder(), session: HTTPSession = .default
     ) async throws -> T {
-        var (request, url) = try HTTPCycle.request(urlString, method, parameters, headers, requestObject, timeout, session)
-        request.appliesContentTypeProcessing = false
+        let (request, url) = try HTTPCycle.request(urlString, method, parameters, headers, requestObject, session)
+        var options = options.bounded(by: timeout)
+        // The decoder reads the bytes: no processor parses them first.
+        options.responseProcessors = []
         return try HTTPCycle.decode(try await session.send(request, options: options, vettedURL: url), as: type, using: decoder)
     }
 }

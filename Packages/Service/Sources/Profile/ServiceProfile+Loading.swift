@@ -67,9 +67,8 @@ extension ServiceProfile {
     ///
     /// - Throws: what the request throws (`HTTPError`), and as ``init(data:)``.
     public static func fetch(from url: URL, session: HTTPSession = .default) async throws -> ServiceProfile {
-        var request = HTTPRequest(url: url)
-        request.appliesContentTypeProcessing = false
-        return try ServiceProfile(data: try await session.send(request).data)
+        let request = HTTPRequest(url: url)
+        return try ServiceProfile(data: try await session.send(request, options: HTTPRequestOptions(responseProcessors: [])).data)
     }
 
     /// The extensions a profile found by name may have, in the order they are tried.

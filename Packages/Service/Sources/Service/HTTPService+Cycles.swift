@@ -155,7 +155,6 @@ extension HTTPService {
             headers.addMissing(from: profile.headers)
             request.headers = headers
         }
-        request.timeout = resource.timeout ?? profile.timeout
         let options = HTTPRequestOptions(
             requestProcessors: try processors(
                 resource.requestProcessor ?? profile.requestProcessor, resource: name, raw: HTTPDataProcessor() as any HTTPRequestProcessor
@@ -163,7 +162,7 @@ extension HTTPService {
             responseProcessors: try processors(
                 resource.responseProcessor ?? profile.responseProcessor, resource: name, raw: HTTPDataProcessor() as any HTTPResponseProcessor
             ) { $0.processor(forContentType: $1) },
-            authentications: authentications)
+            authentications: authentications, timeoutForResource: resource.timeout ?? profile.timeout)
         let cycle = HTTPCycle(request: request, options: options, session: session, vettedURL: url)
         hook?(cycle, name)
         return cycle

@@ -32,9 +32,16 @@ struct OpeningHandshake: Sendable {
         request.headers.set("13", for: "Sec-WebSocket-Version")
         if !subprotocols.isEmpty { request.headers.set(subprotocols.joined(separator: ", "), for: "Sec-WebSocket-Protocol") }
         if let deflate { request.headers.set(deflate.headerValue, for: "Sec-WebSocket-Extensions") }
-        request.caching = .init(policy: .reloadIgnoringCache)
-        request.appliesContentTypeProcessing = false
         return request
+    }
+
+    /// `options` as the handshake needs them: around the cache, and no processor reading the
+    /// `101`'s body.
+    static func options(from options: HTTPRequestOptions) -> HTTPRequestOptions {
+        var options = options
+        options.caching = .init(policy: .reloadIgnoringCache)
+        options.responseProcessors = []
+        return options
     }
 
     /// `url` with `ws` as `http` and `wss` as `https`; `http` and `https` as they are.

@@ -36,7 +36,7 @@ extension AsyncHTTPClientTransport {
             /// The longest establishing a connection (TCP, and TLS or a proxy's handshake) may take.
             public var connect: Duration = .seconds(10)
             /// The longest an exchange may go without sending or receiving a byte before it
-            /// fails with ``HTTPError/timedOut``; a request's ``HTTPRequest/idleTimeout``
+            /// fails with ``HTTPError/timedOut``; a call's ``HTTPRequestOptions/idleTimeout``
             /// overrides it. Time spent waiting for the reader of a streamed body does not count.
             public var idle: Duration = .seconds(60)
 

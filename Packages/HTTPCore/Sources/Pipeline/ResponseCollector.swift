@@ -77,7 +77,7 @@ struct ResponseCollector: HTTPResponseReceiver {
         if statusCode == 304 { setAside = true }
         if setAside { bridge = nil }
         if let bridge {
-            bridge.deliverHead(response(data: Data()))
+            bridge.deliverHead(response(data: Data()), bodyFollows: true)
         } else if !setAside, decoders == nil, let length = headers["Content-Length"].flatMap(Int.init), length > maximumBodySize {
             // A body announced larger than the limit is refused before a byte of it is read.
             throw HTTPError.responseTooLarge(limit: maximumBodySize)
@@ -120,7 +120,7 @@ struct ResponseCollector: HTTPResponseReceiver {
     }
 
     /// The complete response, its parts moved out of the collector rather than copied. A body
-    /// that went to a file or a stream is not in its ``HTTPResponse/data``.
+    /// that went into the bridge is not in its ``HTTPResponse/data``.
     consuming func response() -> HTTPResponse {
         response(data: body)
     }
@@ -141,10 +141,9 @@ struct ResponseCollector: HTTPResponseReceiver {
         return failure.about(response(data: body))
     }
 
-    /// The response as received so far, with `data` as its body; marked as arriving when its
-    /// body goes into the bridge instead.
+    /// The response as received so far, with `data` as its body.
     private func response(data: Data) -> HTTPResponse {
-        var response = HTTPResponse(statusCode: statusCode, headers: headers, body: HTTPResponseBody(bridge == nil ? .bytes(data) : .arriving), url: url)
+        var response = HTTPResponse(statusCode: statusCode, headers: headers, body: HTTPResponseBody(data), url: url)
         response.version = version
         return response
     }

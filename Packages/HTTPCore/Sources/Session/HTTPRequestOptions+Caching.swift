@@ -1,6 +1,6 @@
-extension HTTPRequest {
-    /// What a request allows the session's cache (``HTTPSession/Configuration/cache``) to do.
-    /// Without a cache it changes nothing.
+extension HTTPRequestOptions {
+    /// What a call allows the session's cache (``HTTPSession/Configuration-swift.struct/cache``)
+    /// to do (``HTTPRequestOptions/caching``). Without a cache it changes nothing.
     public struct Caching: Sendable, Hashable {
         /// Where a response may come from.
         public enum Policy: Sendable, Hashable {
@@ -34,11 +34,5 @@ extension HTTPRequest {
             self.lifetime = lifetime
             self.key = key
         }
-    }
-
-    /// What the session's cache may do for this request; the default follows RFC 9111.
-    public var caching: Caching {
-        get { cachingOptions?.value ?? Caching() }
-        set { cachingOptions = newValue == Caching() ? nil : Boxed(newValue) }
     }
 }
