@@ -18,6 +18,8 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var bodyTooLarge = false
     /// An upload to `/sink` being counted.
     private var sink: SandboxStreams.Sink?
+    /// Whether the request is a `/duplex`, whose body parts are echoed as they arrive.
+    private var duplex = false
     /// A `/download/N` being written, as the connection accepts more.
     private var download: (plan: SandboxStreams.Download, next: Int64, sent: Int64, keepAlive: Bool)?
 
@@ -36,6 +38,22 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
             body.clear()
             bodyTooLarge = false
             sink = SandboxStreams.sink(uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+            duplex = head.uri.split(separator: "?").first == "/duplex"
+            if duplex { startDuplex(head, context: context) }
+        case .body(let chunk) where duplex:
+            // Each part goes back at once: a client that waits for it before sending the next
+            // only gets it if it reads while it writes.
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: nil)
+        case .end(let trailers) where duplex:
+            duplex = false
+            let head = self.head
+            self.head = nil
+            // The request's trailers come back as the response's.
+            let closes = head.map { $0.version.major < 2 && !$0.isKeepAlive } ?? false
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(trailers))).whenComplete { _ in
+                if closes { channel.close(promise: nil) }
+            }
         case .body(var chunk):
             if var sink {
                 sink.consume(chunk)
@@ -85,6 +103,15 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
                     self.respond(response, keepAlive: keepAlive, omitBody: isHead, context: context)
                 }
         }
+    }
+
+    /// Answers a `/duplex` at its head: `200`, its body to come part by part as the request's
+    /// arrives, chunked over HTTP/1.1.
+    private func startDuplex(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders([("Content-Type", head.headers.first(name: "Content-Type") ?? "application/octet-stream")])
+        if head.version.major < 2 { headers.add(name: "Transfer-Encoding", value: "chunked") }
+        let response = HTTPResponseHead(version: head.version.major < 2 ? .http1_1 : head.version, status: .ok, headers: headers)
+        context.writeAndFlush(wrapOutboundOut(.head(response)), promise: nil)
     }
 
     /// Writes the response now, or after the route's delay.

@@ -42,7 +42,9 @@ extension HTTPCycle {
             requestObject: (any Sendable)? = nil, timeout: Duration? = nil, options: HTTPRequestOptions = HTTPRequestOptions(), session: HTTPSession = .default
         ) async throws -> HTTPResponse {
             let (request, url) = try HTTPCycle.request(urlString, method, parameters, headers, requestObject, session)
-            return try await session.send(request, options: options.bounded(by: timeout), vettedURL: url)
+            // Options copied only when there is a timeout to set in them.
+            if let timeout { return try await session.send(request, options: options.bounded(by: timeout), vettedURL: url) }
+            return try await session.send(request, options: options, vettedURL: url)
         }
 
         /// Sends a request, returns the cycle at once and calls `completion` on the session's

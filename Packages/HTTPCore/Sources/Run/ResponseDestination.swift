@@ -6,8 +6,8 @@ package enum ResponseDelivery: Sendable {
     case memory
     /// The head at once, the body a stream for the caller to read.
     case stream
-    /// The body into a file.
-    case download(HTTPDownload)
+    /// The body into a file; indirect, so that the others cost a call one word to move.
+    indirect case download(HTTPDownload)
 }
 
 /// Where one call's response body goes, decided once when the call starts.

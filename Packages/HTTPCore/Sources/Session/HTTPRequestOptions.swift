@@ -22,21 +22,31 @@ public struct HTTPRequestOptions: Sendable {
     /// The longest the whole call may take, from its start to its response — every attempt,
     /// backoff and `Retry-After` wait included (a retry that would end past it is not made);
     /// `nil` uses the session's ``HTTPSession/Configuration-swift.struct/timeoutForResource``.
-    public var timeoutForResource: Duration?
+    public var timeoutForResource: Duration? {
+        get { tuning.wrappedValue?.timeoutForResource }
+        set { tune { $0.timeoutForResource = newValue } }
+    }
     /// The longest the call's exchanges may go without sending or receiving a byte; `nil` uses
     /// the transport's (``AsyncHTTPClientTransport/Configuration/Timeouts/idle``). A slow
     /// endpoint gets a longer one, a health check a shorter one.
-    public var idleTimeout: Duration?
+    public var idleTimeout: Duration? {
+        get { tuning.wrappedValue?.idleTimeout }
+        set { tune { $0.idleTimeout = newValue } }
+    }
     /// What the session's cache may do for this call; the default follows RFC 9111.
     public var caching: Caching {
-        get { cachingStorage?.value ?? Caching() }
-        set { cachingStorage = newValue == Caching() ? nil : Boxed(newValue) }
+        get { tuning.wrappedValue?.caching ?? Caching() }
+        set { tune { $0.caching = newValue } }
     }
-    // Boxed and absent when default: a pointer's space in every call's options.
-    private var cachingStorage: Boxed<Caching>?
     /// A media type to use instead of the response's Content-Type when the session's registry
     /// chooses the processor, for servers that label their bodies wrongly.
-    public var responseContentTypeOverride: String?
+    public var responseContentTypeOverride: String? {
+        get { tuning.wrappedValue?.responseContentTypeOverride }
+        set { tune { $0.responseContentTypeOverride = newValue } }
+    }
+    /// The settings above, which most calls leave alone: out of line, so that a call's options
+    /// stay small to copy and destroy.
+    private var tuning: OutOfLine<Tuning>
     /// When to send the request again after a failure; `nil` uses the session's.
     public var retryPolicy: RetryPolicy? {
         get { retryPolicyStorage.wrappedValue }
@@ -67,13 +77,29 @@ public struct HTTPRequestOptions: Sendable {
         self.requestProcessors = requestProcessors
         self.responseProcessors = responseProcessors
         self.authentications = authentications
-        self.timeoutForResource = timeoutForResource
-        self.idleTimeout = idleTimeout
-        cachingStorage = caching == Caching() ? nil : Boxed(caching)
+        let tuned = timeoutForResource != nil || idleTimeout != nil || caching != Caching()
+        tuning = OutOfLine(wrappedValue: tuned ? Tuning(timeoutForResource: timeoutForResource, idleTimeout: idleTimeout, caching: caching) : nil)
         retryPolicyStorage = OutOfLine(wrappedValue: retryPolicy)
         self.solicited = solicited
         self.priority = priority
         self.didSendBodyData = didSendBodyData
+    }
+}
+
+extension HTTPRequestOptions {
+    /// The settings few calls change (``HTTPRequestOptions/timeoutForResource`` and its
+    /// neighbours), kept together out of line.
+    struct Tuning: Sendable {
+        var timeoutForResource: Duration?
+        var idleTimeout: Duration?
+        var caching = Caching()
+        var responseContentTypeOverride: String?
+    }
+
+    private mutating func tune(_ change: (inout Tuning) -> Void) {
+        var tuned = tuning.wrappedValue ?? Tuning()
+        change(&tuned)
+        tuning.wrappedValue = tuned
     }
 }
 
