@@ -18,6 +18,9 @@ import Testing
         defer { Task { try? await proxy.shutdown() } }
         var configuration = try tls.map { try HTTPSession.Configuration.trusting($0.certificates) } ?? .init()
         configuration.transport.proxies = .all(try Proxy(url: url(proxy)))
+        // A proxy's handshake is part of connecting: on a machine starved by the whole suite it
+        // outlasted the default ten seconds, and a 407 read as a timeout.
+        configuration.transport.timeouts.connect = .seconds(120)
         if let tls {
             try await withSecureSandbox(tls, configuration: configuration) { try await body($0, proxy, $1) }
         } else {
