@@ -12,7 +12,7 @@ import struct Synchronization.Atomic
 /// headers); `stale-while-revalidate` answers stale at once and revalidates in the background
 /// (one revalidation per response, however many ask); `stale-if-error` answers stale when the
 /// network fails or the server answers 500, 502, 503 or 504. Unsafe methods invalidate what is
-/// stored for their URL. A request's ``/JewzHTTPCore/HTTPRequest/caching`` chooses a policy, a lifetime
+/// stored for their URL. A call's ``/JewzHTTPCore/HTTPRequestOptions/caching`` chooses a policy, a lifetime
 /// and a key of its own. Every response says where it came from (``/JewzHTTPCore/HTTPResponse/source``).
 ///
 /// ```swift
