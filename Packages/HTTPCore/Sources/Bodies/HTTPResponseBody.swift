@@ -15,8 +15,8 @@ import struct Synchronization.Atomic
 /// memory, the file or the reader through what it made.
 ///
 /// ```swift
-/// let response = try await session.stream(HTTPRequest(url: feedURL))
-/// for try await chunk in response.body { hasher.update(data: chunk) }
+/// let report = try await session.stream(HTTPRequest(url: reportURL))
+/// let bytes = try await report.body.collect(upTo: 8 << 20)   // refuses a larger body
 /// ```
 public struct HTTPResponseBody: AsyncSequence, Sendable {
     /// Where the chunks come from, and what runs once when they stop coming. Stops the
