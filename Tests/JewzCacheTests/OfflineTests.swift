@@ -76,6 +76,21 @@ import Testing
         }
     }
 
+    @Test func cachedThenFreshKeepsTheCallsCacheKey() async throws {
+        try await withCachedSandbox(HTTPCache()) { sandbox, session in
+            let keyed = HTTPRequestOptions(caching: .init(key: "shared-key"))
+            try await fetch(sandbox.url("/cached/keyed-a?cc=max-age=60&etag=v1"), session: session, caching: keyed.caching)
+            // Another URL, the same key: what is stored under it comes first.
+            let other = try #require(URL(string: sandbox.url("/cached/keyed-b?cc=max-age=60&etag=v1")))
+            var sources: [HTTPResponse.Source] = []
+            for try await response in session.responses(cachedThenFresh: HTTPRequest(url: other), options: keyed) {
+                sources.append(response.source)
+            }
+            #expect(sources.first == .cache)
+            #expect(sources.count == 2)
+        }
+    }
+
     @Test func cachedThenFreshDeliversTwice() async throws {
         try await withCachedSandbox(HTTPCache()) { sandbox, session in
             let url = try #require(URL(string: sandbox.url("/cached/twice?cc=max-age=60&etag=v1")))

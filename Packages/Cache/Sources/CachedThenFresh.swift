@@ -13,13 +13,16 @@ extension HTTPSession {
     /// ```
     ///
     /// The sequence throws what the network request threw; the stored response, when there
-    /// was one, has been delivered before. Ending the iteration cancels the request.
-    public func responses(cachedThenFresh request: HTTPRequest) -> AsyncThrowingStream<HTTPResponse, any Error> {
+    /// was one, has been delivered before. Ending the iteration cancels the request. The
+    /// options' caching policy is replaced by these two; its key and lifetime are kept.
+    public func responses(
+        cachedThenFresh request: HTTPRequest, options: HTTPRequestOptions = HTTPRequestOptions()
+    ) -> AsyncThrowingStream<HTTPResponse, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
-                if let stored = await storedResponse(for: request) { continuation.yield(stored) }
+                if let stored = await storedResponse(for: request, options: options) { continuation.yield(stored) }
                 do {
-                    continuation.yield(try await send(request, policy: .revalidate))
+                    continuation.yield(try await send(request, options: options, policy: .revalidate))
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -35,24 +38,27 @@ extension HTTPSession {
     /// - Returns: the task delivering them, to cancel.
     @discardableResult
     public func responses(
-        cachedThenFresh request: HTTPRequest, handler: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
+        cachedThenFresh request: HTTPRequest, options: HTTPRequestOptions = HTTPRequestOptions(),
+        handler: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void
     ) -> Task<Void, Never> {
         Task {
             do {
-                for try await response in responses(cachedThenFresh: request) { handler(.success(response)) }
+                for try await response in responses(cachedThenFresh: request, options: options) { handler(.success(response)) }
             } catch {
                 handler(.failure(error))
             }
         }
     }
 
-    private func storedResponse(for request: HTTPRequest) async -> HTTPResponse? {
+    private func storedResponse(for request: HTTPRequest, options: HTTPRequestOptions) async -> HTTPResponse? {
         guard configuration.cache != nil else { return nil }
         // Without a stored response, only-if-cached answers 504, which the status policy fails.
-        return try? await send(request, policy: .onlyIfCached)
+        return try? await send(request, options: options, policy: .onlyIfCached)
     }
 
-    private func send(_ request: HTTPRequest, policy: HTTPRequestOptions.Caching.Policy) async throws -> HTTPResponse {
-        try await send(request, options: HTTPRequestOptions(caching: .init(policy: policy)))
+    private func send(_ request: HTTPRequest, options: HTTPRequestOptions, policy: HTTPRequestOptions.Caching.Policy) async throws -> HTTPResponse {
+        var options = options
+        options.caching.policy = policy
+        return try await send(request, options: options)
     }
 }
