@@ -8,18 +8,21 @@ import Synchronization
 private enum Packages_Auth_Sources_Documentation_docc_Authenticating_md {
     // Packages/Auth/Sources/Documentation.docc/Authenticating.md:17
     static func example17() async throws {
+        let url = URL(string: "https://api.example.com/items")!
         var configuration = HTTPSession.Configuration()
         let pw = "s3cret"
         let api = HTTPSession(configuration: .init {
             $0.baseURL = URL(string: "https://api.example.com")
-            $0.authentications = [TokenAuthenticator { try await login() }]
+            $0.authentications = [TokenAuthenticator { try await login() }]   // for api.example.com alone
         })
+        // Another origin's credential is the call's own, narrowed to that origin.
         let intranet = BasicAuthentication(username: "CORP\\ada", password: pw).limited(to: ["https://intranet.example"])
-        try api.update { $0.authentications.append(intranet) }
+        let report = try await api.send(HTTPRequest(url: URL(string: "https://intranet.example/report")!),
+                                        options: .init(authentications: [intranet]))
     }
 
-    // Packages/Auth/Sources/Documentation.docc/Authenticating.md:41
-    static func example41() async throws {
+    // Packages/Auth/Sources/Documentation.docc/Authenticating.md:43
+    static func example43() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let client = OAuth2Client(

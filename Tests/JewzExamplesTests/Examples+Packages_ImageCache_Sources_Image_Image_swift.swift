@@ -11,6 +11,6 @@ private enum Packages_ImageCache_Sources_Image_Image_swift {
         let data = Data("hello".utf8)
         let bytes = Data()
         let image = try Image(data: bytes)
-        print(image.format, image.pixelSize)   // png 640×480
+        if let size = image.pixelSize { print(image.format, size) }   // png 640×480
     }
 }

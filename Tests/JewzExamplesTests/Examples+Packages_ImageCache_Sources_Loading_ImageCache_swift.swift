@@ -14,6 +14,6 @@ private enum Packages_ImageCache_Sources_Loading_ImageCache_swift {
         configuration.key = { url in url.absoluteString.components(separatedBy: "?").first ?? "" }
         let images = try ImageCache(configuration: configuration)
         let image = try await images.image(for: avatarURL)
-        print(image.format, image.pixelSize)   // jpeg 256×256
+        if let size = image.pixelSize { print(image.format, size) }   // jpeg 256×256
     }
 }

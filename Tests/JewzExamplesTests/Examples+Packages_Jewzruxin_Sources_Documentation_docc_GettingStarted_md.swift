@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Jewzruxin_Sources_Documentation_docc_GettingStarted_md {
-    // Packages/Jewzruxin/Sources/Documentation.docc/GettingStarted.md:29
-    static func example29() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/GettingStarted.md:32
+    static func example32() async throws {
         let session = HTTPSession()
         var configuration = HTTPSession.Configuration()
 
@@ -16,7 +16,10 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_GettingStarted_md {
         // A one-call form: the default session, the response processed by its Content-Type.
         let response = try await HTTPCycle.get("https://api.example.com/people/1")
         let name = response.json?["name"].string
-        let person = try response.decode(Person.self)
+
+        // Decoded as a type in the same call: no tree built first; a body that is not a Person
+        // throws HTTPError (.processor) with the response, as every failure does.
+        let person = try await HTTPCycle.get("https://api.example.com/people/1", decoding: Person.self)
 
         // A session of your own, for an API: its base URL, its policies, its credentials.
         let api = HTTPSession(configuration: .init {

@@ -23,7 +23,7 @@ enum Packages_Jewzruxin_Sources_Documentation_docc_Resources_client_02_swift {
 
         /// The items on one page of the catalog.
         func items(page: Int = 1) async throws -> [Item] {
-            try await HTTPCycle.get("/items", parameters: ["page": "\(page)"], session: session).decode([Item].self)
+            try await HTTPCycle.get("/items", parameters: ["page": "\(page)"], decoding: [Item].self, session: session)
         }
     }
 }

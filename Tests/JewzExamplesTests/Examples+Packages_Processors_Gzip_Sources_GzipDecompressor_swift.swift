@@ -9,7 +9,7 @@ private enum Packages_Processors_Gzip_Sources_GzipDecompressor_swift {
     // Packages/Processors/Gzip/Sources/GzipDecompressor.swift:11
     static func example11() async throws {
         let chunk = Data()
-        let decompressor = try GzipDecompressor()
+        let decompressor = GzipDecompressor()
         var output = Data()
         try chunk.withUnsafeBytes { try decompressor.decode($0, into: &output) }
         try decompressor.finish(into: &output)

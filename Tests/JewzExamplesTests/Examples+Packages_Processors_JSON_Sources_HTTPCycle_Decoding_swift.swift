@@ -14,8 +14,8 @@ private enum Packages_Processors_JSON_Sources_HTTPCycle_Decoding_swift {
         print(cycle.response?.statusCode ?? 0, user.name)
     }
 
-    // Packages/Processors/JSON/Sources/HTTPCycle+Decoding.swift:46
-    static func example46() async throws {
+    // Packages/Processors/JSON/Sources/HTTPCycle+Decoding.swift:38
+    static func example38() async throws {
         let url = "https://api.example.com/items"
         let draft = Person(name: "Ada")
         let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)

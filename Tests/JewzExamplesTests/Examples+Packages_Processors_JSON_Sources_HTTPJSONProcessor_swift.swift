@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Processors_JSON_Sources_HTTPJSONProcessor_swift {
-    // Packages/Processors/JSON/Sources/HTTPJSONProcessor.swift:13
-    static func example13() async throws {
+    // Packages/Processors/JSON/Sources/HTTPJSONProcessor.swift:15
+    static func example15() async throws {
         let url = "https://api.example.com/items"
         let response = try await HTTPCycle.post(url, requestObject: ["name": "Ada"] as JSONValue,
                                                 options: .init(requestProcessors: [HTTPJSONProcessor()]))

@@ -12,6 +12,6 @@ private enum Packages_Service_Sources_Service_HTTPService_swift {
         let github = try HTTPService(profile: ServiceProfile(named: "github", in: profiles))
         try github.use(environment: "staging")
         let cycle = try await github.request("search", values: ["q": "jewzruxin", "sort": "updated"])
-        print(cycle.response?.json?["total_count"])
+        print(cycle.response?.json?["total_count"].number?.int ?? 0)
     }
 }

@@ -81,6 +81,11 @@ struct Person: Codable, Equatable {
                 sandbox.url("/dumpupload/"), requestObject: ada, options: .init(requestProcessors: [HTTPJSONProcessor()]), session: session)
             #expect(try response.decode(Person.self) == ada)
             #expect(response.json?["languages"][1].string == "fr")
+            // A body that is not the type is an HTTPError like every failure of a call, with the response.
+            let mismatch = #expect(throws: HTTPError.self) { try response.decode([Person].self) }
+            #expect(mismatch?.code == .processor)
+            #expect(mismatch?.response?.statusCode == 200)
+            #expect(mismatch?.underlying is DecodingError)
         }
     }
 

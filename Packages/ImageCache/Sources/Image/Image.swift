@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let image = try Image(data: bytes)
-/// print(image.format, image.pixelSize)   // png 640×480
+/// if let size = image.pixelSize { print(image.format, size) }   // png 640×480
 /// ```
 public struct Image: Sendable, Hashable {
     /// The file's bytes, as they came.

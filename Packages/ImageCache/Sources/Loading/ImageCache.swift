@@ -26,7 +26,7 @@ import JewzHTTPCore
 /// configuration.key = { url in url.absoluteString.components(separatedBy: "?").first ?? "" }
 /// let images = try ImageCache(configuration: configuration)
 /// let image = try await images.image(for: avatarURL)
-/// print(image.format, image.pixelSize)   // jpeg 256×256
+/// if let size = image.pixelSize { print(image.format, size) }   // jpeg 256×256
 /// ```
 public final class ImageCache: Sendable {
     /// What an image cache keeps, where, and how it downloads: one value, documented setting by

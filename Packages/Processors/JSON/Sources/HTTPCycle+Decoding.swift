@@ -24,15 +24,7 @@ extension HTTPCycle {
     ///   and the response when the body is not a `type`.
     public func start<T: Decodable>(decoding type: T.Type, using decoder: JSONDecoder = JSONDecoder()) async throws -> T {
         options.responseProcessors = []
-        return try Self.decode(try await start(), as: type, using: decoder)
-    }
-
-    static func decode<T: Decodable>(_ response: HTTPResponse, as type: T.Type, using decoder: JSONDecoder) throws -> T {
-        do {
-            return try decoder.decode(type, from: response.data)
-        } catch {
-            throw HTTPError.processor(name: "JSONDecoder(\(type))", underlying: error, response: response)
-        }
+        return try await start().decode(type, using: decoder)
     }
 
 }
@@ -60,6 +52,6 @@ extension HTTPCycle.Sender {
         var options = options.bounded(by: timeout)
         // The decoder reads the bytes: no processor parses them first.
         options.responseProcessors = []
-        return try HTTPCycle.decode(try await session.send(request, options: options, vettedURL: url), as: type, using: decoder)
+        return try await session.send(request, options: options, vettedURL: url).decode(type, using: decoder)
     }
 }

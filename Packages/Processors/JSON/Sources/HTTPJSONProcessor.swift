@@ -8,7 +8,9 @@ import JewzHTTPCore
 /// `Content-Type: application/json` unless one is set.
 ///
 /// Response: parses the body into a ``JSONValue`` in `response.object`. An empty body is
-/// `nil`, not an error (204, 205, HEAD…). For a model type, use `response.decode(_:using:)`.
+/// `nil`, not an error (204, 205, HEAD…). For a model type, send with the `decoding:` forms
+/// (`HTTPCycle.get(url, decoding: T.self)`, ``/JewzHTTPCore/HTTPCycle/start(decoding:using:)``):
+/// the body is decoded once, with no tree built first.
 ///
 /// ```swift
 /// let response = try await HTTPCycle.post(url, requestObject: ["name": "Ada"] as JSONValue,
@@ -69,11 +71,18 @@ public struct HTTPJSONProcessor: HTTPProcessor {
 
 /// Reading a response's JSON: as a ``JSONValue``, or decoded as a `Decodable` type.
 extension HTTPResponse {
-    /// The body decoded as `type` by `decoder`.
+    /// The body decoded as `type` by `decoder`. To send and decode in one step, without a
+    /// processor parsing the body first, use the `decoding:` forms.
     ///
-    /// - Throws: `DecodingError` from the decoder.
-    public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(type, from: data)
+    /// - Throws: ``/JewzHTTPCore/HTTPError`` with the code ``/JewzHTTPCore/HTTPError/Code/processor``,
+    ///   this response and the decoder's `DecodingError` as its `underlying` error, as every
+    ///   failure of a call is an `HTTPError`.
+    public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws(HTTPError) -> T {
+        do {
+            return try decoder.decode(type, from: data)
+        } catch {
+            throw HTTPError.processor(name: "JSONDecoder(\(type))", underlying: error, response: self)
+        }
     }
 
     /// The parsed JSON body, when a JSON processor produced one.

@@ -15,7 +15,7 @@ import JewzURITemplate
 /// let github = try HTTPService(profile: ServiceProfile(named: "github", in: profiles))
 /// try github.use(environment: "staging")
 /// let cycle = try await github.request("search", values: ["q": "jewzruxin", "sort": "updated"])
-/// print(cycle.response?.json?["total_count"])
+/// print(cycle.response?.json?["total_count"].number?.int ?? 0)
 /// ```
 public final class HTTPService: Sendable {
     /// What to do when a cycle with the same identifier exists.

@@ -26,6 +26,6 @@ final class CatalogClient: Sendable {
 
     /// The items on one page of the catalog.
     func items(page: Int = 1) async throws -> [Item] {
-        try await HTTPCycle.get("/items", parameters: ["page": "\(page)"], session: session).decode([Item].self)
+        try await HTTPCycle.get("/items", parameters: ["page": "\(page)"], decoding: [Item].self, session: session)
     }
 }
