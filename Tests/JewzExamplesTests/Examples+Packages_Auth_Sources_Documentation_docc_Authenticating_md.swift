@@ -8,8 +8,6 @@ import Synchronization
 private enum Packages_Auth_Sources_Documentation_docc_Authenticating_md {
     // Packages/Auth/Sources/Documentation.docc/Authenticating.md:17
     static func example17() async throws {
-        let url = URL(string: "https://api.example.com/items")!
-        var configuration = HTTPSession.Configuration()
         let pw = "s3cret"
         let api = HTTPSession(configuration: .init {
             $0.baseURL = URL(string: "https://api.example.com")
@@ -23,7 +21,6 @@ private enum Packages_Auth_Sources_Documentation_docc_Authenticating_md {
 
     // Packages/Auth/Sources/Documentation.docc/Authenticating.md:43
     static func example43() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let client = OAuth2Client(
             endpoints: try await .discover(issuer: URL(string: "https://auth.example.com")!, using: session),

@@ -9,7 +9,6 @@ import Synchronization
 private enum Packages_Auth_Sources_Documentation_docc_JewzAuth_md {
     // Packages/Auth/Sources/Documentation.docc/JewzAuth.md:16
     static func example16() async throws {
-        var configuration = HTTPSession.Configuration()
 
         let tokens = TokenAuthenticator { try await login() }      // refreshed once for every request waiting
         let api = HTTPSession(configuration: .init {

@@ -11,7 +11,6 @@ private enum Packages_Auth_Sources_Headers_AuthorizationHeaderProcessor_swift {
         let session = HTTPSession()
         let key = "3f2c"
         let apiKey = "k3y"
-        let credentials = ["user": "ada", "password": "s3cret"]
         try session.update { $0.requestProcessors = [AuthorizationHeaderProcessor(scheme: "Token", credentials: apiKey), HTTPJSONProcessor()] }
         let scoped = AuthorizationHeaderProcessor(scheme: "", credentials: key, field: "X-Api-Key", origins: ["https://api.example.com"])
     }

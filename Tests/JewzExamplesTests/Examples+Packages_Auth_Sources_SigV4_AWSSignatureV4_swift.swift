@@ -8,8 +8,6 @@ import Synchronization
 private enum Packages_Auth_Sources_SigV4_AWSSignatureV4_swift {
     // Packages/Auth/Sources/SigV4/AWSSignatureV4.swift:17
     static func example17() async throws {
-        let url = URL(string: "https://api.example.com/items")!
-        var configuration = HTTPSession.Configuration()
         let credentials = AWSCredentials.environment() ?? AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")
         let s3 = AWSSignatureV4(credentials: credentials, region: "eu-west-1", service: "s3")
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [s3] })

@@ -9,7 +9,6 @@ import Synchronization
 private enum Packages_Cache_README_md {
     // Packages/Cache/README.md:9
     static func example9() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let itemsURL = URL(string: "https://api.example.com/items")!
         let response = HTTPResponse(statusCode: 200)
 

@@ -8,8 +8,6 @@ import Synchronization
 private enum Packages_Cache_Sources_Documentation_docc_Caching_md {
     // Packages/Cache/Sources/Documentation.docc/Caching.md:11
     static func example11() async throws {
-        let url = URL(string: "https://api.example.com/items")!
-        var configuration = HTTPSession.Configuration()
         let cacheDirectory = URL(filePath: "Caches")
         let itemsURL = URL(string: "https://api.example.com/items")!
         let store = try DiskCacheStore(directory: cacheDirectory)

@@ -9,7 +9,6 @@ import Synchronization
 private enum Packages_Cache_Sources_Documentation_docc_JewzCache_md {
     // Packages/Cache/Sources/Documentation.docc/JewzCache.md:14
     static func example14() async throws {
-        var configuration = HTTPSession.Configuration()
         let cacheDirectory = URL(filePath: "Caches")
 
         let store = try DiskCacheStore(directory: cacheDirectory, sizeLimit: 256 << 20)

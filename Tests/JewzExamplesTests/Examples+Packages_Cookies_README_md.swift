@@ -10,7 +10,6 @@ import Synchronization
 private enum Packages_Cookies_README_md {
     // Packages/Cookies/README.md:14
     static func example14() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let cookiesFile = URL(filePath: "cookies.json")
         let meURL = URL(string: "https://api.example.com/me")!
         let loginURL = URL(string: "https://example.com/login")!

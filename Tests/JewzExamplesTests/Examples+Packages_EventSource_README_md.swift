@@ -9,9 +9,7 @@ import Synchronization
 private enum Packages_EventSource_README_md {
     // Packages/EventSource/README.md:25
     static func example25() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
-        var configuration = HTTPSession.Configuration()
 
         let feed = HTTPEventSource(url: URL(string: "https://api.example.com/feed")!, session: session,
                                    configuration: .init(defaultRetry: .seconds(1)))

@@ -9,9 +9,7 @@ import Synchronization
 private enum Packages_EventSource_Sources_Documentation_docc_JewzEventSource_md {
     // Packages/EventSource/Sources/Documentation.docc/JewzEventSource.md:14
     static func example14() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
-        var configuration = HTTPSession.Configuration()
 
         let feed = HTTPEventSource(url: URL(string: "https://api.example.com/feed")!, session: session,
                                    configuration: .init(defaultRetry: .seconds(1)))

@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_EventSource_Sources_HTTPEventSource_swift {
     // Packages/EventSource/Sources/HTTPEventSource.swift:16
     static func example16() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         for try await event in HTTPEventSource(url: URL(string: "https://api.example.com/feed")!) {
             print(event.type, event.data)
         }

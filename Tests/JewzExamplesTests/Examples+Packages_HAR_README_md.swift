@@ -10,7 +10,6 @@ private enum Packages_HAR_README_md {
     // Packages/HAR/README.md:22
     static func example22() async throws {
         let session = HTTPSession()
-        var configuration = HTTPSession.Configuration()
 
         let recorder = try HARRecorder(writingTo: URL(fileURLWithPath: "Fixtures/api.har"))
         try session.update { $0.networkMiddleware.append(recorder) }

@@ -10,7 +10,6 @@ private enum Packages_HAR_Sources_Documentation_docc_JewzHAR_md {
     // Packages/HAR/Sources/Documentation.docc/JewzHAR.md:13
     static func example13() async throws {
         let session = HTTPSession()
-        var configuration = HTTPSession.Configuration()
 
         let recorder = try HARRecorder(writingTo: URL(fileURLWithPath: "Fixtures/api.har"))
         try session.update { $0.networkMiddleware.append(recorder) }

@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_HAR_Sources_Replay_HARReplayTransport_swift {
     // Packages/HAR/Sources/Replay/HARReplayTransport.swift:13
     static func example13() async throws {
-        var configuration = HTTPSession.Configuration()
         let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: "Fixtures/api.har"))
         let session = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
         let user = try await HTTPCycle.get("https://api.example.com/users/42", session: session)

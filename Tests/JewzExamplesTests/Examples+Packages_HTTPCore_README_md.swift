@@ -9,7 +9,6 @@ import Synchronization
 private enum Packages_HTTPCore_README_md {
     // Packages/HTTPCore/README.md:15
     static func example15() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let reportURL = URL(string: "https://example.com/report.csv")!
         let feedURL = URL(string: "https://example.com/feed")!
         let chunk = Data()
@@ -37,7 +36,6 @@ private enum Packages_HTTPCore_README_md {
 
     // Packages/HTTPCore/README.md:41
     static func example41() async throws {
-        let session = HTTPSession()
         let cookiesFile = URL(filePath: "cookies.json")
         var configuration = HTTPSession.Configuration()
         configuration.baseURL = URL(string: "https://api.example.com/v1")

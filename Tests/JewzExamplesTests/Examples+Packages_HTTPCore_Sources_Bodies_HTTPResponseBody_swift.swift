@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_HTTPCore_Sources_Bodies_HTTPResponseBody_swift {
     // Packages/HTTPCore/Sources/Bodies/HTTPResponseBody.swift:17
     static func example17() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let reportURL = URL(string: "https://example.com/report.csv")!
         let report = try await session.stream(HTTPRequest(url: reportURL))

@@ -34,7 +34,6 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_ConfiguringASession_md
 
     // Packages/HTTPCore/Sources/Documentation.docc/ConfiguringASession.md:72
     static func example72() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let api = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         let itemsURL = URL(string: "https://api.example.com/items")!

@@ -26,7 +26,6 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_Connecting_md {
 
     // Packages/HTTPCore/Sources/Documentation.docc/Connecting.md:48
     static func example48() async throws {
-        let session = HTTPSession()
         var configuration = HTTPSession.Configuration()
         configuration.transport.unixSocketPath = "/var/run/docker.sock"        // every request, as curl --unix-socket
         let info = try await HTTPCycle.get("http://docker/v1.43/info", session: HTTPSession(configuration: configuration))

@@ -9,8 +9,6 @@ import Synchronization
 private enum Packages_HTTPCore_Sources_Documentation_docc_JewzHTTPCore_md {
     // Packages/HTTPCore/Sources/Documentation.docc/JewzHTTPCore.md:15
     static func example15() async throws {
-        let url = URL(string: "https://api.example.com/items")!
-        var configuration = HTTPSession.Configuration()
 
         let session = HTTPSession(configuration: .init { $0.baseURL = URL(string: "https://api.example.com/v1") })
         let response = try await session.send(HTTPRequest(url: URL(string: "https://api.example.com/v1/items")!))

@@ -33,10 +33,8 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TheRequestPath_md {
 
     // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:78
     static func example78() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         var configuration = HTTPSession.Configuration()
-        let data = Data("hello".utf8)
         let file = URL(filePath: "big.iso")
         let isoURL = URL(string: "https://example.com/big.iso")!
         // SHA-256 of every body, as it passes; the digest joins the headers at the end.

@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_HTTPCore_Sources_Documentation_docc_TransfersAndResuming_md {
     // Packages/HTTPCore/Sources/Documentation.docc/TransfersAndResuming.md:17
     static func example17() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let destination = URL(filePath: "big.iso")
         let isoURL = URL(string: "https://example.com/big.iso")!
@@ -27,7 +26,6 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TransfersAndResuming_m
 
     // Packages/HTTPCore/Sources/Documentation.docc/TransfersAndResuming.md:45
     static func example45() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let video = URL(filePath: "video.mp4")
         let uploadURL = URL(string: "https://example.com/upload")!

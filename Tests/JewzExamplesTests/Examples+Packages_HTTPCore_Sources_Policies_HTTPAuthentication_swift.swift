@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_HTTPCore_Sources_Policies_HTTPAuthentication_swift {
     // Packages/HTTPCore/Sources/Policies/HTTPAuthentication.swift:12
     static func example12() async throws {
-        let response = HTTPResponse(statusCode: 200)
         struct APIKey: HTTPAuthentication {
             let key: String
             func authorize(_ request: inout HTTPRequest) async throws { request.headers["X-Api-Key"] = key }

@@ -17,7 +17,6 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_Configuration_swift {
 
     // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:178
     static func example178() async throws {
-        var configuration = HTTPSession.Configuration()
         let basic = BasicAuthentication(username: "ada", password: "s3cret")
         let session = HTTPSession(configuration: .init { $0.authentications = [basic] })
     }

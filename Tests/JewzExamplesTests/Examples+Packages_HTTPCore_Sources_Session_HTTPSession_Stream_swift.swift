@@ -9,9 +9,7 @@ import Synchronization
 private enum Packages_HTTPCore_Sources_Session_HTTPSession_Stream_swift {
     // Packages/HTTPCore/Sources/Session/HTTPSession+Stream.swift:14
     static func example14() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
-        let data = Data("hello".utf8)
         let feedURL = URL(string: "https://example.com/feed")!
         var hasher = SHA256()
         let chunk = Data()

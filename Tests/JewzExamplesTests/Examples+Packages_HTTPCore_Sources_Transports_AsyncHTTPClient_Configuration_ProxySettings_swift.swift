@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_HTTPCore_Sources_Transports_AsyncHTTPClient_Configuration_ProxySettings_swift {
     // Packages/HTTPCore/Sources/Transports/AsyncHTTPClient/Configuration/ProxySettings.swift:87
     static func example87() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         var configuration = HTTPSession.Configuration()
         configuration.transport.proxies = .all(try .init(url: "http://user:pw@proxy:3128"))
         configuration.transport.proxies = try .environment()   // HTTP_PROXY, HTTPS_PROXY, NO_PROXY

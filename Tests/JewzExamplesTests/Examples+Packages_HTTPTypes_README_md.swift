@@ -10,7 +10,6 @@ import Synchronization
 private enum Packages_HTTPTypes_README_md {
     // Packages/HTTPTypes/README.md:16
     static func example16() async throws {
-        let body = Data("<items/>".utf8)
 
         let cycle = HTTPCycle(requestURL: URL(string: "https://example.com/items")!)
         let outgoing = try HTTPTypes.HTTPRequest(cycle.request)          // to hand to another library

@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_ImageCache_Sources_Image_Image_swift {
     // Packages/ImageCache/Sources/Image/Image.swift:7
     static func example7() async throws {
-        let data = Data("hello".utf8)
         let bytes = Data()
         let image = try Image(data: bytes)
         if let size = image.pixelSize { print(image.format, size) }   // png 640×480

@@ -8,8 +8,6 @@ import Synchronization
 private enum Packages_Jewzruxin_Sources_Documentation_docc_GettingStarted_md {
     // Packages/Jewzruxin/Sources/Documentation.docc/GettingStarted.md:32
     static func example32() async throws {
-        let session = HTTPSession()
-        var configuration = HTTPSession.Configuration()
 
         struct Person: Decodable { let name: String }
 

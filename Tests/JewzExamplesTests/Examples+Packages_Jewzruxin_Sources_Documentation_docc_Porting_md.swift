@@ -15,9 +15,6 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:121
     static func example121() async throws {
-        let session = HTTPSession()
-        var configuration = HTTPSession.Configuration()
-        let body = Data("<items/>".utf8)
         // Networking: networking.fakeGET("/stories", response: [...]) on a base URL
         let transport = MockTransport()
         transport.stub(.get, path: "/stories", headers: ["Content-Type": "application/json"], body: Data(#"[{"id": 47333}]"#.utf8))

@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_Jewzruxin_Sources_Documentation_docc_Streaming_md {
     // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:17
     static func example17() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         let feed = try await session.stream(HTTPRequest(url: feedURL))
@@ -17,7 +16,6 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Streaming_md {
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:27
     static func example27() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         let token = "t0ken"
@@ -29,7 +27,6 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Streaming_md {
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:39
     static func example39() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         let events = HTTPEventSource(url: feedURL, session: session)

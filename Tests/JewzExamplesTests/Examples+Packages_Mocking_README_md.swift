@@ -11,8 +11,6 @@ import Testing
 private enum Packages_Mocking_README_md {
     // Packages/Mocking/README.md:9
     static func example9() async throws {
-        let url = URL(string: "https://api.example.com/items")!
-        var configuration = HTTPSession.Configuration()
 
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))

@@ -9,7 +9,6 @@ import Synchronization
 private enum Packages_Mocking_Sources_Documentation_docc_JewzMocking_md {
     // Packages/Mocking/Sources/Documentation.docc/JewzMocking.md:13
     static func example13() async throws {
-        var configuration = HTTPSession.Configuration()
 
         let mock = MockTransport()
         mock.stub(.post, path: "/orders", status: 503, headers: ["Retry-After": "1"])

@@ -9,8 +9,6 @@ import Testing
 private enum Packages_Mocking_Sources_Documentation_docc_TestingYourCode_md {
     // Packages/Mocking/Sources/Documentation.docc/TestingYourCode.md:17
     static func example17() async throws {
-        let url = URL(string: "https://api.example.com/items")!
-        var configuration = HTTPSession.Configuration()
         struct User: Codable { let id: Int; let name: String }
 
         let mock = MockTransport()

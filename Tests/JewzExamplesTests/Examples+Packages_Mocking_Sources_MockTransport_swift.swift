@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_Mocking_Sources_MockTransport_swift {
     // Packages/Mocking/Sources/MockTransport.swift:11
     static func example11() async throws {
-        var configuration = HTTPSession.Configuration()
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
         mock.stub(.post, path: "/orders", status: 503, headers: ["Retry-After": "1"])

@@ -10,7 +10,6 @@ import Synchronization
 private enum Packages_OpenAPI_README_md {
     // Packages/OpenAPI/README.md:19
     static func example19() async throws {
-        var configuration = HTTPSession.Configuration()
 
         let session = HTTPSession(configuration: .init {
             $0.authentications = [TokenAuthenticator { try await login() }]

@@ -10,7 +10,6 @@ import Synchronization
 private enum Packages_OpenAPI_Sources_Documentation_docc_JewzOpenAPI_md {
     // Packages/OpenAPI/Sources/Documentation.docc/JewzOpenAPI.md:12
     static func example12() async throws {
-        var configuration = HTTPSession.Configuration()
 
         let session = HTTPSession(configuration: .init { $0.retryPolicy.retryableStatusCodes.insert(429) })
         let transport = HTTPSessionTransport(session: session)

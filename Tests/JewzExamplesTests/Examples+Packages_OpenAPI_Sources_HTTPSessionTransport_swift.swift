@@ -10,7 +10,6 @@ import Synchronization
 private enum Packages_OpenAPI_Sources_HTTPSessionTransport_swift {
     // Packages/OpenAPI/Sources/HTTPSessionTransport.swift:11
     static func example11() async throws {
-        var configuration = HTTPSession.Configuration()
         let bearer = TokenAuthenticator { try await login() }
         let session = HTTPSession(configuration: .init { $0.authentications = [bearer] })
         let client = Client(serverURL: try Servers.Server1.url(), transport: HTTPSessionTransport(session: session))

@@ -9,7 +9,6 @@ import Synchronization
 private enum Packages_Processors_JSON_README_md {
     // Packages/Processors/JSON/README.md:10
     static func example10() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let feedURL = URL(string: "https://example.com/feed")!
 
         let created = try await HTTPCycle.post("https://api.example.com/people",

@@ -9,7 +9,6 @@ import Synchronization
 private enum Packages_Processors_Multipart_Sources_Documentation_docc_JewzMultipart_md {
     // Packages/Processors/Multipart/Sources/Documentation.docc/JewzMultipart.md:13
     static func example13() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let reportURL = URL(string: "https://example.com/report.csv")!
         let uploadURL = URL(string: "https://example.com/upload")!
 

@@ -10,7 +10,6 @@ private enum Packages_Processors_XML_README_md {
     // Packages/Processors/XML/README.md:13
     static func example13() async throws {
         let url = "https://api.example.com/items"
-        let data = Data("hello".utf8)
         let body = Data("<items/>".utf8)
 
         let tree = try XMLTree(data: body)                       // or response.xml, via the registry

@@ -9,7 +9,6 @@ import Synchronization
 private enum Packages_Processors_XML_Sources_Documentation_docc_JewzXML_md {
     // Packages/Processors/XML/Sources/Documentation.docc/JewzXML.md:12
     static func example12() async throws {
-        let data = Data("hello".utf8)
         let body = Data("<items/>".utf8)
 
         let tree = try XMLTree(data: body)

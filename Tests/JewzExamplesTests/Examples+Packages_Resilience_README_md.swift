@@ -9,7 +9,6 @@ import Synchronization
 private enum Packages_Resilience_README_md {
     // Packages/Resilience/README.md:15
     static func example15() async throws {
-        var configuration = HTTPSession.Configuration()
 
         let session = HTTPSession(configuration: .init {
             $0.networkMiddleware = [

@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_Resilience_Sources_Bulkhead_Bulkhead_swift {
     // Packages/Resilience/Sources/Bulkhead/Bulkhead.swift:13
     static func example13() async throws {
-        var configuration = HTTPSession.Configuration()
         let bulkhead = Bulkhead(maximumConcurrentCalls: 8, maximumWaitingCalls: 32)
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [bulkhead] })
     }

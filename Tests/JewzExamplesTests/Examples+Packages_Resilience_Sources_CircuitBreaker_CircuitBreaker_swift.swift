@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_Resilience_Sources_CircuitBreaker_CircuitBreaker_swift {
     // Packages/Resilience/Sources/CircuitBreaker/CircuitBreaker.swift:15
     static func example15() async throws {
-        var configuration = HTTPSession.Configuration()
         let breaker = CircuitBreaker(.init(failureRatio: 0.5, minimumCalls: 20, window: .seconds(30), openDuration: .seconds(15)))
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [breaker] })
     }

@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_Resilience_Sources_RateLimiter_RateLimiter_swift {
     // Packages/Resilience/Sources/RateLimiter/RateLimiter.swift:18
     static func example18() async throws {
-        var configuration = HTTPSession.Configuration()
         let limiter = RateLimiter(.init(limits: [RateLimit(requests: 100, per: .seconds(60))]))
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [limiter] })
     }

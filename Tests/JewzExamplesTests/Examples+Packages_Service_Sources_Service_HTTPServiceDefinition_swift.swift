@@ -9,7 +9,6 @@ private enum Packages_Service_Sources_Service_HTTPServiceDefinition_swift {
     // Packages/Service/Sources/Service/HTTPServiceDefinition.swift:7
     static func example7() async throws {
         let url = URL(string: "https://api.example.com/items")!
-        var configuration = HTTPSession.Configuration()
         let cycle = HTTPCycle(requestURL: url)
         let profiles = URL(filePath: "Profiles")
         struct GitHub: HTTPServiceDefinition {

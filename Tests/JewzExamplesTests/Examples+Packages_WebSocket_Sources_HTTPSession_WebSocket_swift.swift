@@ -8,7 +8,6 @@ import Synchronization
 private enum Packages_WebSocket_Sources_HTTPSession_WebSocket_swift {
     // Packages/WebSocket/Sources/HTTPSession+WebSocket.swift:15
     static func example15() async throws {
-        let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         try await session.withWebSocket(HTTPRequest(url: URL(string: "wss://echo.example.com/")!)) { socket in
             try await socket.send(text: "hello")

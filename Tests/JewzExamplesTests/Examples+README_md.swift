@@ -11,7 +11,6 @@ private enum README_md {
     // README.md:45
     static func example45() async throws {
         let url = URL(string: "https://api.example.com/items")!
-        let session = HTTPSession()
         let key = "3f2c"
         let order = ["item": "book"]
         let logger = Logger(label: "example")

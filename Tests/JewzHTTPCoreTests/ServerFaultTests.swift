@@ -16,7 +16,7 @@ import Testing
         /// The request's deadline: short where only the deadline ends the fault, else long
         /// enough that a loaded machine (a sanitizer's build, the whole suite beside it) ends
         /// the fault before it.
-        var timeout: Duration = .seconds(30)
+        var timeout: Duration = .seconds(60)
         var testDescription: String { name }
     }
 
@@ -46,7 +46,7 @@ import Testing
             try session.update { $0.retryPolicy = .never }
             let cycle = try HTTPCycle(server.url("/fault"), method: .get, session: session)
             cycle.options.timeoutForResource = fault.timeout
-            let error = try await withTimeLimit(.seconds(90)) { () async -> HTTPError? in
+            let error = try await withTimeLimit(.seconds(150)) { () async -> HTTPError? in
                 do {
                     try await cycle.start()
                     return nil

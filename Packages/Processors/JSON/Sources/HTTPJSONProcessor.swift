@@ -9,7 +9,7 @@ import JewzHTTPCore
 ///
 /// Response: parses the body into a ``JSONValue`` in `response.object`. An empty body is
 /// `nil`, not an error (204, 205, HEAD…). For a model type, send with the `decoding:` forms
-/// (`HTTPCycle.get(url, decoding: T.self)`, ``/JewzHTTPCore/HTTPCycle/start(decoding:using:)``):
+/// (`HTTPCycle.get(url, decoding: T.self)`, `cycle.start(decoding: T.self)`):
 /// the body is decoded once, with no tree built first.
 ///
 /// ```swift
