@@ -98,18 +98,19 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:129
-    static func example129() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:130
+    static func example130() async throws {
         let session = HTTPSession()
         let tokens = TokenAuthenticator {
             let issued = try await login()
-            return TokenAuthenticator.Credential(token: issued.token, expiresAt: Date().addingTimeInterval(3_600))
+            // Valid for an hour: renewed a minute before the server would refuse it.
+            return TokenAuthenticator.Credential(token: issued.token, expiresAt: Date().addingTimeInterval(3_600 - 60))
         }
         try session.update { $0.authentications = [tokens] }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:141
-    static func example141() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:143
+    static func example143() async throws {
         let session = HTTPSession()
         let client = OAuth2Client(
             endpoints: try await .discover(issuer: URL(string: "https://auth.example.com")!, using: session),
@@ -120,16 +121,16 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         try session.update { $0.authentications = [oauth] }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:155
-    static func example155() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:157
+    static func example157() async throws {
         let session = HTTPSession()
         guard let credentials = AWSCredentials.environment() else { return }   // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
         let signer = AWSSignatureV4(credentials: credentials, region: "eu-west-1", service: "s3")
         try session.update { $0.networkMiddleware.append(signer) }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:165
-    static func example165() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:167
+    static func example167() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         var retries = RetryPolicy()
@@ -139,8 +140,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         let quick = try await session.send(HTTPRequest(url: url), options: .init(timeoutForResource: .seconds(2), retryPolicy: .never))
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:177
-    static func example177() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:179
+    static func example179() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let cacheDirectory = URL(filePath: "Caches")
@@ -148,37 +149,37 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         let offlineFirst = try await session.send(HTTPRequest(url: url), options: .init(caching: .init(policy: .returnCacheElseLoad)))
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:186
-    static func example186() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:188
+    static func example188() async throws {
         let session = HTTPSession()
         session.cancelAllCalls()
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:195
-    static func example195() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:197
+    static func example197() async throws {
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
         let mocked = HTTPSession(configuration: .init { $0.customTransport = mock })
         let user = try await HTTPCycle.get("https://api.example.com/users/42", decoding: User.self, session: mocked)
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:206
-    static func example206() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:208
+    static func example208() async throws {
         let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: "Fixtures/api.har"))
         let offline = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
         let replayed = try await HTTPCycle.get("https://api.example.com/users/42", session: offline)
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:217
-    static func example217() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:219
+    static func example219() async throws {
         var configuration = HTTPSession.Configuration()
         let reportURL = URL(string: "https://example.com/report.csv")!
         try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
         let rows = try await HTTPSession(configuration: configuration).send(HTTPRequest(url: reportURL)).object as? [[String]]
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:226
-    static func example226() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:228
+    static func example228() async throws {
         let session = HTTPSession()
         let stamp = HTTPClosureMiddleware("request-id") { request, next in
             var request = request
@@ -188,27 +189,27 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         try session.update { $0.middleware.append(stamp) }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:239
-    static func example239() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:241
+    static func example241() async throws {
         let session = HTTPSession()
         let cookiesFile = URL(filePath: "cookies.json")
         try session.update { $0.cookieJar = try HTTPCookieJar(persistingTo: cookiesFile) }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:247
-    static func example247() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:249
+    static func example249() async throws {
         let avatarURL = URL(string: "https://example.com/avatar.png")!
         let images = try ImageCache(configuration: .init())
         let avatar = try await images.image(for: avatarURL)
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:256
-    static func example256() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:258
+    static func example258() async throws {
         let repos = try URITemplate("https://api.example.com/users/{user}/repos{?sort}").expand(["user": "ada", "sort": "updated"])
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:264
-    static func example264() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:266
+    static func example266() async throws {
         let session = HTTPSession()
         try session.update {
             $0.networkMiddleware += [
@@ -218,22 +219,22 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:278
-    static func example278() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:280
+    static func example280() async throws {
         let session = HTTPSession()
         try session.update { $0.transport.proxies = .all(try .init(url: "socks5://127.0.0.1:1080")) }
         try session.update { $0.transport.proxies = try .environment() }   // HTTP_PROXY, HTTPS_PROXY, NO_PROXY
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:287
-    static func example287() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:289
+    static func example289() async throws {
         let session = HTTPSession()
         let logger = Logger(label: "example")
         try session.update { $0.networkMiddleware.append(HTTPLoggingMiddleware(logger: logger, logsHeaders: true)) }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:296
-    static func example296() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:298
+    static func example298() async throws {
         let session = HTTPSession()
         try await session.shutdown(gracePeriod: .seconds(10))
     }

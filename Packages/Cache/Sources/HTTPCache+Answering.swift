@@ -216,13 +216,11 @@ extension HTTPCache {
     /// streams, so that a new body goes into the store as it arrives, never whole into memory.
     private func revalidateInBackground(_ request: HTTPRequest, key: String, session: HTTPSession) {
         revalidations.launch(key) {
-            var background = request
-            background.caching = .init()
             var options = HTTPRequestOptions(caching: request.caching)
             options.caching.policy = .revalidate
-            return .init { [background, options] in
+            return .init { [options] in
                 do {
-                    let response = try await session.stream(background, options: options)
+                    let response = try await session.stream(request, options: options)
                     for try await _ in response.body {}
                 } catch {
                     // A failed revalidation leaves the stored response as it was.
