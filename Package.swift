@@ -121,7 +121,7 @@ let package = Package(
             dependencies: ["JewzHTTPCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Packages/HTTPTypes/Sources"
         ),
-        // Circuit breaker and bulkhead, network middleware per origin.
+        // Circuit breaker, bulkhead, rate limiter and hedging: middleware per origin.
         .target(
             name: "JewzResilience",
             dependencies: ["JewzHTTPCore", "JewzLocking", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Logging", package: "swift-log")],
@@ -304,6 +304,7 @@ let package = Package(
                 "JewzOpenAPI", "JewzSandboxClient", "JewzLifecycle",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],

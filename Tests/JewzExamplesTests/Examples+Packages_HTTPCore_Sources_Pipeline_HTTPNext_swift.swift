@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Pipeline_HTTPNext_swift {
-    // Packages/HTTPCore/Sources/Pipeline/HTTPNext.swift:31
-    static func example31() async throws {
+    // Packages/HTTPCore/Sources/Pipeline/HTTPNext.swift:48
+    static func example48() async throws {
         let url = URL(string: "https://api.example.com/items")!
         var request = HTTPRequest(url: url)
         let key = "3f2c"

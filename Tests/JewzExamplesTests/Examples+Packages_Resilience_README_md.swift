@@ -7,11 +7,12 @@ import Logging
 import Synchronization
 
 private enum Packages_Resilience_README_md {
-    // Packages/Resilience/README.md:15
-    static func example15() async throws {
+    // Packages/Resilience/README.md:22
+    static func example22() async throws {
 
         let session = HTTPSession(configuration: .init {
             $0.networkMiddleware = [
+                Hedging(.init(delay: .percentile(0.95, minimum: .milliseconds(20)))),
                 CircuitBreaker(.init(failureRatio: 0.5, minimumCalls: 20, openDuration: .seconds(15))),
                 Bulkhead(maximumConcurrentCalls: 16, maximumWaitingCalls: 64),
                 RateLimiter(.init(limits: [RateLimit(requests: 100, per: .seconds(60))])),

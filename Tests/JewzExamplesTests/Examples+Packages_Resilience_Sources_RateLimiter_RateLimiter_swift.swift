@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Resilience_Sources_RateLimiter_RateLimiter_swift {
-    // Packages/Resilience/Sources/RateLimiter/RateLimiter.swift:18
-    static func example18() async throws {
+    // Packages/Resilience/Sources/RateLimiter/RateLimiter.swift:22
+    static func example22() async throws {
         let limiter = RateLimiter(.init(limits: [RateLimit(requests: 100, per: .seconds(60))]))
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [limiter] })
     }

@@ -12,6 +12,7 @@ import Testing
         #expect(limited.status == 0, "\(limited.error)")
         #expect(limited.output.contains(#""errors":0"#), "\(limited.output)")
         #expect(sandbox.router.rateLimitCounts(forKey: "bench") == (12, 0))
+        #expect(try Self.count("rate_limit_waits", in: limited.output) >= 7, "12 calls at 5 a second: all but the first five wait")
 
         // Without it, 20 at once against 2 a second: however slow the machine, some are refused.
         let unlimited = try await runJewz(["bench", sandbox.url("/ratelimited?key=flood&limit=2&window=1"), "-n", "20", "-c", "20", "--json"])
@@ -20,5 +21,26 @@ import Testing
         let wrong = try await runJewz(["bench", url, "--rate", "fast"])
         #expect(wrong.status == 1 && wrong.error.contains("--rate takes N, N/s or N/SECONDSs"), "\(wrong.error)")
         try await sandbox.shutdown()
+    }
+
+    @Test func benchWithHedgingOvertakesASlowFirstAttempt() async throws {
+        let sandbox = try await Sandbox.start()
+        // The first attempt of the key answers after 30 s; a hedge after 50 ms answers at once.
+        let url = sandbox.url("/counter?key=hedged&fail=1&status=503&delay=30")
+        let hedged = try await runJewz(["bench", url, "-n", "1", "-c", "1", "--hedge", "50", "--json"])
+        #expect(hedged.status == 0, "\(hedged.error)")
+        #expect(try Self.count("errors", in: hedged.output) == 0, "\(hedged.output)")
+        #expect(try Self.count("hedges_sent", in: hedged.output) == 1 && Self.count("hedges_won", in: hedged.output) == 1, "\(hedged.output)")
+        #expect(sandbox.router.requestCount(forKey: "hedged") == 2)
+
+        let wrong = try await runJewz(["bench", url, "--hedge", "soon"])
+        #expect(wrong.status == 1 && wrong.error.contains("--hedge takes milliseconds"), "\(wrong.error)")
+        try await sandbox.shutdown()
+    }
+
+    /// The number `jewz bench --json` reported as `name`.
+    private static func count(_ name: String, in output: String) throws -> Int {
+        let report = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+        return try #require(report?[name] as? Int, "no \(name) in \(output)")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import JewzLocking
 import Jewzruxin
@@ -37,6 +38,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Send at most N requests a second, or N per window: 10, 10/s, 100/60s; the limits the server announces (RateLimit-Policy) are followed too.")
     var rate: String?
 
+    @Option(help: "Hedge each GET, HEAD, PUT or DELETE: a second request goes out when the first has not answered after MS milliseconds, or after the server's latency at a percentile (p95, p99); the first answer wins.")
+    var hedge: String?
+
     @Flag(help: "Give each POST and PATCH a fresh Idempotency-Key, so that one a connection lost is sent again (the server acts on a key once).")
     var idempotencyKeys = false
 
@@ -62,6 +66,13 @@ struct BenchCommand: AsyncParsableCommand {
             // A benchmark waits its turn however long the limit asks: each request is to go.
             try session.update { $0.networkMiddleware.append(RateLimiter(.init(limits: [limit], maximumWait: .seconds(86_400)))) }
         }
+        if let hedge {
+            let delay = try Self.hedgingDelay(hedge)
+            // First of the network middleware: each hedge waits its turn under --rate.
+            try session.update { $0.networkMiddleware.insert(Hedging(.init(delay: delay)), at: 0) }
+        }
+        let metrics = BenchMetrics()
+        if rate != nil || hedge != nil { MetricsSystem.bootstrap(metrics) }
         let tickets = Tickets(count: requests)
         let clock = ContinuousClock()
         let started = clock.now
@@ -99,7 +110,7 @@ struct BenchCommand: AsyncParsableCommand {
         let report = BenchReport(
             requests: requests, concurrency: concurrency, requestsPerSecond: Double(requests) / elapsed,
             p50: Self.percentile(latencies, 0.50), p90: Self.percentile(latencies, 0.90), p99: Self.percentile(latencies, 0.99),
-            errors: errors)
+            errors: errors, resilience: BenchReport.Resilience(metrics))
         printLine(json ? report.json.formatted() : report.text)
         if let firstError { printError("first error: \(firstError)") }
         if errors == requests { throw JewzExit.network.code }
@@ -115,6 +126,19 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("--rate takes N, N/s or N/SECONDSs, such as 10/s or 100/60s.")
         }
         return RateLimit(requests: requests, per: .seconds(window))
+    }
+
+    /// The delay `--hedge` describes: milliseconds (`50`) or a percentile (`p95`).
+    ///
+    /// - Throws: `ValidationError` for anything else.
+    static func hedgingDelay(_ text: String) throws -> Hedging.Delay {
+        if text.hasPrefix("p"), let percentile = Double(text.dropFirst()), percentile > 0, percentile < 100 {
+            return .percentile(percentile / 100, minimum: .milliseconds(1))
+        }
+        guard let milliseconds = Double(text), milliseconds >= 0, milliseconds <= 3_600_000 else {
+            throw ValidationError("--hedge takes milliseconds (50) or a percentile of the server's latency (p95).")
+        }
+        return .fixed(.microseconds(Int64(milliseconds * 1000)))
     }
 
     /// The latency at quantile `q` of sorted samples, in milliseconds (nearest rank).
@@ -152,19 +176,52 @@ struct BenchReport {
     var p90: Double
     var p99: Double
     var errors: Int
+    var resilience: Resilience
+
+    /// What the resilience stages did during the run, from their counters.
+    struct Resilience {
+        var hedgesSent: Int64
+        var hedgesWon: Int64
+        var rateLimitWaits: Int64
+        var rateLimitRejections: Int64
+        var circuitRejections: Int64
+
+        init(_ metrics: BenchMetrics) {
+            hedgesSent = metrics.total("jewz.hedging.attempts")
+            hedgesWon = metrics.total("jewz.hedging.wins")
+            rateLimitWaits = metrics.total("jewz.rate_limiter.waits")
+            rateLimitRejections = metrics.total("jewz.rate_limiter.rejections")
+            circuitRejections = metrics.total("jewz.circuit_breaker.rejections")
+        }
+
+        var fields: [(String, Int64)] {
+            [
+                ("hedges_sent", hedgesSent), ("hedges_won", hedgesWon), ("rate_limit_waits", rateLimitWaits),
+                ("rate_limit_rejections", rateLimitRejections), ("circuit_rejections", circuitRejections),
+            ]
+        }
+    }
 
     var json: JSONValue {
         func number(_ value: Double) -> JSONValue { JSONNumber((value * 1000).rounded() / 1000).map(JSONValue.number) ?? .null }
-        return [
-            "requests": .number(JSONNumber(requests)), "concurrency": .number(JSONNumber(concurrency)),
-            "requests_per_second": number(requestsPerSecond), "p50_ms": number(p50), "p90_ms": number(p90),
-            "p99_ms": number(p99), "errors": .number(JSONNumber(errors)),
+        let measured: [(String, JSONValue)] = [
+            ("requests", .number(JSONNumber(requests))), ("concurrency", .number(JSONNumber(concurrency))),
+            ("requests_per_second", number(requestsPerSecond)), ("p50_ms", number(p50)), ("p90_ms", number(p90)),
+            ("p99_ms", number(p99)), ("errors", .number(JSONNumber(errors))),
         ]
+        return .object(JSONObject(measured + resilience.fields.map { ($0.0, .number(JSONNumber(Int($0.1)))) }))
     }
 
     var text: String {
-        String(
+        var text = String(
             format: "%d requests at concurrency %d: %.1f requests/s, latency p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, %d errors",
             requests, concurrency, requestsPerSecond, p50, p90, p99, errors)
+        let r = resilience
+        if r.hedgesSent > 0 { text += "; \(r.hedgesSent) hedges sent, \(r.hedgesWon) won" }
+        if r.rateLimitWaits + r.rateLimitRejections > 0 {
+            text += "; rate limit: \(r.rateLimitWaits) waited, \(r.rateLimitRejections) refused"
+        }
+        if r.circuitRejections > 0 { text += "; \(r.circuitRejections) refused by an open circuit" }
+        return text
     }
 }

@@ -56,6 +56,26 @@ extension TourStep {
                 return Outcome("\(statuses.filter { $0 == 200 }.count) answered, \(refused) refused", expected: "12 answered, 0 refused")
             },
             TourStep(
+                title: "A hedged GET: when the first attempt is slow, a second goes out after 50 ms, the first answer wins and the slow one is cancelled",
+                code: """
+                    let hedging = Hedging(.init(delay: .fixed(.milliseconds(50))))   // or .percentile(0.95, minimum: …)
+                    let session = HTTPSession(configuration: .init { $0.networkMiddleware = [hedging] })
+                    try await session.send(HTTPRequest(url: URL(string: url("/counter?key=tour-hedge&fail=1&delay=30"))!))   // attempt 1 takes 30 s
+                    // per call: options.resilience.hedging = .off, .bypassesCircuitBreaker, .maximumRateLimitWait
+                    """
+            ) {
+                let session = HTTPSession(configuration: .init {
+                    $0.networkMiddleware = [Hedging(.init(delay: .fixed(.milliseconds(50))))]
+                    $0.retryPolicy = .never
+                })
+                guard let target = URL(string: url("/counter?key=tour-hedge&fail=1&delay=30")) else { return Outcome("bad URL", expected: "") }
+                let started = ContinuousClock.now
+                let response = try await session.send(HTTPRequest(url: target))
+                let fast = ContinuousClock.now - started < .seconds(10)
+                try await session.shutdown()
+                return Outcome("\"\(response.text ?? "")\", in under 10 s: \(fast)", expected: "\"attempt 2 succeeds\", in under 10 s: true")
+            },
+            TourStep(
                 title: "A POST with an Idempotency-Key is retried as a GET would be: the server acts on a key once",
                 code: """
                     let session = HTTPSession(configuration: .init { $0.addsIdempotencyKeys = true })   // a fresh key per POST and PATCH

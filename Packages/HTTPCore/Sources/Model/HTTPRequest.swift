@@ -44,7 +44,7 @@ public struct HTTPRequest: Sendable {
 
     /// Whether the body can be sent again (for a retry, a challenge, a redirect or a
     /// restart): the one place that question is answered.
-    var hasReplayableBody: Bool { body?.isReplayable ?? true }
+    package var hasReplayableBody: Bool { body?.isReplayable ?? true }
 
     /// The caching options a cache was handed with this request, kept on it through the
     /// cache's own steps (a validation, the POST stored as a GET).

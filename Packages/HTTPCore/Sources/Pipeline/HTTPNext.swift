@@ -20,6 +20,23 @@ public struct HTTPNext: Sendable {
     /// takes it.
     public var bodySizeLimit: Int { call.settings.configuration.maximumResponseBodySize }
 
+    /// The options the call was made with: where a middleware reads its own per-call settings
+    /// (``HTTPRequestOptionKey``), and what the call overrides of the session's.
+    public var options: HTTPRequestOptions {
+        _read { yield call.options }
+    }
+
+    /// The settings of the session the call runs in, as they were when the call started.
+    public var configuration: HTTPSession.Configuration {
+        _read { yield call.settings.configuration }
+    }
+
+    /// What is left of the call's time (its options' or its session's `timeoutForResource`);
+    /// `nil` when it has no limit, zero or less when the time is up.
+    public var remainingTime: Duration? {
+        call.deadline.map { $0 - ClockReading.now }
+    }
+
     /// Whether credentials may go with a request for `url` in this call: it is on the origin
     /// (scheme, host and port) the call started at, or the session sends credentials across
     /// redirects (``HTTPSession/Configuration-swift.struct/sendsCredentialsAcrossRedirects``).

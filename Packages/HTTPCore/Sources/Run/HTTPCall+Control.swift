@@ -86,6 +86,12 @@ extension HTTPCall {
     func attach(_ exchange: any HTTPExchangeCancelling) {
         let cancelledAlready = control.withLock { control in
             if control.cancellation != nil { return true }
+            if let earlier = control.exchange {
+                // An attempt a middleware sent beside this one (a hedge) may still be on the
+                // wire: a cancel stops it too.
+                control.nextHandler += 1
+                control.cancelHandlers[control.nextHandler] = { earlier.cancel() }
+            }
             control.exchange = exchange
             return false
         }

@@ -98,6 +98,11 @@ public final class HTTPCall: Sendable {
         _read { yield overrides.request }
     }
 
+    /// The options the call was made with.
+    var options: HTTPRequestOptions {
+        _read { yield overrides.options }
+    }
+
     /// The options' response processors, else the session's.
     var responseProcessors: [any HTTPResponseProcessor] {
         overrides.options.responseProcessors ?? settings.configuration.responseProcessors

@@ -46,7 +46,7 @@ public struct HTTPRequestOptions: Sendable {
     }
     /// The settings above, which most calls leave alone: out of line, so that a call's options
     /// stay small to copy and destroy.
-    private var tuning: OutOfLine<Tuning>
+    private(set) var tuning: OutOfLine<Tuning>
     /// When to send the request again after a failure; `nil` uses the session's.
     public var retryPolicy: RetryPolicy? {
         get { retryPolicyStorage.wrappedValue }
@@ -94,9 +94,11 @@ extension HTTPRequestOptions {
         var idleTimeout: Duration?
         var caching = Caching()
         var responseContentTypeOverride: String?
+        /// The settings other modules declare (``HTTPRequestOptionKey``), by key.
+        var settings: [ObjectIdentifier: any Sendable] = [:]
     }
 
-    private mutating func tune(_ change: (inout Tuning) -> Void) {
+    mutating func tune(_ change: (inout Tuning) -> Void) {
         var tuned = tuning.wrappedValue ?? Tuning()
         change(&tuned)
         tuning.wrappedValue = tuned

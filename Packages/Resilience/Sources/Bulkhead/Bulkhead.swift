@@ -38,12 +38,14 @@ public struct Bulkhead: HTTPMiddleware {
     }
 
     /// Sends `request` once its origin has a place for it, and frees the place when the
-    /// exchange ends.
+    /// exchange ends; a call that bypasses the bulkhead (``ResilienceOptions/bypassesBulkhead``)
+    /// goes at once, without a place.
     ///
     /// - Throws: ``ResilienceError/Code-swift.struct/bulkheadFull`` when no place is free and
     ///   the queue is full; `CancellationError` when the call is cancelled while it waits;
     ///   what the stages after it threw.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        if next.options.resilience.bypassesBulkhead { return try await next(request) }
         let origin = request.url.origin
         try await compartments.enter(origin)
         var response: HTTPResponse

@@ -96,11 +96,13 @@ public struct CircuitBreaker: HTTPMiddleware {
         circuits.state(of: URL(string: origin)?.origin ?? origin)
     }
 
-    /// Sends `request` when its origin's circuit lets it, and counts how it ended.
+    /// Sends `request` when its origin's circuit lets it, and counts how it ended; a call that
+    /// bypasses the breaker (``ResilienceOptions/bypassesCircuitBreaker``) goes uncounted.
     ///
     /// - Throws: ``ResilienceError/Code-swift.struct/circuitOpen`` when the circuit is open, or
     ///   half-open with its probes under way; what the stages after it threw.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
+        if next.options.resilience.bypassesCircuitBreaker { return try await next(request) }
         let origin = request.url.origin
         let ticket = try circuits.admit(origin)
         let response: HTTPResponse

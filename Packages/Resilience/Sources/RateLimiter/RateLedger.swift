@@ -63,7 +63,8 @@ final class RateLedger: Sendable {
     ///
     /// - Throws: ``ResilienceError/Code-swift.struct/rateLimited`` when that is further than the
     ///   maximum wait; nothing is held then.
-    func reserve(at origin: String) throws(ResilienceError) -> Reservation {
+    func reserve(at origin: String, maximumWait: Duration? = nil) throws(ResilienceError) -> Reservation {
+        let maximumWait = maximumWait.map { max($0, .zero) } ?? configuration.maximumWait
         let now = ContinuousClock.now
         let result: Result<Reservation, ResilienceError> = state.withLock { state in
             if state.origins[origin] == nil, state.origins.count >= Self.maximumOrigins { Self.evictIdle(&state.origins, at: now) }
@@ -75,7 +76,7 @@ final class RateLedger: Sendable {
             let earliest = max(now, entry.heldUntil ?? now, entry.turns.map(\.at).max() ?? now)
             var turn = Self.turn(from: earliest, limits: limits, others: entry.turns, now: now)
             if waitsForFirstAnswer(entry, others: entry.turns) { turn = max(turn, now + Self.firstAnswerPoll) }
-            guard turn - now <= configuration.maximumWait else {
+            guard turn - now <= maximumWait else {
                 return .failure(.rateLimited(origin: origin, until: turn, wait: turn - now))
             }
             defer { state.nextNumber += 1 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import JewzHTTPCore
 
@@ -14,6 +15,9 @@ import JewzHTTPCore
 /// fails at once (``ResilienceError/Code-swift.struct/rateLimited``).
 ///
 /// A network middleware: each attempt and redirect hop is a call to its origin; a cache hit is none.
+/// Each call that waits is counted (`jewz.rate_limiter.waits`), and each refused
+/// (`jewz.rate_limiter.rejections`), with the origin, through the metrics system the program
+/// bootstrapped.
 ///
 /// ```swift
 /// let limiter = RateLimiter(.init(limits: [RateLimit(requests: 100, per: .seconds(60))]))
@@ -60,10 +64,18 @@ public struct RateLimiter: HTTPMiddleware {
     /// announces.
     ///
     /// - Throws: ``ResilienceError/Code-swift.struct/rateLimited`` when the turn is further than
-    ///   the maximum wait; `CancellationError` when the call is cancelled while it waits; what
+    ///   the maximum wait (the call's own, ``ResilienceOptions/maximumRateLimitWait``, when it
+    ///   sets one); `CancellationError` when the call is cancelled while it waits; what
     ///   the stages after it threw.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        let reservation = try ledger.reserve(at: request.url.origin)
+        let reservation: RateLedger.Reservation
+        do {
+            reservation = try ledger.reserve(at: request.url.origin, maximumWait: next.options.resilience.maximumRateLimitWait)
+        } catch {
+            Counter(label: "jewz.rate_limiter.rejections", dimensions: [("origin", error.origin)]).increment()
+            throw error
+        }
+        if reservation.at > .now { Counter(label: "jewz.rate_limiter.waits", dimensions: [("origin", reservation.origin)]).increment() }
         do {
             var turn = reservation.at
             while turn > .now {
