@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // One manifest, a library product per module (see ARCHITECTURE.md). Every module carries the
@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "JewzWebSocket", targets: ["JewzWebSocket"]),
         .library(name: "JewzLifecycle", targets: ["JewzLifecycle"]),
         .library(name: "JewzResilience", targets: ["JewzResilience"]),
+        .library(name: "JewzConfiguration", targets: ["JewzConfiguration"]),
         .library(name: "Jewzruxin", targets: ["Jewzruxin"]),
         .executable(name: "jewz", targets: ["jewz"]),
     ],
@@ -57,6 +58,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // The Service protocol and graceful shutdown a server's ServiceGroup runs its parts by.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Settings from the environment and files (and their reloading) a service reads its parts from.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "Reloading", "YAML"]),
     ],
     targets: [
         .target(
@@ -126,6 +129,16 @@ let package = Package(
             name: "JewzResilience",
             dependencies: ["JewzHTTPCore", "JewzLocking", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Logging", package: "swift-log")],
             path: "Packages/Resilience/Sources"
+        ),
+        // A session's configuration read from swift-configuration's providers, and followed as
+        // they reload; apart, so that the umbrella stays free of swift-configuration.
+        .target(
+            name: "JewzConfiguration",
+            dependencies: [
+                "JewzHTTPCore", "JewzCache", "JewzResilience", .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Packages/Configuration/Sources"
         ),
         // A session as a ServiceLifecycle Service; apart, so that HTTPCore stays free of it.
         .target(
@@ -301,7 +314,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                "JewzOpenAPI", "JewzSandboxClient", "JewzLifecycle",
+                "JewzOpenAPI", "JewzSandboxClient", "JewzLifecycle", "JewzConfiguration",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -447,7 +461,8 @@ let package = Package(
         .testTarget(
             name: "JewzExamplesTests",
             dependencies: [
-                "Jewzruxin", "JewzOpenAPI", "JewzHTTPTypes", "JewzSandboxClient", "JewzLifecycle",
+                "Jewzruxin", "JewzOpenAPI", "JewzHTTPTypes", "JewzSandboxClient", "JewzLifecycle", "JewzConfiguration",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -458,6 +473,14 @@ let package = Package(
             name: "JewzResilienceTests",
             dependencies: ["JewzResilience", "JewzLocking", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzResilienceTests"
+        ),
+        .testTarget(
+            name: "JewzConfigurationTests",
+            dependencies: [
+                "JewzConfiguration", "JewzSandbox", "JewzTestSupport", .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/JewzConfigurationTests"
         ),
         .testTarget(
             name: "JewzLifecycleTests",

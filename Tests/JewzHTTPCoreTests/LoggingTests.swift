@@ -6,28 +6,6 @@ import JewzTestSupport
 import Logging
 import Testing
 
-/// Keeps every message and its metadata, as text.
-struct RecordingLogHandler: LogHandler {
-    let lines: Recorded
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    final class Recorded: Sendable {
-        let lines = Mutex<[String]>([])
-        var all: [String] { lines.withLock { $0 } }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        lines.lines.withLock { $0.append("\(event.message) \(merged)") }
-    }
-}
-
 @Suite struct LoggingTests {
     @Test func credentialsNeverReachTheLog() async throws {
         let sandbox = try await Sandbox.start()

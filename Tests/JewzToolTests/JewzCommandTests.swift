@@ -171,7 +171,11 @@ import Testing
         #expect(report?["concurrency"] as? Int == 4)
         #expect(report?["errors"] as? Int == 0)
         let keys = Set(report?.keys.map { $0 } ?? [])
-        #expect(keys == ["requests", "concurrency", "requests_per_second", "p50_ms", "p90_ms", "p99_ms", "errors"])
+        #expect(keys == [
+            "requests", "concurrency", "requests_per_second", "p50_ms", "p90_ms", "p99_ms", "errors",
+            "hedges_sent", "hedges_won", "rate_limit_waits", "rate_limit_rejections", "circuit_rejections",
+        ])
+        #expect(report?["hedges_sent"] as? Int == 0, "no hedging asked for")
         #expect((report?["p50_ms"] as? Double ?? 0) <= (report?["p99_ms"] as? Double ?? -1))
         try await sandbox.shutdown()
         let invalid = try await runJewz(["bench", "http://127.0.0.1:9/", "-n", "2", "-c", "5"])

@@ -35,6 +35,8 @@ struct BenchCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var configFile: ConfigFileOptions
+
     @Option(help: "Send at most N requests a second, or N per window: 10, 10/s, 100/60s; the limits the server announces (RateLimit-Policy) are followed too.")
     var rate: String?
 
@@ -59,7 +61,7 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("'\(url)' is not an http or https URL.")
         }
         let request = HTTPRequest(url: targetURL, method: HTTPMethod(rawValue: method.uppercased()), data: data.map { Data($0.utf8) })
-        let session = try connection.makeSession()
+        let session = try connection.makeSession(base: await configFile.baseConfiguration())
         if idempotencyKeys { try session.update { $0.addsIdempotencyKeys = true } }
         if let rate {
             let limit = try Self.rateLimit(rate)

@@ -61,11 +61,12 @@ struct ConnectionOptions: ParsableArguments {
         try configureAuthentication(&configuration, host: host)
     }
 
-    /// A session that reaches servers as the options say, with nothing else of the command's.
+    /// A session that reaches servers as the options say, over `base`, with nothing else of the
+    /// command's.
     ///
     /// - Throws: as ``configure(_:)``.
-    func makeSession() throws -> HTTPSession {
-        var configuration = HTTPSession.Configuration()
+    func makeSession(base: HTTPSession.Configuration = .init()) throws -> HTTPSession {
+        var configuration = base
         try configure(&configuration)
         return HTTPSession(configuration: configuration)
     }

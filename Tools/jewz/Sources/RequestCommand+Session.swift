@@ -9,9 +9,11 @@ extension RequestCommand {
     /// shown rather than silently taken; TLS, HTTP version and proxy are as the options say.
     /// When `parts` prints the request (H, B) or nothing is to be sent (`--offline`), the
     /// session's network middleware is a ``RequestEcho``, returned too; `--verbose` traces the
-    /// stages with a ``StageTrace``.
-    func makeSession(printing parts: String, placeholder: String?, host: String?) throws -> (HTTPSession, SessionFile?, RequestEcho?, StageTrace?) {
-        var configuration = HTTPSession.Configuration()
+    /// stages with a ``StageTrace``. The options go over `base` (`--config`).
+    func makeSession(
+        printing parts: String, placeholder: String?, host: String?, base: HTTPSession.Configuration
+    ) throws -> (HTTPSession, SessionFile?, RequestEcho?, StageTrace?) {
+        var configuration = base
         var remembered: SessionFile?
         if let session {
             do {

@@ -57,6 +57,8 @@ struct RequestCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var configFile: ConfigFileOptions
+
     @OptionGroup(title: "OAuth 2.0") var oauth: OAuthOptions
 
     @Option(help: "Keep responses in an HTTP cache in this directory (RFC 9111): a fresh one answers the next identical request without the network, a stale one is revalidated. Downloads (--output) are stored and given back from disk, never held in memory.")
@@ -105,7 +107,8 @@ struct RequestCommand: AsyncParsableCommand {
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects takes 0 or more.") }
         try streaming.validate(savesToFile: downloading.savesToFile, offline: offline)
         let (session, remembered, echo, trace) = try makeSession(
-            printing: parts, placeholder: body?.placeholder, host: URL(string: Self.normalizedURL(urlString))?.host())
+            printing: parts, placeholder: body?.placeholder, host: URL(string: Self.normalizedURL(urlString))?.host(),
+            base: await configFile.baseConfiguration())
         let tokens = try await oauth.authentication(connection: connection)
         defer { if let tokens { Task { try? await tokens.session.shutdown() } } }
         if let tokens { try session.update { $0.authentications = [tokens.authentication] } }

@@ -15,7 +15,7 @@ import JewzHTTPCore
 ///
 /// A network middleware, first of them: each attempt then goes through the breaker, bulkhead
 /// and rate limiter after it as a call of its own, a cache hit needs no hedge, and a race that
-/// fails goes to the retry policy. Identical GETs coalesced (``HTTPSession/Configuration-swift.struct/coalescesIdenticalGETs``)
+/// fails goes to the retry policy. Identical GETs coalesced (``/JewzHTTPCore/HTTPSession/Configuration-swift.struct/coalescesIdenticalGETs``)
 /// would share the slow exchange: a session that hedges leaves that off.
 ///
 /// ```swift
@@ -82,7 +82,7 @@ public struct Hedging: HTTPMiddleware {
     /// Sends `request`, and another attempt beside it each time the last goes unanswered for
     /// the delay, up to the maximum; returns the first answer and cancels the other attempts.
     ///
-    /// - Throws: the last attempt's error when every attempt failed; ``HTTPError/Code/cancelled``.
+    /// - Throws: the last attempt's error when every attempt failed; ``/JewzHTTPCore/HTTPError/Code/cancelled``.
     public func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let settings = next.options.resilience.hedging ?? configuration
         let origin = request.url.origin
