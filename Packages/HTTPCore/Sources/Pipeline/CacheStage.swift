@@ -13,7 +13,7 @@ struct CacheStage: HTTPMiddleware {
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         if request.goesAroundCache { return try await next(request) }
-        return try await cache.response(for: request, caching: next.call.caching, session: next.call.session) { request in
+        return try await cache.response(for: request, caching: next.options.caching, session: next.call.session) { request in
             try await next(request)
         }
     }

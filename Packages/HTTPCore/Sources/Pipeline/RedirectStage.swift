@@ -17,7 +17,7 @@ struct RedirectStage: HTTPMiddleware {
     @inline(__always)
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         let response = try await next(request)
-        guard HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers), next.call.redirects != .never else {
+        guard HTTPResponse.isRedirect(statusCode: response.statusCode, headers: response.headers), next.options.redirects != .never else {
             return response
         }
         return try await Self.follow(from: response, of: request, next: next)
@@ -40,13 +40,13 @@ struct RedirectStage: HTTPMiddleware {
             let hop = try redirectedRequest(
                 after: response, of: request, allowsInsecure: settings.configuration.allowsInsecureRedirects,
                 keepingCredentials: settings.configuration.sendsCredentialsAcrossRedirects, credentialFields: next.call.credentialFields)
-            if next.call.redirects == .withinOrigin, hop.url.origin != next.call.request.url.origin { return response }
+            if next.options.redirects == .withinOrigin, hop.url.origin != next.call.request.url.origin { return response }
             request = hop
             guard visited.insert(visitKey(of: request)).inserted else {
                 throw HTTPError.redirectLoop(url: request.url.redactedString)
             }
             try request.validateForSending()
-            next.call.settings.configuration.logger.debug("redirect \(response.statusCode) → \(request.method) \(request.url.redactedString)")
+            next.configuration.logger.debug("redirect \(response.statusCode) → \(request.method) \(request.url.redactedString)")
             response = try await next(request)
         }
         return response

@@ -26,7 +26,7 @@ struct TracingStage: HTTPMiddleware {
             throw error
         }
         span.attributes[HTTPTelemetry.Attribute.statusCode] = response.statusCode
-        if next.call.statusFails(response) { span.recordFailure(status: response.statusCode) }
+        if next.configuration.shouldTreatStatusCodeAsFailure(response.statusCode) { span.recordFailure(status: response.statusCode) }
         // A body still on its way to a reader: the run ends with it.
         response.whenBodyEnds { span.end(failingWith: $0) }
         return response

@@ -36,15 +36,14 @@ struct TransportStage: HTTPMiddleware {
     /// goes into memory, or into `bridge`.
     @inline(__always)
     nonisolated(nonsending) private func sending(_ request: HTTPRequest, next: HTTPNext, into bridge: ResponseBodyChannel?) async throws -> HTTPResponse {
-        let call = next.call
-        let started = Self.logStart(of: request, logger: call.settings.configuration.logger)
+        let started = Self.logStart(of: request, logger: next.configuration.logger)
         let response: HTTPResponse
         do {
             response = try await exchange(request, next: next, into: bridge)
         } catch let failure as Unprocessed {
             response = try await resending(request, next: next, into: bridge, after: failure)
         }
-        if let started { Self.logEnd(of: request, response: response, started: started, logger: call.settings.configuration.logger) }
+        if let started { Self.logEnd(of: request, response: response, started: started, logger: next.configuration.logger) }
         return response
     }
 
@@ -60,7 +59,7 @@ struct TransportStage: HTTPMiddleware {
     ) async throws -> HTTPResponse {
         var failure = failure
         for _ in 1...Self.resendLimit {
-            Self.logResend(request, failure, logger: next.call.settings.configuration.logger)
+            Self.logResend(request, failure, logger: next.configuration.logger)
             do {
                 return try await exchange(request, next: next, into: bridge)
             } catch let again as Unprocessed {
