@@ -60,6 +60,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Settings from the environment and files (and their reloading) a service reads its parts from.
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "Reloading", "YAML"]),
+        // `swift package generate-documentation --target X`, the command Swift developers type.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(

@@ -8,8 +8,8 @@ import Logging
 import Synchronization
 
 private enum README_md {
-    // README.md:45
-    static func example45() async throws {
+    // README.md:47
+    static func example47() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let key = "3f2c"
         let order = ["item": "book"]
