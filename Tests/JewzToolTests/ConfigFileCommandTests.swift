@@ -21,6 +21,15 @@ import Testing
         #expect(twice.status == 0, "\(twice.error)")
         #expect(sandbox.router.requestCount(forKey: "env") == 2, "the environment goes over the file")
 
+        // A redirect is shown unless asked for, by --follow or by the file.
+        let redirect = sandbox.url("/redirect/1")
+        let shown = try await runJewz(["--config", json.path, redirect])
+        #expect(!shown.output.contains("Hello"), "\(shown.output)")
+        let following = directory.appendingPathComponent("follow.json")
+        try Data(#"{"redirects": {"follow": true}}"#.utf8).write(to: following)
+        let followed = try await runJewz(["--config", following.path, redirect])
+        #expect(followed.status == 0 && followed.output.contains("Hello"), "\(followed.output)")
+
         let yaml = directory.appendingPathComponent("jewz.yaml")
         try Data("timeout:\n  connect: soon\n".utf8).write(to: yaml)
         let wrong = try await runJewz(["--config", yaml.path, sandbox.url("/hello/")])

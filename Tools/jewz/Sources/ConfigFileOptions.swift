@@ -11,11 +11,11 @@ struct ConfigFileOptions: ParsableArguments {
     var config: String?
 
     /// The configuration the command's options start from: the file's and the environment's
-    /// settings over the defaults, or the defaults without `--config`.
+    /// settings over the command's `defaults`, or the defaults alone without `--config`.
     ///
     /// - Throws: the usage exit status, after saying which file or key is wrong.
-    func baseConfiguration() async throws -> HTTPSession.Configuration {
-        guard let config else { return HTTPSession.Configuration() }
+    func baseConfiguration(over defaults: HTTPSession.Configuration = .init()) async throws -> HTTPSession.Configuration {
+        guard let config else { return defaults }
         let file: any ConfigProvider
         do {
             if config.hasSuffix(".yaml") || config.hasSuffix(".yml") {
@@ -24,7 +24,7 @@ struct ConfigFileOptions: ParsableArguments {
                 file = try await FileProvider<JSONSnapshot>(filePath: .init(config))
             }
         } catch {
-            printError("jewz: the configuration file \(config) cannot be read as \(config.hasSuffix("ml") ? "YAML" : "JSON"): \(error)")
+            printError("the configuration file \(config) cannot be read as \(config.hasSuffix("ml") ? "YAML" : "JSON"): \(error)")
             throw JewzExit.usage.code
         }
         // JEWZ_TIMEOUT_CONNECT is timeout.connect: the prefix keeps jewz's apart from others'.
@@ -34,9 +34,9 @@ struct ConfigFileOptions: ParsableArguments {
         }
         let reader = ConfigReader(providers: [EnvironmentVariablesProvider(environmentVariables: environment), file])
         do {
-            return try HTTPSession.Configuration(config: reader)
+            return try HTTPSession.Configuration(config: reader, base: defaults)
         } catch {
-            printError("jewz: \(error)")
+            printError("\(error)")
             throw JewzExit.usage.code
         }
     }

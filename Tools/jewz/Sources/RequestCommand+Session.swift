@@ -5,8 +5,9 @@ import Logging
 
 extension RequestCommand {
     /// A session of the command's own, with the remembered `--session` file when one is given.
-    /// It follows redirects only when asked (as httpie and curl do), so that a redirect is
-    /// shown rather than silently taken; TLS, HTTP version and proxy are as the options say.
+    /// It follows redirects only when asked (`--follow`, or a `--config` file's
+    /// `redirects.follow`), as httpie and curl do, so that a redirect is shown rather than
+    /// silently taken; TLS, HTTP version and proxy are as the options say.
     /// When `parts` prints the request (H, B) or nothing is to be sent (`--offline`), the
     /// session's network middleware is a ``RequestEcho``, returned too; `--verbose` traces the
     /// stages with a ``StageTrace``. The options go over `base` (`--config`).
@@ -32,7 +33,7 @@ extension RequestCommand {
             configuration.transport.timeouts.connect = limit
             configuration.transport.timeouts.idle = max(configuration.transport.timeouts.idle, limit)
         }
-        configuration.followsRedirects = follow
+        if follow { configuration.followsRedirects = true }
         configuration.maximumRedirects = maxRedirects ?? configuration.maximumRedirects
         configuration.allowsInsecureRedirects = allowInsecureRedirects
         if let cache { configuration.cache = try diskCache(at: cache, mebibytes: cacheSize) }

@@ -108,7 +108,8 @@ struct RequestCommand: AsyncParsableCommand {
         try streaming.validate(savesToFile: downloading.savesToFile, offline: offline)
         let (session, remembered, echo, trace) = try makeSession(
             printing: parts, placeholder: body?.placeholder, host: URL(string: Self.normalizedURL(urlString))?.host(),
-            base: await configFile.baseConfiguration())
+            // A redirect is shown rather than taken unless --follow or the file says otherwise.
+            base: await configFile.baseConfiguration(over: HTTPSession.Configuration { $0.followsRedirects = false }))
         let tokens = try await oauth.authentication(connection: connection)
         defer { if let tokens { Task { try? await tokens.session.shutdown() } } }
         if let tokens { try session.update { $0.authentications = [tokens.authentication] } }
