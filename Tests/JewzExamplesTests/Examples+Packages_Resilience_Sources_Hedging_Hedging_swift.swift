@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Resilience_Sources_Hedging_Hedging_swift {
-    // Packages/Resilience/Sources/Hedging/Hedging.swift:21
-    static func example21() async throws {
+    // Packages/Resilience/Sources/Hedging/Hedging.swift:20
+    static func example20() async throws {
         let hedging = Hedging(.init(delay: .percentile(0.95, minimum: .milliseconds(20)), maximumAttempts: 2))
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [hedging, CircuitBreaker()] })
     }

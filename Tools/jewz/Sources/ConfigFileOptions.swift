@@ -16,15 +16,16 @@ struct ConfigFileOptions: ParsableArguments {
     /// - Throws: the usage exit status, after saying which file or key is wrong.
     func baseConfiguration(over defaults: HTTPSession.Configuration = .init()) async throws -> HTTPSession.Configuration {
         guard let config else { return defaults }
+        let isYAML = config.hasSuffix(".yaml") || config.hasSuffix(".yml")
         let file: any ConfigProvider
         do {
-            if config.hasSuffix(".yaml") || config.hasSuffix(".yml") {
+            if isYAML {
                 file = try await FileProvider<YAMLSnapshot>(filePath: .init(config))
             } else {
                 file = try await FileProvider<JSONSnapshot>(filePath: .init(config))
             }
         } catch {
-            printError("the configuration file \(config) cannot be read as \(config.hasSuffix("ml") ? "YAML" : "JSON"): \(error)")
+            printError("the configuration file \(config) cannot be read as \(isYAML ? "YAML" : "JSON"): \(error)")
             throw JewzExit.usage.code
         }
         // JEWZ_TIMEOUT_CONNECT is timeout.connect: the prefix keeps jewz's apart from others'.

@@ -1,4 +1,3 @@
-import CoreMetrics
 import Foundation
 import JewzHTTPCore
 
