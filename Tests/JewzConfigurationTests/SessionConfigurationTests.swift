@@ -61,6 +61,15 @@ import Testing
         }
     }
 
+    @Test func aRateLimitWindowWithoutItsRequestsNamesTheMissingKey() {
+        #expect {
+            _ = try HTTPSession.Configuration(config: reader(["rateLimit.window": 60]))
+        } throws: { error in
+            guard let error = error as? SessionConfigurationError else { return false }
+            return error.code == .invalidValue && error.key == "rateLimit.requests" && error.description.contains("rateLimit.window")
+        }
+    }
+
     @Test func aProxyPasswordIsNeverInTheError() {
         #expect {
             _ = try HTTPSession.Configuration(config: reader(["proxy.url": ConfigValue("ftp://user:hunter2@proxy", isSecret: true)]))

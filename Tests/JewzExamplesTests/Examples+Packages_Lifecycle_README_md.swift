@@ -14,7 +14,7 @@ private enum Packages_Lifecycle_README_md {
         let app = ExampleApp()
 
         let session = HTTPSession()
-        let group = ServiceGroup(services: [app, HTTPSessionService(session, gracePeriod: .seconds(20))], gracefulShutdownSignals: [.sigterm], logger: logger)
+        let group = ServiceGroup(services: [HTTPSessionService(session, gracePeriod: .seconds(20)), app], gracefulShutdownSignals: [.sigterm], logger: logger)
         try await group.run()
     }
 }

@@ -14,7 +14,7 @@ private enum Packages_Lifecycle_Sources_HTTPSessionService_swift {
         let app = ExampleApp()
 
         let session = HTTPSession()
-        let group = ServiceGroup(services: [app, HTTPSessionService(session)], gracefulShutdownSignals: [.sigterm], logger: logger)
+        let group = ServiceGroup(services: [HTTPSessionService(session), app], gracefulShutdownSignals: [.sigterm], logger: logger)
         try await group.run()
     }
 }

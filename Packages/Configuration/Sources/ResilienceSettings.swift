@@ -43,6 +43,8 @@ struct ResilienceSettings: Equatable {
             var limits: [RateLimit] = []
             if let requests = try reader.int("rateLimit.requests", atLeast: 1) {
                 limits.append(RateLimit(requests: requests, per: try reader.seconds("rateLimit.window") ?? .seconds(1)))
+            } else if reader.has("rateLimit.window") {
+                throw .invalid("rateLimit.requests", expected: "a whole number of 1 or more, as rateLimit.window needs it")
             }
             rateLimit = Rate(
                 limits: limits, learnsFromServers: try reader.bool("rateLimit.learnsFromServers") ?? limiterDefaults.learnsFromServers,

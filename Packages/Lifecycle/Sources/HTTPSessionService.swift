@@ -15,12 +15,13 @@ import ServiceLifecycle
 /// import ServiceLifecycle
 ///
 /// let session = HTTPSession()
-/// let group = ServiceGroup(services: [app, HTTPSessionService(session)], gracefulShutdownSignals: [.sigterm], logger: logger)
+/// let group = ServiceGroup(services: [HTTPSessionService(session), app], gracefulShutdownSignals: [.sigterm], logger: logger)
 /// try await group.run()
 /// ```
 ///
-/// Put it after the services that call through the session: a group shuts its services down in
-/// reverse order, so the app stops taking requests before the session stops taking calls.
+/// Put it before the services that call through the session: a group shuts its services down
+/// in reverse order, one after the other, so the app stops taking requests and answers those it
+/// has before the session stops taking calls.
 public struct HTTPSessionService: Service {
     /// The session it runs.
     public let session: HTTPSession

@@ -32,6 +32,10 @@ import Synchronization
 //   IMAGES=1                       ImageCache: memory hit, disk hit, a burst of 100 against a network GET
 //   MIDDLEWARE=1                   one no-op middleware against none (MiddlewareCases.swift); with
 //                                  CYCLE_ONLY=1, MIDDLEWARE=N puts N no-op middleware in the path
+//   RESILIENCE=1                   each resilience stage (breaker, rate limit, bulkhead, hedging,
+//                                  all four), set so that none acts, against none
+//                                  (ResilienceCases.swift); with CYCLE_ONLY=1, RESILIENCE=NAME
+//                                  puts that stage in the path
 //   TRACING=1                      an in-memory tracer, and an in-memory metrics backend, each
 //                                  against neither (TracingCases.swift)
 //   SERVICE=1                      HTTPService.request against HTTPCycle.get of the URL it expands
@@ -272,6 +276,11 @@ if getenv("MIDDLEWARE") != nil, getenv("CYCLE_ONLY") == nil {
     allCases = middlewareCases
     for middlewareSession in middlewareSessions { shutdowns.append { try await middlewareSession.shutdown() } }
 }
+if getenv("RESILIENCE") != nil, getenv("CYCLE_ONLY") == nil {
+    let (resilienceCases, resilienceSessions) = resilienceCases(hello: hello)
+    allCases = resilienceCases
+    for resilienceSession in resilienceSessions { shutdowns.append { try await resilienceSession.shutdown() } }
+}
 if getenv("TRACING") != nil {
     let (tracingCases, tracingSessions) = tracingCases(hello: hello)
     allCases = tracingCases
@@ -292,7 +301,9 @@ if getenv("CYCLE_ONLY") != nil {
     // it, the transport alone, so that the difference is the cycle's own cost.
     let transport = InstantTransport(yields: getenv("YIELD") != nil)
     let steps = ProcessInfo.processInfo.environment["MIDDLEWARE"].flatMap { Int($0) } ?? 0
-    let instant = HTTPSession(configuration: .init { $0.middleware = Array(repeating: NoOpMiddleware(), count: steps); $0.customTransport = transport })
+    let instant = HTTPSession(configuration: .init { $0.middleware = Array(repeating: NoOpMiddleware(), count: steps)
+        $0.networkMiddleware = ResilienceStage.stages(named: ProcessInfo.processInfo.environment["RESILIENCE"])
+        $0.customTransport = transport })
     // DISTINCT_URLS=1: a URL no request used before (a query of its own), so that the session's
     // memo of recent URLs never answers and each request pays Foundation's parse.
     // The strings are made before the blocks, so that only their parse is measured.
