@@ -4,10 +4,9 @@ import JewzTestSupport
 import Testing
 
 /// `jewz bench --rate` against a rate-limited Sandbox endpoint, through the built binary: a
-/// claim about the server's count of arrivals, which a child process starved by the rest of the
-/// suite can blur (three 429s in 12 were seen once under the full suite on 2 cores), so it runs
-/// alone with the heavy tests (`JEWZ_HEAVY_TESTS=1 swift test --filter Heavy`). The same
-/// property is held in process by `RateLimiterTests` in the plain suite.
+/// claim about the server's count of arrivals, so it runs alone with the heavy tests
+/// (`JEWZ_HEAVY_TESTS=1 swift test --filter Heavy`), where nothing else starves the child or the
+/// Sandbox. The same property is held in process by `RateLimiterTests` in the plain suite.
 @Suite(.enabled(if: heavyTestsEnabled)) struct HeavyRateLimitCommandTests {
     @Test func benchAtARateTheServerAllowsGetsNo429() async throws {
         let sandbox = try await Sandbox.start()
@@ -23,6 +22,29 @@ import Testing
         #expect(sandbox.router.rateLimitCounts(forKey: "flood").refused > 0, "\(unlimited.output)")
 
         let wrong = try await runJewz(["bench", url, "--rate", "fast"])
+        #expect(wrong.status == 1 && wrong.error.contains("--rate takes N, N/s or N/SECONDSs"), "\(wrong.error)")
+        try await sandbox.shutdown()
+    }
+
+    @Test func runsOfJewzAtTheSameTimeShareTheirRate() async throws {
+        let sandbox = try await Sandbox.start()
+        let state = try makeScratchDirectory(prefix: "jewz-rate")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let url = sandbox.url("/ratelimited?key=script&limit=5&window=1")
+        // Twelve runs at once, as a script's `&` would start them: five go, the others wait
+        // for turns in the windows after.
+        let started = ContinuousClock.now
+        let runs = try await withThrowingTaskGroup(of: JewzRun.self) { group in
+            for _ in 0..<12 {
+                group.addTask { try await runJewz([url, "--rate", "5/s"], environment: ["XDG_STATE_HOME": state.path]) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.error))")
+        #expect(sandbox.router.rateLimitCounts(forKey: "script") == (12, 0))
+        #expect(elapsed >= .seconds(2), "the eleventh and twelfth go in the third window")
+        let wrong = try await runJewz([url, "--rate", "fast"], environment: ["XDG_STATE_HOME": state.path])
         #expect(wrong.status == 1 && wrong.error.contains("--rate takes N, N/s or N/SECONDSs"), "\(wrong.error)")
         try await sandbox.shutdown()
     }

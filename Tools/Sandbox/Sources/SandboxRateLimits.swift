@@ -24,9 +24,12 @@ final class SandboxRateLimits: Sendable {
         guard let key = value("key"), let limit = Int(value("limit") ?? "10"), (1...10_000).contains(limit),
             let window = Int(value("window") ?? "1"), (1...3600).contains(window)
         else { return .text("ratelimited needs key, limit 1...10000 and window 1...3600", status: 400) }
-        let now = ContinuousClock.now
         let span = Duration.seconds(window)
         let (allowed, remaining, reset) = keys.withLock { keys -> (Bool, Int, Duration) in
+            // Read under the lock, so that the log is in order: a request whose thread was held
+            // between reading the clock and taking the lock would otherwise count, in a window
+            // ending at its stale instant, the requests logged after that instant too.
+            let now = ContinuousClock.now
             var entry = keys[key] ?? Key()
             defer { keys[key] = entry }
             entry.sent.removeAll { now - $0 >= span }

@@ -64,7 +64,7 @@ struct BenchCommand: AsyncParsableCommand {
         let session = try connection.makeSession(base: await configFile.baseConfiguration())
         if idempotencyKeys { try session.update { $0.addsIdempotencyKeys = true } }
         if let rate {
-            let limit = try Self.rateLimit(rate)
+            let limit = try RateLimit(option: rate)
             // A benchmark waits its turn however long the limit asks: each request is to go.
             try session.update { $0.networkMiddleware.append(RateLimiter(.init(limits: [limit], maximumWait: .seconds(86_400)))) }
         }
@@ -116,18 +116,6 @@ struct BenchCommand: AsyncParsableCommand {
         printLine(json ? report.json.formatted() : report.text)
         if let firstError { printError("first error: \(firstError)") }
         if errors == requests { throw JewzExit.network.code }
-    }
-
-    /// The limit `--rate` describes: `N`, `N/s` or `N/SECONDSs`.
-    ///
-    /// - Throws: `ValidationError` for anything else.
-    static func rateLimit(_ text: String) throws -> RateLimit {
-        let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
-        let window = parts.count == 2 ? (parts[1] == "s" ? 1 : Int(parts[1].hasSuffix("s") ? String(parts[1].dropLast()) : parts[1])) : 1
-        guard let requests = parts.first.flatMap({ Int($0) }), requests > 0, let window, window > 0 else {
-            throw ValidationError("--rate takes N, N/s or N/SECONDSs, such as 10/s or 100/60s.")
-        }
-        return RateLimit(requests: requests, per: .seconds(window))
     }
 
     /// The delay `--hedge` describes: milliseconds (`50`) or a percentile (`p95`).

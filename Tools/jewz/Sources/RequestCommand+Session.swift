@@ -41,7 +41,10 @@ extension RequestCommand {
         let echo = RequestEcho.forPrinting(parts, offline: offline, placeholder: placeholder, redactingAuthorization: oauth.oauth2 != nil || connection.readsCredentialsFromFile)
         // The connection's own (a signer) come first, so that what is printed and logged is the
         // request as it goes on the wire, signature included; the echo stops an offline one there.
-        configuration.networkMiddleware += (echo.map { [$0] } ?? []) + (log ? [HTTPLoggingMiddleware(logger: Self.exchangeLog)] : [])
+        // --rate after the echo, so that a request not sent takes no turn, and before the log,
+        // which then shows when each exchange went.
+        let rate: [any HTTPMiddleware] = try resilience.sharedRateLimit().map { [$0] } ?? []
+        configuration.networkMiddleware += (echo.map { [$0] } ?? []) + rate + (log ? [HTTPLoggingMiddleware(logger: Self.exchangeLog)] : [])
         let trace = printing.verbose ? StageTrace() : nil
         configuration.eventMonitors = trace.map { [$0] } ?? []
         return (HTTPSession(configuration: configuration), remembered, echo, trace)

@@ -1,13 +1,30 @@
 import ArgumentParser
 import Jewzruxin
 
-/// `--retries` and `--solicited`: how hard a request tries, inside `--timeout`.
+/// `--retries`, `--solicited` and `--rate`: how hard a request tries, inside `--timeout`, and how
+/// often a script's requests may go.
 struct ResilienceOptions: ParsableArguments {
     @Option(help: "Retry a failed request up to N times: timeouts, lost connections, 408 and 503 (Retry-After honoured), with backoff; 0 never retries (default 3).")
     var retries: Int?
 
     @Flag(help: "A person asked for this request: retry failures, however many, until data arrives or --timeout ends it.")
     var solicited = false
+
+    @Option(help: "Send at most N requests to the URL's origin a second, or N per window (10, 10/s, 100/60s), counted across every jewz run on this machine: a script's loop waits its turn. A 429 or 503 with Retry-After holds later runs off too. Turns are kept in $XDG_STATE_HOME/jewz/rate (else ~/.local/state/jewz/rate).")
+    var rate: String?
+
+    /// The stage `--rate` asks for, nil without it.
+    ///
+    /// - Throws: `ValidationError` for a rate it cannot read, or with neither `XDG_STATE_HOME`
+    ///   nor `HOME` set.
+    func sharedRateLimit() throws -> SharedRateLimit? {
+        guard let rate else { return nil }
+        let limit = try RateLimit(option: rate)
+        guard let directory = SharedRateLimit.defaultDirectory() else {
+            throw ValidationError("--rate keeps its turns under XDG_STATE_HOME or HOME, and neither is set.")
+        }
+        return SharedRateLimit(limit: limit, directory: directory)
+    }
 
     /// Gives `cycle` the retry policy and solicitation asked for.
     ///

@@ -58,6 +58,30 @@ extension TourStep {
                 return Outcome("\(statuses.filter { $0 == 200 }.count) answered, \(refused) refused", expected: "12 answered, 0 refused")
             },
             TourStep(
+                title: "jewz --rate 4/s in a script: runs at the same time share their turns through a file per origin, no 429",
+                code: """
+                    for i in $(seq 10); do jewz --rate 4/s "$URL/ratelimited?limit=4&window=1" & done; wait
+                    // Each run takes its turn from ~/.local/state/jewz/rate/ORIGIN under a lock; here two
+                    // sessions with the same stage stand in for the runs:
+                    let stage = SharedRateLimit(limit: RateLimit(requests: 4, per: .seconds(1)), directory: turns)
+                    """
+            ) {
+                let turns = FileManager.default.temporaryDirectory.appendingPathComponent("jewz-tour-rate-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: turns) }
+                let stage = SharedRateLimit(limit: RateLimit(requests: 4, per: .seconds(1)), directory: turns)
+                let runs = (0..<2).map { _ in HTTPSession(configuration: .init { $0.networkMiddleware = [stage]; $0.retryPolicy = .never }) }
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<10 {
+                        let run = runs[index % 2]
+                        group.addTask { try await HTTPCycle.get(url("/ratelimited?key=tour-script&limit=4&window=1"), session: run).statusCode }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                for run in runs { try await run.shutdown() }
+                let refused = sandbox.router.rateLimitCounts(forKey: "tour-script").refused
+                return Outcome("\(statuses.filter { $0 == 200 }.count) answered, \(refused) refused", expected: "10 answered, 0 refused")
+            },
+            TourStep(
                 title: "A hedged GET: when the first attempt is slow, a second goes out after 50 ms, the first answer wins and the slow one is cancelled",
                 code: """
                     let hedging = Hedging(.init(delay: .fixed(.milliseconds(50))))   // or .percentile(0.95, minimum: …)

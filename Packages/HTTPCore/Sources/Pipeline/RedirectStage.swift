@@ -105,10 +105,3 @@ struct RedirectStage: HTTPMiddleware {
         return next
     }
 }
-
-extension URL {
-    /// Scheme, host and port, the default port written out: what credentials are bound to.
-    package var origin: String {
-        "\(scheme?.lowercased() ?? "")://\(host?.lowercased() ?? ""):\(effectivePort)"
-    }
-}

@@ -6,7 +6,8 @@ import JewzLocking
 /// server asked it to hold off.
 ///
 /// A turn is kept at the instant its call is to leave; while the call is on its way it counts
-/// as now (the server may see it at any moment); once its answer came back, at that instant:
+/// as now (the server may see it at any moment); once its answer came back, at that instant
+/// (in ``AnswerLog``, in order):
 /// the server saw the call no later, so a window counted from it never holds more than the
 /// server counts, however long the calls took to arrive. A call that waited checks its turn
 /// again when it comes (``confirm(_:)``), as the calls before it may not have been answered yet.
@@ -18,10 +19,11 @@ final class RateLedger: Sendable {
         let at: ContinuousClock.Instant
     }
 
+    /// A turn whose answer has not come back: its call waits for it, or is on its way.
     private struct Turn {
         var number: Int
         var at: ContinuousClock.Instant
-        /// Whether the call left and its answer has not come back.
+        /// Whether the call left.
         var onItsWay = false
     }
 
@@ -30,7 +32,8 @@ final class RateLedger: Sendable {
         /// not been heard, and one call at a time goes.
         var answered = false
         var learned: [RateLimit] = []
-        var turns: [Turn] = []
+        var pending: [Turn] = []
+        var answers = AnswerLog()
         var heldUntil: ContinuousClock.Instant?
     }
 
@@ -39,7 +42,7 @@ final class RateLedger: Sendable {
         var nextNumber = 0
     }
 
-    /// The most turns kept per origin, whatever the limits say, and while none is known: the
+    /// The most answers kept per origin, whatever the limits say, and while none is known: the
     /// calls made before an origin announces its limit count against it once it does.
     private static let maximumTurns = 10_000
     private static let turnsKeptUnlimited = 1000
@@ -65,24 +68,23 @@ final class RateLedger: Sendable {
     ///   maximum wait; nothing is held then.
     func reserve(at origin: String, maximumWait: Duration? = nil) throws(ResilienceError) -> Reservation {
         let maximumWait = maximumWait.map { max($0, .zero) } ?? configuration.maximumWait
-        let now = ContinuousClock.now
         let result: Result<Reservation, ResilienceError> = state.withLock { state in
+            // Read under the lock, as every instant of the ledger is: answers are then kept in order.
+            let now = ContinuousClock.now
             if state.origins[origin] == nil, state.origins.count >= Self.maximumOrigins { Self.evictIdle(&state.origins, at: now) }
             var entry = state.origins[origin] ?? Origin()
             defer { state.origins[origin] = entry }
             let limits = configuration.limits + entry.learned
             let longest = limits.map { Self.padded($0.window) }.max() ?? Self.horizonUnlimited
-            entry.turns.removeAll { now - $0.at >= max(longest, Self.horizonUnlimited) }
-            let earliest = max(now, entry.heldUntil ?? now, entry.turns.map(\.at).max() ?? now)
-            var turn = Self.turn(from: earliest, limits: limits, others: entry.turns, now: now)
-            if waitsForFirstAnswer(entry, others: entry.turns) { turn = max(turn, now + Self.firstAnswerPoll) }
+            entry.answers.forget(before: now - max(longest, Self.horizonUnlimited), keepingAtMost: limits.isEmpty ? Self.turnsKeptUnlimited : Self.maximumTurns)
+            let earliest = max(now, entry.heldUntil ?? now, entry.pending.map(\.at).max() ?? now)
+            var turn = Self.turn(from: earliest, limits: limits, answers: entry.answers, others: entry.pending, now: now)
+            if waitsForFirstAnswer(entry, others: entry.pending) { turn = max(turn, now + Self.firstAnswerPoll) }
             guard turn - now <= maximumWait else {
                 return .failure(.rateLimited(origin: origin, until: turn, wait: turn - now))
             }
             defer { state.nextNumber += 1 }
-            entry.turns.append(Turn(number: state.nextNumber, at: turn, onItsWay: turn <= now))
-            let kept = limits.isEmpty ? Self.turnsKeptUnlimited : Self.maximumTurns
-            if entry.turns.count > kept { entry.turns.removeFirst(entry.turns.count - kept) }
+            entry.pending.append(Turn(number: state.nextNumber, at: turn, onItsWay: turn <= now))
             return .success(Reservation(origin: origin, number: state.nextNumber, at: turn))
         }
         return try result.get()
@@ -92,18 +94,19 @@ final class RateLedger: Sendable {
     /// at now, on its way), or the later instant its turn moved to, as calls before it are still
     /// on their way.
     func confirm(_ reservation: Reservation) -> ContinuousClock.Instant? {
-        let now = ContinuousClock.now
-        return state.withLock { state in
-            guard var entry = state.origins[reservation.origin], let index = entry.turns.firstIndex(where: { $0.number == reservation.number }) else {
+        state.withLock { state in
+            let now = ContinuousClock.now
+            guard var entry = state.origins[reservation.origin], let index = entry.pending.firstIndex(where: { $0.number == reservation.number }) else {
                 return nil
             }
             defer { state.origins[reservation.origin] = entry }
-            var others = entry.turns
+            var others = entry.pending
             others.remove(at: index)
-            var turn = Self.turn(from: max(now, entry.heldUntil ?? now), limits: configuration.limits + entry.learned, others: others, now: now)
+            var turn = Self.turn(
+                from: max(now, entry.heldUntil ?? now), limits: configuration.limits + entry.learned, answers: entry.answers, others: others, now: now)
             if waitsForFirstAnswer(entry, others: others) { turn = max(turn, now + Self.firstAnswerPoll) }
-            entry.turns[index].at = max(turn, now)
-            entry.turns[index].onItsWay = turn <= now
+            entry.pending[index].at = max(turn, now)
+            entry.pending[index].onItsWay = turn <= now
             return turn > now ? turn : nil
         }
     }
@@ -111,16 +114,17 @@ final class RateLedger: Sendable {
     /// Keeps the call of `reservation` at the instant its answer came, or drops its turn when
     /// it never left (`sent` false: cancelled while it waited).
     func finish(_ reservation: Reservation, sent: Bool) {
-        let now = ContinuousClock.now
         state.withLock { state in
-            guard let index = state.origins[reservation.origin]?.turns.firstIndex(where: { $0.number == reservation.number }) else { return }
-            if sent {
-                state.origins[reservation.origin]?.turns[index].at = now
-                state.origins[reservation.origin]?.turns[index].onItsWay = false
-                state.origins[reservation.origin]?.answered = true
-            } else {
-                state.origins[reservation.origin]?.turns.remove(at: index)
+            let now = ContinuousClock.now
+            guard var entry = state.origins[reservation.origin], let index = entry.pending.firstIndex(where: { $0.number == reservation.number }) else {
+                return
             }
+            entry.pending.remove(at: index)
+            if sent {
+                entry.answers.append(now)
+                entry.answered = true
+            }
+            state.origins[reservation.origin] = entry
         }
     }
 
@@ -133,20 +137,26 @@ final class RateLedger: Sendable {
         configuration.learnsFromServers && !entry.answered && others.contains { $0.onItsWay }
     }
 
-    /// The earliest instant from `earliest` at which every limit has room beside `others`, a
-    /// call on its way counted at `now`.
+    /// The earliest instant from `earliest` (now or later) at which every limit has room beside
+    /// the answers and the `others` pending, a call on its way counted at `now`.
+    ///
+    /// The answers are all at or before now, in order: a window's count of them is a search,
+    /// not a pass over all of them, and only the last of them are looked at when a limit is full.
     private static func turn(
-        from earliest: ContinuousClock.Instant, limits: [RateLimit], others: [Turn], now: ContinuousClock.Instant
+        from earliest: ContinuousClock.Instant, limits: [RateLimit], answers: AnswerLog, others: [Turn], now: ContinuousClock.Instant
     ) -> ContinuousClock.Instant {
+        let pending = others.map { $0.onItsWay ? max($0.at, now) : $0.at }
         var turn = earliest
         // Each limit may push the turn later; a pass with no change settles it.
         for _ in 0...limits.count {
             var moved = false
             for limit in limits {
                 let window = padded(limit.window)
-                let recent = others.lazy.map { $0.onItsWay ? max($0.at, now) : $0.at }.filter { $0 <= turn && turn - $0 < window }.sorted()
-                guard recent.count >= limit.requests else { continue }
-                turn = recent[recent.count - limit.requests] + window
+                let inWindow = pending.filter { $0 <= turn && turn - $0 < window }
+                let answered = answers.count(after: turn - window)
+                guard answered + inWindow.count >= limit.requests else { continue }
+                let latest = (answers.last(min(answered, limit.requests)) + inWindow).sorted()
+                turn = latest[latest.count - limit.requests] + window
                 moved = true
             }
             if !moved { break }
@@ -202,7 +212,7 @@ final class RateLedger: Sendable {
     /// Drops the origins with no turn in their longest window and no hold.
     private static func evictIdle(_ origins: inout [String: Origin], at now: ContinuousClock.Instant) {
         origins = origins.filter { _, entry in
-            entry.heldUntil.map { $0 > now } == true || entry.turns.contains { now - $0.at < .seconds(3600) }
+            entry.heldUntil.map { $0 > now } == true || !entry.pending.isEmpty || entry.answers.latest.map { now - $0 < .seconds(3600) } == true
         }
     }
 }
