@@ -13,6 +13,15 @@ final class LatencyBook: Sendable {
     private struct Ring {
         var samples: [Duration] = []
         var next = 0
+
+        mutating func note(_ latency: Duration) {
+            if samples.count < LatencyBook.kept {
+                samples.append(latency)
+            } else {
+                samples[next] = latency
+            }
+            next = (next + 1) % LatencyBook.kept
+        }
     }
 
     private let rings = Mutex<[String: Ring]>([:])
@@ -21,14 +30,8 @@ final class LatencyBook: Sendable {
     func record(_ latency: Duration, for origin: String) {
         rings.withLock { rings in
             if rings[origin] == nil, rings.count >= Self.maximumOrigins { rings.removeAll(keepingCapacity: true) }
-            var ring = rings[origin] ?? Ring()
-            if ring.samples.count < Self.kept {
-                ring.samples.append(latency)
-            } else {
-                ring.samples[ring.next] = latency
-            }
-            ring.next = (ring.next + 1) % Self.kept
-            rings[origin] = ring
+            // In place: a copy taken out of the dictionary would copy its samples at each call.
+            rings[origin, default: Ring()].note(latency)
         }
     }
 

@@ -72,22 +72,29 @@ final class RateLedger: Sendable {
             // Read under the lock, as every instant of the ledger is: answers are then kept in order.
             let now = ContinuousClock.now
             if state.origins[origin] == nil, state.origins.count >= Self.maximumOrigins { Self.evictIdle(&state.origins, at: now) }
-            var entry = state.origins[origin] ?? Origin()
-            defer { state.origins[origin] = entry }
-            let limits = configuration.limits + entry.learned
-            let longest = limits.map { Self.padded($0.window) }.max() ?? Self.horizonUnlimited
-            entry.answers.forget(before: now - max(longest, Self.horizonUnlimited), keepingAtMost: limits.isEmpty ? Self.turnsKeptUnlimited : Self.maximumTurns)
-            let earliest = max(now, entry.heldUntil ?? now, entry.pending.map(\.at).max() ?? now)
-            var turn = Self.turn(from: earliest, limits: limits, answers: entry.answers, others: entry.pending, now: now)
-            if waitsForFirstAnswer(entry, others: entry.pending) { turn = max(turn, now + Self.firstAnswerPoll) }
-            guard turn - now <= maximumWait else {
-                return .failure(.rateLimited(origin: origin, until: turn, wait: turn - now))
-            }
-            defer { state.nextNumber += 1 }
-            entry.pending.append(Turn(number: state.nextNumber, at: turn, onItsWay: turn <= now))
-            return .success(Reservation(origin: origin, number: state.nextNumber, at: turn))
+            let number = state.nextNumber
+            // In place: an entry copied out of the dictionary would copy its answers at each call.
+            let result = reserve(number, in: &state.origins[origin, default: Origin()], origin: origin, now: now, maximumWait: maximumWait)
+            if case .success = result { state.nextNumber += 1 }
+            return result
         }
         return try result.get()
+    }
+
+    private func reserve(
+        _ number: Int, in entry: inout Origin, origin: String, now: ContinuousClock.Instant, maximumWait: Duration
+    ) -> Result<Reservation, ResilienceError> {
+        let limits = configuration.limits + entry.learned
+        let longest = limits.map { Self.padded($0.window) }.max() ?? Self.horizonUnlimited
+        entry.answers.forget(before: now - max(longest, Self.horizonUnlimited), keepingAtMost: limits.isEmpty ? Self.turnsKeptUnlimited : Self.maximumTurns)
+        let earliest = max(now, entry.heldUntil ?? now, entry.pending.map(\.at).max() ?? now)
+        var turn = Self.turn(from: earliest, limits: limits, answers: entry.answers, others: entry.pending, now: now)
+        if waitsForFirstAnswer(entry, others: entry.pending) { turn = max(turn, now + Self.firstAnswerPoll) }
+        guard turn - now <= maximumWait else {
+            return .failure(.rateLimited(origin: origin, until: turn, wait: turn - now))
+        }
+        entry.pending.append(Turn(number: number, at: turn, onItsWay: turn <= now))
+        return .success(Reservation(origin: origin, number: number, at: turn))
     }
 
     /// Whether the call holding `reservation` may go now: `nil` when it may (its turn is kept
@@ -96,19 +103,21 @@ final class RateLedger: Sendable {
     func confirm(_ reservation: Reservation) -> ContinuousClock.Instant? {
         state.withLock { state in
             let now = ContinuousClock.now
-            guard var entry = state.origins[reservation.origin], let index = entry.pending.firstIndex(where: { $0.number == reservation.number }) else {
-                return nil
-            }
-            defer { state.origins[reservation.origin] = entry }
-            var others = entry.pending
-            others.remove(at: index)
-            var turn = Self.turn(
-                from: max(now, entry.heldUntil ?? now), limits: configuration.limits + entry.learned, answers: entry.answers, others: others, now: now)
-            if waitsForFirstAnswer(entry, others: others) { turn = max(turn, now + Self.firstAnswerPoll) }
-            entry.pending[index].at = max(turn, now)
-            entry.pending[index].onItsWay = turn <= now
-            return turn > now ? turn : nil
+            guard state.origins[reservation.origin] != nil else { return nil }
+            return confirm(reservation.number, in: &state.origins[reservation.origin, default: Origin()], now: now)
         }
+    }
+
+    private func confirm(_ number: Int, in entry: inout Origin, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard let index = entry.pending.firstIndex(where: { $0.number == number }) else { return nil }
+        var others = entry.pending
+        others.remove(at: index)
+        var turn = Self.turn(
+            from: max(now, entry.heldUntil ?? now), limits: configuration.limits + entry.learned, answers: entry.answers, others: others, now: now)
+        if waitsForFirstAnswer(entry, others: others) { turn = max(turn, now + Self.firstAnswerPoll) }
+        entry.pending[index].at = max(turn, now)
+        entry.pending[index].onItsWay = turn <= now
+        return turn > now ? turn : nil
     }
 
     /// Keeps the call of `reservation` at the instant its answer came, or drops its turn when
@@ -116,15 +125,17 @@ final class RateLedger: Sendable {
     func finish(_ reservation: Reservation, sent: Bool) {
         state.withLock { state in
             let now = ContinuousClock.now
-            guard var entry = state.origins[reservation.origin], let index = entry.pending.firstIndex(where: { $0.number == reservation.number }) else {
-                return
-            }
-            entry.pending.remove(at: index)
-            if sent {
-                entry.answers.append(now)
-                entry.answered = true
-            }
-            state.origins[reservation.origin] = entry
+            guard state.origins[reservation.origin] != nil else { return }
+            Self.finish(reservation.number, in: &state.origins[reservation.origin, default: Origin()], sent: sent, now: now)
+        }
+    }
+
+    private static func finish(_ number: Int, in entry: inout Origin, sent: Bool, now: ContinuousClock.Instant) {
+        guard let index = entry.pending.firstIndex(where: { $0.number == number }) else { return }
+        entry.pending.remove(at: index)
+        if sent {
+            entry.answers.append(now)
+            entry.answered = true
         }
     }
 
@@ -183,10 +194,11 @@ final class RateLedger: Sendable {
         if let exhausted = Self.exhaustedFor(headers) { hold = max(hold ?? .zero, exhausted) }
         guard !policies.isEmpty || hold != nil else { return }
         state.withLock { state in
-            var entry = state.origins[origin] ?? Origin()
-            if !policies.isEmpty { entry.learned = policies }
-            if let hold, hold > .zero { entry.heldUntil = max(entry.heldUntil ?? now, now + min(hold, .seconds(3600))) }
-            state.origins[origin] = entry
+            if !policies.isEmpty { state.origins[origin, default: Origin()].learned = policies }
+            if let hold, hold > .zero {
+                let until = max(state.origins[origin]?.heldUntil ?? now, now + min(hold, .seconds(3600)))
+                state.origins[origin, default: Origin()].heldUntil = until
+            }
         }
     }
 
