@@ -7,6 +7,8 @@ struct HedgeRace {
     let settings: Hedging.Configuration
     let delay: Duration
     let origin: String
+    /// The stage's timer, which the delay is waited on.
+    let clock: HedgeClock
 
     private enum Event: Sendable {
         case answered(HTTPResponse, attempt: Int)
@@ -39,8 +41,8 @@ struct HedgeRace {
                 }
                 if started < settings.maximumAttempts, !timerRunning {
                     timerRunning = true
-                    group.addTask { [delay] in
-                        try? await Task.sleep(for: delay)
+                    group.addTask { [clock, delay] in
+                        await clock.wait(until: .now + delay)
                         return .delayPassed
                     }
                 }

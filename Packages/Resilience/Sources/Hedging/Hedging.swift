@@ -62,6 +62,7 @@ public struct Hedging: HTTPMiddleware {
     /// The configuration it was made with.
     public let configuration: Configuration
     private let latencies: LatencyBook
+    private let clock = HedgeClock()
 
     /// `hedging`, as the stage events and `jewz -v` call it.
     public var name: String { "hedging" }
@@ -88,7 +89,7 @@ public struct Hedging: HTTPMiddleware {
         guard settings.maximumAttempts > 1, Self.isSafeToSendTwice(request) else {
             return try await measured(request, next: next, origin: origin)
         }
-        let race = HedgeRace(settings: settings, delay: delay(settings.delay, origin: origin), origin: origin)
+        let race = HedgeRace(settings: settings, delay: delay(settings.delay, origin: origin), origin: origin, clock: clock)
         return try await race.run { try await measured(request, next: next, origin: origin) }
     }
 
