@@ -16,9 +16,7 @@ enum ResilienceStage: String, CaseIterable {
         case .breaker: [CircuitBreaker()]
         case .rateLimit: [RateLimiter(.init(limits: [RateLimit(requests: 1_000_000_000, per: .seconds(1))]))]
         case .bulkhead: [Bulkhead(maximumConcurrentCalls: 1_024)]
-        // Longer than any answer here takes, so that no hedge goes out. Not minutes: a cancelled
-        // Task.sleep keeps its timer in the executor until its deadline, so that a long delay
-        // measures thousands of dead timers rather than the stage.
+        // Longer than any answer here takes, so that no hedge goes out.
         case .hedging: [Hedging(.init(delay: .fixed(.milliseconds(200))))]
         case .all: [Self.hedging, .breaker, .bulkhead, .rateLimit].flatMap(\.middleware)
         }

@@ -18,6 +18,9 @@ enum GatewayRouter {
 
     static func make(upstreams: Upstreams) -> Router<BasicRequestContext> {
         let router = Router()
+        // A server span per request; the session's calls to the upstreams are its children
+        // and carry its trace to them (`traceparent`) once the program bootstraps a tracer.
+        router.add(middleware: TracingMiddleware())
         router.get("health") { _, _ in "ok" }
         router.get("products/:id") { request, context -> Response in
             let id = try context.parameters.require("id")

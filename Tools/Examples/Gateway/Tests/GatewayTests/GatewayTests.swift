@@ -59,6 +59,34 @@ struct GatewayTests {
         #expect(run.status == .exited(0), "\(run.log)")
     }
 
+    @Test func theSessionsRateLimitKeepsABurstUnderTheUpstreamsLimit() async throws {
+        let catalog = try await Upstream.start()
+        let prices = try await Upstream.start(limit: 5)
+        defer { Task { await catalog.stop(); await prices.stop() } }
+        // 5 a second, as the price service allows: a burst of 12 waits its turns instead of
+        // collecting 429s (the catalog is far from its limit: the stage keeps one per origin).
+        let json = """
+            {"gateway": {"port": 0}, "upstreams": {"catalog": "\(catalog.url)", "prices": "\(prices.url)"},
+             "http": {"retry": {"maximumCount": 0}, "rateLimit": {"requests": 5, "window": 1}}}
+            """
+        let answers = Locked<[ProductCall]>([])
+        let run = try await runGateway(json: json) { gateway in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        let call = try await product("burst-\(index)", from: gateway)
+                        answers.withLock { $0.append(call) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        #expect(run.status == .exited(0), "\(run.log)")
+        let received = answers.withLock { $0 }
+        #expect(received.count == 12 && received.allSatisfy { $0.answer?.price == 9.5 }, "\(received)")
+        #expect(prices.refused == 0 && prices.answered == 12)
+    }
+
     @Test func sigtermMidTrafficFinishesEveryCallInFlightAndExitsCleanly() async throws {
         let catalog = try await Upstream.start()
         let prices = try await Upstream.start()

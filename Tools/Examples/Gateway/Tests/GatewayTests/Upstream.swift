@@ -10,6 +10,10 @@ final class Upstream: Sendable {
     let port: Int
     private let served = Atomic(0)
     private let arrivals = Atomic(0)
+    private let refusals = Atomic(0)
+    /// The most price answers it gives in any second.
+    private let limit: Int
+    private let answeredAt = Mutex<[ContinuousClock.Instant]>([])
     private let running = Mutex<Task<Void, any Error>?>(nil)
 
     var url: String { "http://127.0.0.1:\(port)" }
@@ -17,17 +21,31 @@ final class Upstream: Sendable {
     var answered: Int { served.load(ordering: .relaxed) }
     /// How many requests have reached it, answered or not.
     var arrived: Int { arrivals.load(ordering: .relaxed) }
+    /// How many requests it refused with 429.
+    var refused: Int { refusals.load(ordering: .relaxed) }
 
-    private init(port: Int) {
+    private init(port: Int, limit: Int) {
         self.port = port
+        self.limit = limit
     }
 
-    /// An upstream on a port the system picks.
-    static func start() async throws -> Upstream {
+    /// Whether a price answer fits in the last second's limit; it is counted when it does.
+    private func admits() -> Bool {
+        answeredAt.withLock { log in
+            let now = ContinuousClock.now
+            log.removeAll { now - $0 >= .seconds(1) }
+            guard log.count < limit else { return false }
+            log.append(now)
+            return true
+        }
+    }
+
+    /// An upstream on a port the system picks, answering at most `limit` price requests a second.
+    static func start(limit: Int = 1_000_000) async throws -> Upstream {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Self.serve(port: 0, counting: nil, reportingPortTo: continuation)
         guard let port = try await firstPort(ports, of: task) else { throw UpstreamError.didNotStart }
-        let upstream = Upstream(port: port)
+        let upstream = Upstream(port: port, limit: limit)
         task.cancel()
         _ = try? await task.value
         try await upstream.restart()
@@ -72,6 +90,11 @@ final class Upstream: Sendable {
         }
         router.get("prices/:id") { request, context -> Response in
             let id = try context.parameters.require("id")
+            // At most `limit` answers in any second; past it, 429 as an API's rate limit does.
+            guard upstream?.admits() ?? true else {
+                upstream?.refusals.add(1, ordering: .relaxed)
+                return Response(status: .tooManyRequests)
+            }
             upstream?.served.add(1, ordering: .relaxed)
             return json(#"{"id": "\#(id)", "price": 9.5}"#, cacheControl: "no-store")
         }
