@@ -15,4 +15,14 @@ private enum Packages_HTTPTypes_Sources_Documentation_docc_JewzHTTPTypes_md {
         let outgoing = try HTTPTypes.HTTPRequest(JewzHTTPCore.HTTPRequest(url: url))
         let incoming = try JewzHTTPCore.HTTPRequest(outgoing)
     }
+
+    // Packages/HTTPTypes/Sources/Documentation.docc/JewzHTTPTypes.md:33
+    static func example33() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
+
+        let streamed = try await session.stream(JewzHTTPCore.HTTPRequest(url: url))
+        let head = try HTTPTypes.HTTPResponse(streamed.head)    // what a server writes first
+        print(head.status.code, head.headerFields.count)
+    }
 }
