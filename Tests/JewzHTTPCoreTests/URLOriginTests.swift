@@ -26,7 +26,7 @@ import Testing
         "http://example.com:/", "http://example.com:123456/", "http+unix://%2Ftmp%2Fsock/path",
     ])
     func anythingElseGoesThroughFoundationsParts(text: String) throws {
-        guard let url = URL(string: text) else { return }
+        let url = try #require(URL(string: text))
         #expect(url.plainOrigin == nil, "\(text)")
         #expect(url.origin == url.partsOrigin)
     }

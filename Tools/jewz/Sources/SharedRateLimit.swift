@@ -92,7 +92,7 @@ struct RateTurnFile {
             let last = contents.turns.map(\.at).max() ?? now
             let turn = Self.turn(from: max(now, contents.heldUntil ?? now, last), limit: limit, others: contents.turns, now: now)
             contents.turns.append(Turn(at: turn, process: process, token: token, sent: turn <= now, done: false))
-            return turn > now ? .milliseconds(Int64(((turn - now) * 1000).rounded(.up))) : nil
+            return Self.wait(until: turn, from: now)
         }
     }
 
@@ -106,7 +106,7 @@ struct RateTurnFile {
             let turn = Self.turn(from: max(now, contents.heldUntil ?? now), limit: limit, others: others, now: now)
             contents.turns[index].at = max(turn, now)
             contents.turns[index].sent = turn <= now
-            return turn > now ? .milliseconds(Int64(((turn - now) * 1000).rounded(.up))) : nil
+            return Self.wait(until: turn, from: now)
         }
     }
 
@@ -131,7 +131,7 @@ struct RateTurnFile {
     /// The earliest instant from `earliest` at which `limit` has room beside `others`: a call
     /// on its way counts as now, one answered at its answer, one waiting at its planned turn.
     private static func turn(from earliest: Double, limit: RateLimit, others: [Turn], now: Double) -> Double {
-        let window = padded(limit.window.inSeconds)
+        let window = limit.paddedWindow.inSeconds
         let instants = others.map { $0.sent && !$0.done && isAlive($0.process) ? now : $0.at }
         var turn = earliest
         for _ in 0..<8 {
@@ -142,9 +142,9 @@ struct RateTurnFile {
         return turn
     }
 
-    /// A twentieth longer (50 ms at least), for the time requests take to arrive.
-    private static func padded(_ window: Double) -> Double {
-        window + max(window / 20, 0.05)
+    /// How long from `now` until `turn`, in whole milliseconds; nil when it has come.
+    private static func wait(until turn: Double, from now: Double) -> Duration? {
+        turn > now ? .milliseconds(Int64(((turn - now) * 1000).rounded(.up))) : nil
     }
 
     private static func isAlive(_ process: Int32) -> Bool {
@@ -163,7 +163,7 @@ struct RateTurnFile {
         // A file another version wrote, or cut short, starts again empty rather than stopping jewz.
         var contents = (try? JSONDecoder().decode(Contents.self, from: data)) ?? Contents()
         let now = Date().timeIntervalSince1970
-        let window = Self.padded(limit.window.inSeconds)
+        let window = limit.paddedWindow.inSeconds
         contents.turns.removeAll { now - $0.at >= window && ($0.done || !Self.isAlive($0.process)) }
         if let held = contents.heldUntil, held < now { contents.heldUntil = nil }
         let result = try change(&contents, now)

@@ -85,7 +85,7 @@ final class RateLedger: Sendable {
         _ number: Int, in entry: inout Origin, origin: String, now: ContinuousClock.Instant, maximumWait: Duration
     ) -> Result<Reservation, ResilienceError> {
         let limits = configuration.limits + entry.learned
-        let longest = limits.map { Self.padded($0.window) }.max() ?? Self.horizonUnlimited
+        let longest = limits.map(\.paddedWindow).max() ?? Self.horizonUnlimited
         entry.answers.forget(before: now - max(longest, Self.horizonUnlimited), keepingAtMost: limits.isEmpty ? Self.turnsKeptUnlimited : Self.maximumTurns)
         let earliest = max(now, entry.heldUntil ?? now, entry.pending.map(\.at).max() ?? now)
         var turn = Self.turn(from: earliest, limits: limits, answers: entry.answers, others: entry.pending, now: now)
@@ -162,7 +162,7 @@ final class RateLedger: Sendable {
         for _ in 0...limits.count {
             var moved = false
             for limit in limits {
-                let window = padded(limit.window)
+                let window = limit.paddedWindow
                 let inWindow = pending.filter { $0 <= turn && turn - $0 < window }
                 let answered = answers.count(after: turn - window)
                 guard answered + inWindow.count >= limit.requests else { continue }
@@ -173,12 +173,6 @@ final class RateLedger: Sendable {
             if !moved { break }
         }
         return turn
-    }
-
-    /// `window` a twentieth longer (50 ms at least), for the time calls take to arrive: a call
-    /// that left just inside a window must not land just outside it.
-    private static func padded(_ window: Duration) -> Duration {
-        window + max(window / 20, .milliseconds(50))
     }
 
     /// Takes what `response` announces of `origin`'s limits: its policy, and a hold when it

@@ -15,6 +15,13 @@ public struct RateLimit: Sendable, Hashable {
 }
 
 extension RateLimit {
+    /// The window a twentieth longer (50 ms at least), for the time calls take to arrive: a call
+    /// that left just inside a window must not land just outside it. What a limiter counts a
+    /// window over.
+    package var paddedWindow: Duration {
+        window + max(window / 20, .milliseconds(50))
+    }
+
     /// The limits a `RateLimit-Policy` field announces (draft-ietf-httpapi-ratelimit-headers):
     /// the early drafts' `10;w=1, 1000;w=3600` and the later `"default";q=10;w=1`. Items
     /// without a quota or a window are left out; at most four are kept.

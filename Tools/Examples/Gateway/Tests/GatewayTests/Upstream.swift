@@ -7,7 +7,8 @@ import Synchronization
 /// (`/products/{id}`, cacheable for a minute; an id `slow-…` takes a second) and the price
 /// service (`/prices/{id}`) in one server. It counts the requests it answered.
 final class Upstream: Sendable {
-    let port: Int
+    /// The port the system picked when it first listened; it listens there again after a stop.
+    private let listeningPort = Atomic(0)
     private let served = Atomic(0)
     private let arrivals = Atomic(0)
     private let refusals = Atomic(0)
@@ -16,6 +17,7 @@ final class Upstream: Sendable {
     private let answeredAt = Mutex<[ContinuousClock.Instant]>([])
     private let running = Mutex<Task<Void, any Error>?>(nil)
 
+    var port: Int { listeningPort.load(ordering: .relaxed) }
     var url: String { "http://127.0.0.1:\(port)" }
     /// How many requests it has answered, across restarts.
     var answered: Int { served.load(ordering: .relaxed) }
@@ -24,8 +26,7 @@ final class Upstream: Sendable {
     /// How many requests it refused with 429.
     var refused: Int { refusals.load(ordering: .relaxed) }
 
-    private init(port: Int, limit: Int) {
-        self.port = port
+    private init(limit: Int) {
         self.limit = limit
     }
 
@@ -42,13 +43,8 @@ final class Upstream: Sendable {
 
     /// An upstream on a port the system picks, answering at most `limit` price requests a second.
     static func start(limit: Int = 1_000_000) async throws -> Upstream {
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = Self.serve(port: 0, counting: nil, reportingPortTo: continuation)
-        guard let port = try await firstPort(ports, of: task) else { throw UpstreamError.didNotStart }
-        let upstream = Upstream(port: port, limit: limit)
-        task.cancel()
-        _ = try? await task.value
-        try await upstream.restart()
+        let upstream = Upstream(limit: limit)
+        try await upstream.listen(on: 0)
         return upstream
     }
 
@@ -64,9 +60,16 @@ final class Upstream: Sendable {
 
     /// Answers again on the same port.
     func restart() async throws {
+        try await listen(on: port)
+    }
+
+    private func listen(on requested: Int) async throws {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = Self.serve(port: port, counting: self, reportingPortTo: continuation)
-        guard try await Self.firstPort(ports, of: task) == port else { throw UpstreamError.didNotStart }
+        let task = Self.serve(port: requested, counting: self, reportingPortTo: continuation)
+        guard let port = try await Self.firstPort(ports, of: task), requested == 0 || port == requested else {
+            throw UpstreamError.didNotStart
+        }
+        listeningPort.store(port, ordering: .relaxed)
         running.withLock { $0 = task }
     }
 
@@ -78,24 +81,24 @@ final class Upstream: Sendable {
         }
     }
 
-    private static func serve(port: Int, counting upstream: Upstream?, reportingPortTo ports: AsyncStream<Int>.Continuation) -> Task<Void, any Error> {
+    private static func serve(port: Int, counting upstream: Upstream, reportingPortTo ports: AsyncStream<Int>.Continuation) -> Task<Void, any Error> {
         let router = Router()
         router.get("products/:id") { request, context -> Response in
             let id = try context.parameters.require("id")
-            upstream?.arrivals.add(1, ordering: .relaxed)
+            upstream.arrivals.add(1, ordering: .relaxed)
             if id.hasPrefix("slow-") { try await Task.sleep(for: .seconds(1)) }
-            upstream?.served.add(1, ordering: .relaxed)
+            upstream.served.add(1, ordering: .relaxed)
             if id == "missing" { return Response(status: .notFound) }
             return json(#"{"id": "\#(id)", "name": "Product \#(id)"}"#, cacheControl: "max-age=60")
         }
         router.get("prices/:id") { request, context -> Response in
             let id = try context.parameters.require("id")
             // At most `limit` answers in any second; past it, 429 as an API's rate limit does.
-            guard upstream?.admits() ?? true else {
-                upstream?.refusals.add(1, ordering: .relaxed)
+            guard upstream.admits() else {
+                upstream.refusals.add(1, ordering: .relaxed)
                 return Response(status: .tooManyRequests)
             }
-            upstream?.served.add(1, ordering: .relaxed)
+            upstream.served.add(1, ordering: .relaxed)
             return json(#"{"id": "\#(id)", "price": 9.5}"#, cacheControl: "no-store")
         }
         let app = Application(
