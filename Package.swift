@@ -457,19 +457,18 @@ let package = Package(
             dependencies: ["JewzImageCache", "JewzSandbox", "JewzTestSupport"],
             path: "Tests/JewzImageCacheTests"
         ),
-        // The READMEs' and doc comments' examples, compiled and never run (Tools/Examples/generate).
-        // Their warnings are silenced: an example shows a value (`response.statusCode  // 201`)
-        // that a program would go on to use.
+        // The READMEs' and doc comments' examples, compiled with warnings as errors and never run
+        // (Tools/Examples/generate): a listing a reader copies must not warn in their code either.
         .testTarget(
             name: "JewzExamplesTests",
             dependencies: [
-                "Jewzruxin", "JewzOpenAPI", "JewzHTTPTypes", "JewzSandboxClient", "JewzLifecycle", "JewzConfiguration",
+                "Jewzruxin", "JewzOpenAPI", "JewzHTTPTypes", "JewzSandbox", "JewzSandboxClient", "JewzLifecycle", "JewzConfiguration",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/JewzExamplesTests",
-            swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Wwarning", "no-usage"])]
         ),
         .testTarget(
             name: "JewzResilienceTests",

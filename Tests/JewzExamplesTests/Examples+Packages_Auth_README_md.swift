@@ -21,5 +21,9 @@ private enum Packages_Auth_README_md {
             endpoints: try await .discover(issuer: URL(string: "https://auth.example.com")!, using: session),
             clientID: "reports", authentication: .secretBasic("s3cret"), session: session)
         try session.update { $0.authentications = [OAuth2Authentication(client: client, grant: .clientCredentials())] }
+        _ = session
+        _ = report
+        _ = tokens
+        _ = client
     }
 }

@@ -11,5 +11,6 @@ private enum Packages_Auth_Sources_Basic_BasicAuthentication_swift {
         let session = HTTPSession()
         try session.update { $0.authentications = [BasicAuthentication(username: "ada", password: "s3cret")] }
         let basicOnly = BasicAuthentication(username: "ada", password: "s3cret", schemes: [.basic])
+        _ = basicOnly
     }
 }

@@ -8,9 +8,10 @@ import Synchronization
 private enum Packages_Auth_Sources_Challenges_AuthenticationChallenge_swift {
     // Packages/Auth/Sources/Challenges/AuthenticationChallenge.swift:4
     static func example4() async throws {
-        let api = HTTPSession()
         let challenges = AuthenticationChallenge.parse(#"Digest realm="api", nonce="abc", qop="auth", Basic realm="api""#)
-        challenges.map(\.scheme)          // ["digest", "basic"]
-        challenges[0]["realm"]            // "api"
+        print(challenges.map(\.scheme))   // ["digest", "basic"]
+        let realm = challenges[0]["realm"]   // "api"
+        _ = challenges
+        _ = realm
     }
 }

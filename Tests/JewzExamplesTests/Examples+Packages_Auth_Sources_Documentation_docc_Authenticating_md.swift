@@ -17,6 +17,9 @@ private enum Packages_Auth_Sources_Documentation_docc_Authenticating_md {
         let intranet = BasicAuthentication(username: "CORP\\ada", password: pw).limited(to: ["https://intranet.example"])
         let report = try await api.send(HTTPRequest(url: URL(string: "https://intranet.example/report")!),
                                         options: .init(authentications: [intranet]))
+        _ = api
+        _ = intranet
+        _ = report
     }
 
     // Packages/Auth/Sources/Documentation.docc/Authenticating.md:43
@@ -29,5 +32,7 @@ private enum Packages_Auth_Sources_Documentation_docc_Authenticating_md {
             client: client, grant: .deviceAuthorization { print("Open \($0.verificationURI) and enter \($0.userCode)") },
             store: OAuth2FileTokenStore(url: URL(fileURLWithPath: "/home/ada/.config/app/token.json")))
         try session.update { $0.authentications = [oauth] }
+        _ = client
+        _ = oauth
     }
 }

@@ -15,5 +15,7 @@ private enum Packages_Auth_Sources_Documentation_docc_JewzAuth_md {
             $0.baseURL = URL(string: "https://api.example.com")
             $0.authentications = [tokens, BasicAuthentication(username: "ada", password: "s3cret")]
         })
+        _ = tokens
+        _ = api
     }
 }

@@ -13,5 +13,6 @@ private enum Packages_Auth_Sources_Headers_AuthorizationHeaderProcessor_swift {
         let apiKey = "k3y"
         try session.update { $0.requestProcessors = [AuthorizationHeaderProcessor(scheme: "Token", credentials: apiKey), HTTPJSONProcessor()] }
         let scoped = AuthorizationHeaderProcessor(scheme: "", credentials: key, field: "X-Api-Key", origins: ["https://api.example.com"])
+        _ = scoped
     }
 }

@@ -11,5 +11,6 @@ private enum Packages_Auth_Sources_NTLM_NTLMAuthentication_swift {
         let session = HTTPSession()
         let ntlm = NTLMAuthentication(username: "ada", password: "s3cret", domain: "CORP")
         try session.update { $0.authentications = [ntlm] }
+        _ = ntlm
     }
 }

@@ -15,5 +15,6 @@ private enum Packages_Auth_Sources_OAuth2_OAuth2Authentication_swift {
         try session.update {
             $0.authentications = [OAuth2Authentication(client: client, grant: .clientCredentials(scopes: ["reports:read"]))]
         }
+        _ = client
     }
 }

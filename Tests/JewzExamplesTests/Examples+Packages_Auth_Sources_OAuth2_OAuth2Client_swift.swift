@@ -13,5 +13,7 @@ private enum Packages_Auth_Sources_OAuth2_OAuth2Client_swift {
             endpoints: OAuth2Endpoints(token: URL(string: "https://auth.example.com/oauth/token")!),
             clientID: "reporting", authentication: .secretBasic("s3cret"), session: session)
         let token = try await client.clientCredentialsToken(scopes: ["reports:read"])
+        _ = client
+        _ = token
     }
 }

@@ -12,5 +12,9 @@ private enum Packages_Auth_Sources_SigV4_AWSSignatureV4_swift {
         let s3 = AWSSignatureV4(credentials: credentials, region: "eu-west-1", service: "s3")
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [s3] })
         let link = s3.presignedURL(for: HTTPRequest(url: URL(string: "https://bucket.s3.eu-west-1.amazonaws.com/report.pdf")!))
+        _ = credentials
+        _ = s3
+        _ = session
+        _ = link
     }
 }

@@ -11,5 +11,6 @@ private enum Packages_Auth_Sources_Tokens_TokenAuthenticator_swift {
         let session = HTTPSession()
         let tokens = TokenAuthenticator { try await login() }     // returns a TokenAuthenticator.Credential
         try session.update { $0.authentications = [tokens] }
+        _ = tokens
     }
 }

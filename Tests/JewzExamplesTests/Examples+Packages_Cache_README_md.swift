@@ -10,7 +10,6 @@ private enum Packages_Cache_README_md {
     // Packages/Cache/README.md:9
     static func example9() async throws {
         let itemsURL = URL(string: "https://api.example.com/items")!
-        let response = HTTPResponse(statusCode: 200)
 
         var configuration = HTTPSession.Configuration()
         configuration.cache = try HTTPCache(directory: URL(fileURLWithPath: "Caches/api"), sizeLimit: 64 << 20)
@@ -21,5 +20,8 @@ private enum Packages_Cache_README_md {
         for try await response in session.responses(cachedThenFresh: HTTPRequest(url: itemsURL)) {
             show(response)                            // the stored copy at once, then the server's
         }
+        _ = configuration
+        _ = session
+        _ = items
     }
 }

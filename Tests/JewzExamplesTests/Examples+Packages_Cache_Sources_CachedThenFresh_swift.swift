@@ -10,8 +10,7 @@ private enum Packages_Cache_Sources_CachedThenFresh_swift {
     static func example9() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
-        var request = HTTPRequest(url: url)
-        let response = HTTPResponse(statusCode: 200)
+        let request = HTTPRequest(url: url)
         for try await response in session.responses(cachedThenFresh: request) {
             show(response)  // .cache or .stale first, then .network or .revalidated
         }

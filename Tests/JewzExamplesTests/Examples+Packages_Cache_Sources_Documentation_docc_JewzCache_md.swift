@@ -15,5 +15,8 @@ private enum Packages_Cache_Sources_Documentation_docc_JewzCache_md {
         let session = HTTPSession(configuration: .init { $0.cache = HTTPCache(store: store) })
         let response = try await HTTPCycle.get("https://api.example.com/items", session: session)
         print(response.source)   // .network, then .cache while it is fresh
+        _ = store
+        _ = session
+        _ = response
     }
 }

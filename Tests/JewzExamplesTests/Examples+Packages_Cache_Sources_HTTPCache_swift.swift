@@ -14,5 +14,9 @@ private enum Packages_Cache_Sources_HTTPCache_swift {
         let first = try await HTTPCycle.get("https://api.example/items", session: session)
         let again = try await HTTPCycle.get("https://api.example/items", session: session)
         print(again.source)  // .cache while the first is fresh
+        _ = configuration
+        _ = session
+        _ = first
+        _ = again
     }
 }

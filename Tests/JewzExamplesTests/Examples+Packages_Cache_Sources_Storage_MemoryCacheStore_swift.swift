@@ -9,5 +9,6 @@ private enum Packages_Cache_Sources_Storage_MemoryCacheStore_swift {
     // Packages/Cache/Sources/Storage/MemoryCacheStore.swift:6
     static func example6() async throws {
         let cache = HTTPCache(store: MemoryCacheStore(costLimit: 20 << 20, countLimit: 500))
+        _ = cache
     }
 }

@@ -20,5 +20,8 @@ private enum Packages_Configuration_README_md {
             group.addTask { try await file.run() }                                    // polls the file
             group.addTask { try await session.follow(config.scoped(to: "http")) }      // applies each change
         }
+        _ = file
+        _ = config
+        _ = session
     }
 }

@@ -16,6 +16,8 @@ private enum Packages_Configuration_Sources_Documentation_docc_JewzConfiguration
             try await FileProvider<JSONSnapshot>(filePath: "/etc/gateway/config.json"),
         ])
         let session = HTTPSession(configuration: try .init(config: config.scoped(to: "http")))
+        _ = config
+        _ = session
     }
 
     // Packages/Configuration/Sources/Documentation.docc/JewzConfiguration.md:54
@@ -28,5 +30,8 @@ private enum Packages_Configuration_Sources_Documentation_docc_JewzConfiguration
             group.addTask { try await file.run() }                 // polls the file
             group.addTask { try await session.follow(config) }     // applies each change
         }
+        _ = file
+        _ = config
+        _ = session
     }
 }

@@ -15,5 +15,7 @@ private enum Packages_Configuration_Sources_HTTPSession_Configuration_ConfigRead
             try await FileProvider<JSONSnapshot>(filePath: "/etc/gateway/config.json"),
         ])
         let session = HTTPSession(configuration: try .init(config: config.scoped(to: "http")))
+        _ = config
+        _ = session
     }
 }

@@ -14,5 +14,10 @@ private enum Packages_Configuration_Sources_HTTPSession_Following_swift {
         let config = ConfigReader(providers: [EnvironmentVariablesProvider(), file])
         let session = HTTPSession(configuration: try .init(config: config))
         async let following: Void = session.follow(config)   // beside the ServiceGroup running `file`
+        // … the service runs; when it stops:
+        try await following
+        _ = file
+        _ = config
+        _ = session
     }
 }

@@ -21,5 +21,9 @@ private enum Packages_Cookies_README_md {
         _ = try await session.send(HTTPRequest(url: loginURL, method: .post, object: credentials))
         let me = try await session.send(HTTPRequest(url: meURL))   // sends the session cookie
         let kept = (configuration.cookieJar as? HTTPCookieJar)?.all ?? []
+        _ = configuration
+        _ = session
+        _ = me
+        _ = kept
     }
 }

@@ -14,5 +14,7 @@ private enum Packages_Cookies_Sources_Documentation_docc_JewzCookies_md {
         var configuration = HTTPSession.Configuration()
         configuration.cookieJar = try HTTPCookieJar(persistingTo: cookiesFile)
         let session = HTTPSession(configuration: configuration)
+        _ = configuration
+        _ = session
     }
 }

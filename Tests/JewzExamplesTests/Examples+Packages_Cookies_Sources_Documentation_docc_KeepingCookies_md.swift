@@ -18,6 +18,10 @@ private enum Packages_Cookies_Sources_Documentation_docc_KeepingCookies_md {
         _ = try await session.send(login)                                                        // sets the session cookie
         let me = try await session.send(HTTPRequest(url: URL(string: "https://app.example.com/me")!))   // sends it
         print(me.statusCode)
+        _ = configuration
+        _ = session
+        _ = login
+        _ = me
     }
 
     // Packages/Cookies/Sources/Documentation.docc/KeepingCookies.md:41
@@ -26,5 +30,7 @@ private enum Packages_Cookies_Sources_Documentation_docc_KeepingCookies_md {
         let jar = try HTTPCookieJar(persistingTo: file)
         print(jar.all.map(\.name))           // what the last run kept
         jar.removeAll()                      // at sign-out
+        _ = file
+        _ = jar
     }
 }

@@ -11,5 +11,6 @@ private enum Packages_Cookies_Sources_HTTPCookieJar_swift {
         let cookiesFile = URL(filePath: "cookies.json")
         var configuration = HTTPSession.Configuration()
         configuration.cookieJar = try HTTPCookieJar(persistingTo: cookiesFile)   // or HTTPCookieJar()
+        _ = configuration
     }
 }

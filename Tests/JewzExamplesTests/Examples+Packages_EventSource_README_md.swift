@@ -16,5 +16,6 @@ private enum Packages_EventSource_README_md {
         for try await event in feed where event.type == "update" {
             print(event.id, event.data)                  // resumes after event.id if the connection drops
         }
+        _ = feed
     }
 }

@@ -16,5 +16,6 @@ private enum Packages_EventSource_Sources_Documentation_docc_JewzEventSource_md 
         for try await event in feed where event.type == "update" {
             print(event.id, event.data)
         }
+        _ = feed
     }
 }

@@ -19,6 +19,7 @@ private enum Packages_EventSource_Sources_Documentation_docc_ReadingEventStreams
             default: continue
             }
         }
+        _ = updates
     }
 
     // Packages/EventSource/Sources/Documentation.docc/ReadingEventStreams.md:46
@@ -31,6 +32,8 @@ private enum Packages_EventSource_Sources_Documentation_docc_ReadingEventStreams
             resumeAfter = event.id
             UserDefaults.standard.set(resumeAfter, forKey: "lastEventID")
         }
+        _ = resumeAfter
+        _ = configuration
     }
 
     // Packages/EventSource/Sources/Documentation.docc/ReadingEventStreams.md:71
@@ -42,5 +45,9 @@ private enum Packages_EventSource_Sources_Documentation_docc_ReadingEventStreams
         let job = opened.headers["Location"] ?? "/jobs/latest"
         let events = HTTPEventSource(continuing: opened.body, request: HTTPRequest(url: URL(string: "https://api.example.com" + job + "/events")!), session: session)
         for try await event in events { print(event.data) }
+        _ = start
+        _ = opened
+        _ = job
+        _ = events
     }
 }

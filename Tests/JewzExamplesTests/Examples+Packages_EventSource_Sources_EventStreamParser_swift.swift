@@ -10,5 +10,6 @@ private enum Packages_EventSource_Sources_EventStreamParser_swift {
     static func example9() async throws {
         var parser = EventStreamParser()
         for event in try parser.events(in: Data("data: hello\n\n".utf8)) { print(event.data) }
+        _ = parser
     }
 }

@@ -18,5 +18,10 @@ private enum Packages_HAR_README_md {
         let offline = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
         let user = try await HTTPCycle.get("https://api.example.com/users/42", session: offline)
         let passing = HARReplayTransport(archive: archive, fallback: AsyncHTTPClientTransport())   // unmatched → network
+        _ = recorder
+        _ = archive
+        _ = offline
+        _ = user
+        _ = passing
     }
 }

@@ -16,5 +16,8 @@ private enum Packages_HAR_Sources_Documentation_docc_JewzHAR_md {
         // Later, offline:
         let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: "Fixtures/api.har"))
         let offline = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
+        _ = recorder
+        _ = archive
+        _ = offline
     }
 }

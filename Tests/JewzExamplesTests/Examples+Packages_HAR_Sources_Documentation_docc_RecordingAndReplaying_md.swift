@@ -16,6 +16,7 @@ private enum Packages_HAR_Sources_Documentation_docc_RecordingAndReplaying_md {
         try session.update { $0.networkMiddleware.append(recorder) }
         _ = try await session.send(HTTPRequest(url: url))
         print(try recorder.archive().log.entries.count)   // the exchanges so far
+        _ = recorder
     }
 
     // Packages/HAR/Sources/Documentation.docc/RecordingAndReplaying.md:41
@@ -25,5 +26,9 @@ private enum Packages_HAR_Sources_Documentation_docc_RecordingAndReplaying_md {
         let offline = HTTPSession(configuration: .init { $0.customTransport = replay })
         let user = try await HTTPCycle.get("https://api.example.com/users/42", session: offline)
         print(user.statusCode, user.source)
+        _ = archive
+        _ = replay
+        _ = offline
+        _ = user
     }
 }

@@ -13,5 +13,7 @@ private enum Packages_HAR_Sources_Recording_HARRecorder_swift {
         try session.update { $0.networkMiddleware.append(recorder) }
         // … requests …; then replay them offline:
         let replay = try HARReplayTransport(archive: HTTPArchive(contentsOf: URL(fileURLWithPath: "session.har")))
+        _ = recorder
+        _ = replay
     }
 }

@@ -11,5 +11,8 @@ private enum Packages_HAR_Sources_Replay_HARReplayTransport_swift {
         let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: "Fixtures/api.har"))
         let session = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
         let user = try await HTTPCycle.get("https://api.example.com/users/42", session: session)
+        _ = archive
+        _ = session
+        _ = user
     }
 }

@@ -11,7 +11,6 @@ private enum Packages_HTTPCore_README_md {
     static func example15() async throws {
         let reportURL = URL(string: "https://example.com/report.csv")!
         let feedURL = URL(string: "https://example.com/feed")!
-        let chunk = Data()
 
         var configuration = HTTPSession.Configuration()
         try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
@@ -32,6 +31,11 @@ private enum Packages_HTTPCore_README_md {
                                           session: session)
         print(csv.statusCode, csv.object ?? "")
         try await session.shutdown()
+        _ = configuration
+        _ = session
+        _ = report
+        _ = feed
+        _ = csv
     }
 
     // Packages/HTTPCore/README.md:41
@@ -42,5 +46,8 @@ private enum Packages_HTTPCore_README_md {
         configuration.cookieJar = try HTTPCookieJar(persistingTo: cookiesFile)
         let api = HTTPSession(configuration: configuration)
         let user = try await HTTPCycle.get("/users/42", session: api)   // https://api.example.com/v1/users/42
+        _ = configuration
+        _ = api
+        _ = user
     }
 }

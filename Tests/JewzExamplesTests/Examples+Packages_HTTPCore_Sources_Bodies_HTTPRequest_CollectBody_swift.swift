@@ -15,5 +15,6 @@ private enum Packages_HTTPCore_Sources_Bodies_HTTPRequest_CollectBody_swift {
             request.headers["X-Content-SHA256"] = hexDigest(of: body)
             return try await next(request)
         }
+        _ = signing
     }
 }

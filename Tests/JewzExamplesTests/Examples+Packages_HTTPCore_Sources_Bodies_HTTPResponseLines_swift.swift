@@ -12,5 +12,6 @@ private enum Packages_HTTPCore_Sources_Bodies_HTTPResponseLines_swift {
         let session = HTTPSession()
         let log = try await session.stream(HTTPRequest(url: url))
         for try await line in log.body.lines() { print(line) }
+        _ = log
     }
 }

@@ -11,5 +11,6 @@ private enum Packages_HTTPCore_Sources_Cycle_HTTPCycle_Methods_swift {
         let response = try await HTTPCycle.get("https://api.example.com/search", parameters: ["q": "swift"],
                                                headers: ["Accept": "application/json"], timeout: .seconds(5))
         try HTTPCycle.delete("https://api.example.com/items/7") { cycle, error in /* … */ }
+        _ = response
     }
 }

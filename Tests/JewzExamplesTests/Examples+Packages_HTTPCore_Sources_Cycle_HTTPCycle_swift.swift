@@ -14,5 +14,6 @@ private enum Packages_HTTPCore_Sources_Cycle_HTTPCycle_swift {
         cycle.request.data = Data("Hello".utf8)
         try await cycle.start()
         print(cycle.response?.text ?? "")
+        _ = cycle
     }
 }

@@ -18,11 +18,12 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_ConfiguringASession_md
 
         // Later: applies to the calls that start from now on.
         try api.update { $0.maximumActiveRequests = 4 }
+        _ = configuration
+        _ = api
     }
 
     // Packages/HTTPCore/Sources/Documentation.docc/ConfiguringASession.md:51
     static func example51() async throws {
-        let response = HTTPResponse(statusCode: 200)
         struct CSVProcessor: HTTPResponseProcessor {
             func process(_ response: inout HTTPResponse) throws {
                 response.object = response.text?.split(separator: "\n").map { $0.split(separator: ",") }
@@ -30,6 +31,7 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_ConfiguringASession_md
         }
         var configuration = HTTPSession.Configuration()
         try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
+        _ = configuration
     }
 
     // Packages/HTTPCore/Sources/Documentation.docc/ConfiguringASession.md:72
@@ -37,7 +39,6 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_ConfiguringASession_md
         let api = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         let itemsURL = URL(string: "https://api.example.com/items")!
-        let chunk = Data()
         // The body as a stream, read as it arrives; the call lasts until it is read.
         let feed = try await api.stream(HTTPRequest(url: feedURL), options: .init(priority: .low))
         for try await chunk in feed.body { consume(chunk) }
@@ -46,5 +47,8 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_ConfiguringASession_md
         var options = HTTPRequestOptions(retryPolicy: .never)
         options.priority = .high
         let order = try await api.send(HTTPRequest(url: itemsURL, method: .post), options: options)
+        _ = feed
+        _ = options
+        _ = order
     }
 }

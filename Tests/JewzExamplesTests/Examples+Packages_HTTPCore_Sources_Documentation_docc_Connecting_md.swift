@@ -30,5 +30,7 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_Connecting_md {
         configuration.transport.unixSocketPath = "/var/run/docker.sock"        // every request, as curl --unix-socket
         let info = try await HTTPCycle.get("http://docker/v1.43/info", session: HTTPSession(configuration: configuration))
         let one = try await HTTPCycle.get("http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info")   // one request
+        _ = info
+        _ = one
     }
 }

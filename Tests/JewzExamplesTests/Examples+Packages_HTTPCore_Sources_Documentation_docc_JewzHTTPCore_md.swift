@@ -13,5 +13,7 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_JewzHTTPCore_md {
         let session = HTTPSession(configuration: .init { $0.baseURL = URL(string: "https://api.example.com/v1") })
         let response = try await session.send(HTTPRequest(url: URL(string: "https://api.example.com/v1/items")!))
         print(response.statusCode, response.text ?? "")
+        _ = session
+        _ = response
     }
 }

@@ -16,6 +16,7 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TheRequestPath_md {
             return try await next(request)
         }
         try session.update { $0.networkMiddleware.append(stamp) }
+        _ = stamp
     }
 
     // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:62
@@ -29,6 +30,7 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TheRequestPath_md {
                 .withTrailers { ["X-Bytes-Seen": String(seen.withLock { $0 })] }
             return response
         }
+        _ = counting
     }
 
     // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:78
@@ -47,7 +49,9 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TheRequestPath_md {
             return response
         })
         let saved = try await session.download(HTTPRequest(url: isoURL), to: file)
-        saved.headers["X-Body-SHA256"]
+        let digest = saved.headers["X-Body-SHA256"]
+        _ = saved
+        _ = digest
     }
 
     // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:119

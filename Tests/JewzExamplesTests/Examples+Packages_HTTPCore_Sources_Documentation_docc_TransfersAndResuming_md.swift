@@ -33,5 +33,7 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TransfersAndResuming_m
         request.body = .file(video)
         let options = HTTPRequestOptions(didSendBodyData: { sent, total, expected in print(total, expected ?? 0) })
         _ = try await session.send(request, options: options)
+        _ = request
+        _ = options
     }
 }

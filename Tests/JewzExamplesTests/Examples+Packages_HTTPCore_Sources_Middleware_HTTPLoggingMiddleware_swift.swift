@@ -14,5 +14,6 @@ private enum Packages_HTTPCore_Sources_Middleware_HTTPLoggingMiddleware_swift {
         try session.update { $0.networkMiddleware.append(HTTPLoggingMiddleware(logger: logger, logsHeaders: true)) }
         // → GET https://api.example.com/items   [headers: Authorization: <redacted>, Accept: application/json]
         // ← 200 GET https://api.example.com/items in 12.3 ms
+        _ = logger
     }
 }

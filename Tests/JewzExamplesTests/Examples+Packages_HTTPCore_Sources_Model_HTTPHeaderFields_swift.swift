@@ -10,6 +10,8 @@ private enum Packages_HTTPCore_Sources_Model_HTTPHeaderFields_swift {
     static func example6() async throws {
         var headers: HTTPHeaderFields = ["Accept": "application/json"]
         headers.add("a=1", for: "Cookie")
-        headers["accept"]            // "application/json"
+        let accept = headers["accept"]   // "application/json"
+        _ = headers
+        _ = accept
     }
 }

@@ -8,8 +8,6 @@ import Synchronization
 private enum Packages_HTTPCore_Sources_Pipeline_HTTPNext_swift {
     // Packages/HTTPCore/Sources/Pipeline/HTTPNext.swift:48
     static func example48() async throws {
-        let url = URL(string: "https://api.example.com/items")!
-        var request = HTTPRequest(url: url)
         let key = "3f2c"
         func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
             guard next.mayCarryCredentials(to: request.url) else { return try await next(request) }

@@ -13,5 +13,6 @@ private enum Packages_HTTPCore_Sources_Policies_RetryPolicy_swift {
         policy.retryableStatusCodes.insert(429)
         policy.shouldRetry = { attempt in attempt.error.code == .timedOut ? false : nil }   // nil: default decision
         try session.update { $0.retryPolicy = policy }
+        _ = policy
     }
 }

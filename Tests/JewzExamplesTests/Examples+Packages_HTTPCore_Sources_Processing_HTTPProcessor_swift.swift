@@ -8,8 +8,6 @@ import Synchronization
 private enum Packages_HTTPCore_Sources_Processing_HTTPProcessor_swift {
     // Packages/HTTPCore/Sources/Processing/HTTPProcessor.swift:12
     static func example12() async throws {
-        let url = URL(string: "https://api.example.com/items")!
-        var request = HTTPRequest(url: url)
         struct CSVWriter: HTTPRequestProcessor {
             func prepare(_ request: inout HTTPRequest) throws {
                 guard let rows = request.object as? [[String]] else { return }
@@ -22,7 +20,6 @@ private enum Packages_HTTPCore_Sources_Processing_HTTPProcessor_swift {
     // Packages/HTTPCore/Sources/Processing/HTTPProcessor.swift:38
     static func example38() async throws {
         let session = HTTPSession()
-        let response = HTTPResponse(statusCode: 200)
         struct CSVReader: HTTPResponseProcessor {
             func process(_ response: inout HTTPResponse) throws {
                 response.object = response.text?.split(separator: "\n").map { $0.split(separator: ",") }

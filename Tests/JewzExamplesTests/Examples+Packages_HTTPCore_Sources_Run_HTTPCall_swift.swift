@@ -11,5 +11,6 @@ private enum Packages_HTTPCore_Sources_Run_HTTPCall_swift {
         let session = HTTPSession()
         let stopped = session.cancelCalls { $0.url.host == "uploads.example.com" }
         session.pendingCalls.first?.priority = .high
+        _ = stopped
     }
 }

@@ -10,10 +10,12 @@ private enum Packages_HTTPCore_Sources_Session_HTTPRequestOptions_swift {
     static func example7() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
-        var request = HTTPRequest(url: url)
+        let request = HTTPRequest(url: url)
         let file = URL(filePath: "big.iso")
         let response = try await session.send(
             request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
         let saved = try await session.download(request, to: file, options: .init(priority: .high))
+        _ = response
+        _ = saved
     }
 }

@@ -13,11 +13,14 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_Configuration_swift {
         configuration.retryPolicy.retryableStatusCodes.insert(429)
         configuration.middleware = [HTTPHeaderMiddleware(["X-Client": "example/1.0"])]
         let session = HTTPSession(configuration: configuration)
+        _ = configuration
+        _ = session
     }
 
     // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:178
     static func example178() async throws {
         let basic = BasicAuthentication(username: "ada", password: "s3cret")
         let session = HTTPSession(configuration: .init { $0.authentications = [basic] })
+        _ = session
     }
 }

@@ -12,8 +12,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_Stream_swift {
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         var hasher = SHA256()
-        let chunk = Data()
         let response = try await session.stream(HTTPRequest(url: feedURL))
         for try await chunk in response.body { hasher.update(data: chunk) }
+        _ = response
     }
 }

@@ -12,6 +12,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_swift {
         try session.update { $0.requestProcessors = [HTTPDataProcessor()] }
         let cycle = try await HTTPCycle.get("https://example.com", session: session)
         try await session.shutdown()
+        _ = session
+        _ = cycle
     }
 
     // Packages/HTTPCore/Sources/Session/HTTPSession.swift:110

@@ -9,7 +9,10 @@ private enum Packages_HTTPCore_Sources_Syntax_ContentDisposition_swift {
     // Packages/HTTPCore/Sources/Syntax/ContentDisposition.swift:6
     static func example6() async throws {
         let disposition = ContentDisposition(#"attachment; filename="report.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf"#)
-        disposition?.filename          // "résumé.pdf" (filename* wins)
-        disposition?.safeFilename      // "résumé.pdf"; "../../etc/passwd" would give "passwd"
+        let name = disposition?.filename          // "résumé.pdf" (filename* wins)
+        let safeName = disposition?.safeFilename  // "résumé.pdf"; "../../etc/passwd" would give "passwd"
+        _ = disposition
+        _ = name
+        _ = safeName
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 private enum Packages_HTTPCore_Sources_Syntax_QueryParameters_swift {
     // Packages/HTTPCore/Sources/Syntax/QueryParameters.swift:106
     static func example106() async throws {
-        "/hello/?key2=value2".mergingQueryParameters(["key1": "value1"])
+        print("/hello/?key2=value2".mergingQueryParameters(["key1": "value1"]))
         // "/hello/?key2=value2&key1=value1"
     }
 }

@@ -13,5 +13,7 @@ private enum Packages_HTTPCore_Sources_Transports_AsyncHTTPClient_Configuration_
         configuration.transport.httpVersion = .http1Only
         configuration.transport.proxies = try .environment()
         let session = HTTPSession(configuration: configuration)
+        _ = configuration
+        _ = session
     }
 }

@@ -12,5 +12,6 @@ private enum Packages_HTTPCore_Sources_Transports_AsyncHTTPClient_Configuration_
         tls.additionalTrustRoots = [try .init(contentsOfFile: "/etc/my-ca.pem")]
         tls.clientIdentity = try .init(certificateFile: "client.pem", privateKeyFile: "client.key")
         tls.minimumVersion = .tls13
+        _ = tls
     }
 }

@@ -17,5 +17,11 @@ private enum Packages_HTTPTypes_README_md {
         let fields = try HTTPFields(cycle.request.headers)
         let head = HTTPTypes.HTTPResponse(status: .ok, headerFields: fields)
         let response = JewzHTTPCore.HTTPResponse(head, body: HTTPResponseBody(Data("hello".utf8)))
+        _ = cycle
+        _ = outgoing
+        _ = incoming
+        _ = fields
+        _ = head
+        _ = response
     }
 }

@@ -14,6 +14,8 @@ private enum Packages_HTTPTypes_Sources_Documentation_docc_JewzHTTPTypes_md {
 
         let outgoing = try HTTPTypes.HTTPRequest(JewzHTTPCore.HTTPRequest(url: url))
         let incoming = try JewzHTTPCore.HTTPRequest(outgoing)
+        _ = outgoing
+        _ = incoming
     }
 
     // Packages/HTTPTypes/Sources/Documentation.docc/JewzHTTPTypes.md:33
@@ -24,5 +26,7 @@ private enum Packages_HTTPTypes_Sources_Documentation_docc_JewzHTTPTypes_md {
         let streamed = try await session.stream(JewzHTTPCore.HTTPRequest(url: url))
         let head = try HTTPTypes.HTTPResponse(streamed.head)    // what a server writes first
         print(head.status.code, head.headerFields.count)
+        _ = streamed
+        _ = head
     }
 }

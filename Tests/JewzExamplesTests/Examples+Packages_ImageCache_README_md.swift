@@ -19,5 +19,9 @@ private enum Packages_ImageCache_README_md {
         let response = try await images.response(for: avatarURL)
         print(response.image.format, response.image.pixelSize ?? "no size", response.source)  // jpeg 256×256 network
         let prefetch = images.prefetch(nextPageURLs, maximumConcurrent: 4)   // prefetch.cancel() stops it
+        _ = configuration
+        _ = images
+        _ = response
+        _ = prefetch
     }
 }

@@ -15,5 +15,8 @@ private enum Packages_ImageCache_Sources_Documentation_docc_JewzImageCache_md {
         configuration.directory = URL(fileURLWithPath: "Caches/images")
         let images = try ImageCache(configuration: configuration)
         let response = try await images.response(for: avatarURL)
+        _ = configuration
+        _ = images
+        _ = response
     }
 }

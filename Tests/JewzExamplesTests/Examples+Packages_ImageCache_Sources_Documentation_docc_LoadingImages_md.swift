@@ -20,6 +20,11 @@ private enum Packages_ImageCache_Sources_Documentation_docc_LoadingImages_md {
         print(response.image.format, response.image.pixelSize.map { "\($0)" } ?? "?", response.source)   // jpeg 256×256 network
         let again = try await images.image(for: avatar)           // memory now: no disk, no network
         print(again.data.count)
+        _ = configuration
+        _ = images
+        _ = avatar
+        _ = response
+        _ = again
     }
 
     // Packages/ImageCache/Sources/Documentation.docc/LoadingImages.md:56
@@ -38,5 +43,7 @@ private enum Packages_ImageCache_Sources_Documentation_docc_LoadingImages_md {
         let avatar = URL(string: "https://cdn.example.com/avatars/ada.jpg")!
         let pixels = try await images.image(for: avatar, decoder: Thumbnail(side: 64))
         print(pixels.count)
+        _ = avatar
+        _ = pixels
     }
 }

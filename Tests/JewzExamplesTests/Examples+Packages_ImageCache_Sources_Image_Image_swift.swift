@@ -11,5 +11,6 @@ private enum Packages_ImageCache_Sources_Image_Image_swift {
         let bytes = Data()
         let image = try Image(data: bytes)
         if let size = image.pixelSize { print(image.format, size) }   // png 640×480
+        _ = image
     }
 }

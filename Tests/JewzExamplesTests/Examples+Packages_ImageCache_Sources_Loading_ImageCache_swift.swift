@@ -15,5 +15,8 @@ private enum Packages_ImageCache_Sources_Loading_ImageCache_swift {
         let images = try ImageCache(configuration: configuration)
         let image = try await images.image(for: avatarURL)
         if let size = image.pixelSize { print(image.format, size) }   // jpeg 256×256
+        _ = configuration
+        _ = images
+        _ = image
     }
 }

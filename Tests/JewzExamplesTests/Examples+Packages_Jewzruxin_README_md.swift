@@ -12,5 +12,7 @@ private enum Packages_Jewzruxin_README_md {
         let hello = try await HTTPCycle.get("https://example.com/hello")
         print(hello.text ?? "")                            // decoded and parsed by Content-Type
         let value = hello.json?["items"][0]                // JewzJSON, registered for application/json
+        _ = hello
+        _ = value
     }
 }

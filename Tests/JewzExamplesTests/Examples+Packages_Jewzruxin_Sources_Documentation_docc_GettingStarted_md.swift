@@ -25,5 +25,10 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_GettingStarted_md {
             $0.authentications = [BasicAuthentication(username: "ada", password: "s3cret")]
         })
         let people = try await HTTPCycle.get("/people", decoding: [Person].self, session: api)
+        _ = response
+        _ = name
+        _ = person
+        _ = api
+        _ = people
     }
 }

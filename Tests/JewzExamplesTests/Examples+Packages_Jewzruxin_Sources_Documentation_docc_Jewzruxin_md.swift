@@ -11,5 +11,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Jewzruxin_md {
 
         let response = try await HTTPCycle.get("https://api.example.com/items")
         let first = response.json?["items"][0]["title"].string
+        _ = response
+        _ = first
     }
 }

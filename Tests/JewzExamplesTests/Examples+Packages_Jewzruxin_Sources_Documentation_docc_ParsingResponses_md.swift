@@ -17,6 +17,13 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_ParsingResponses_md {
         let token = try await HTTPCycle.post("https://example.com/oauth/token", requestObject: ["grant_type": "client_credentials"],
                                              options: .init(requestProcessors: [HTTPFormProcessor()]))
         let expires = token.form?["expires_in"]                   // a form answer, as older OAuth servers give
+        _ = user
+        _ = login
+        _ = feed
+        _ = items
+        _ = titles
+        _ = token
+        _ = expires
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:46
@@ -27,6 +34,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_ParsingResponses_md {
 
         let response = try await session.send(HTTPRequest(url: url), options: .init(responseProcessors: []))
         let items = try response.decode([Item].self)
+        _ = response
+        _ = items
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:58
@@ -39,12 +48,12 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_ParsingResponses_md {
         for try await event in stream.body.jsonLines(as: Event.self) {
             print(event.kind)
         }
+        _ = stream
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:73
     static func example73() async throws {
         let session = HTTPSession()
-        let response = HTTPResponse(statusCode: 200)
         struct CSVReader: HTTPResponseProcessor {
             func process(_ response: inout HTTPResponse) throws {
                 response.object = response.text?.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
@@ -53,6 +62,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_ParsingResponses_md {
 
         try session.update { try $0.processorRegistry.register(CSVReader(), for: "text/csv") }
         let table = try await HTTPCycle.get("https://example.com/export.csv", session: session).object as? [[String]]
+        _ = table
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:94
@@ -63,5 +73,31 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_ParsingResponses_md {
         options.responseContentTypeOverride = "application/json"
         let fixed = try await session.send(HTTPRequest(url: url), options: options)
         print(fixed.json?["status"].string ?? "")
+        _ = options
+        _ = fixed
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:16
+    static func example16() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.json)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:18
+    static func example18() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.form)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:19
+    static func example19() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.xml)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:20
+    static func example20() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.multipart)
     }
 }

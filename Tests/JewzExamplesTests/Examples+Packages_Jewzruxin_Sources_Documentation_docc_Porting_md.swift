@@ -11,6 +11,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
         // Alamofire: AF.request(url).validate().responseDecodable(of: [Person].self) { … }
         struct Person: Decodable { let name: String }
         let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)
+        _ = people
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:121
@@ -24,5 +25,226 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
         })
         let response = try await HTTPCycle.get("/stories", session: stories)
         let firstID = response.json?[0]["id"].int   // 47333
+        _ = transport
+        _ = stories
+        _ = response
+        _ = firstID
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:19
+    static func example19() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        shown(try await HTTPCycle.get(url.absoluteString, decoding: Person.self))
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:23
+    static func example23() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
+        let destination = URL(filePath: "big.iso")
+        shown(try await session.download(HTTPRequest(url: url), to: destination))
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:24
+    static func example24() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        var request = HTTPRequest(url: url)
+        let fileURL = URL(filePath: "photo.jpg")
+        request.body = .file(fileURL)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:24
+    static func example24_() async throws {
+        let options = HTTPRequestOptions()
+        shown(options.didSendBodyData)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:33
+    static func example33() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
+        let request = HTTPRequest(url: url)
+        shown(try await session.send(request))
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:33
+    static func example33_() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.data)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:33
+    static func example33__() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.object)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:33
+    static func example33___() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.json)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:34
+    static func example34() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
+        let request = HTTPRequest(url: url)
+        shown(try await session.stream(request))
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:35
+    static func example35() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
+        let request = HTTPRequest(url: url)
+        let file = URL(filePath: "big.iso")
+        shown(try await session.download(request, to: file))
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:38
+    static func example38() async throws {
+        let options = HTTPRequestOptions()
+        shown(options.idleTimeout)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:38
+    static func example38_() async throws {
+        let options = HTTPRequestOptions()
+        shown(options.timeoutForResource)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:47
+    static func example47() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
+        let request = HTTPRequest(url: url)
+        let timeout = Duration.seconds(10)
+        shown(try await session.send(request, options: .init(timeoutForResource: timeout)))
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:48
+    static func example48() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
+        let request = HTTPRequest(url: url)
+        shown(try await session.stream(request))
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:49
+    static func example49() async throws {
+        let configuration = HTTPSession.Configuration()
+        shown(configuration.transport.timeouts)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:50
+    static func example50() async throws {
+        let session = HTTPSession()
+        shown(try await session.shutdown())
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:65
+    static func example65() async throws {
+        let urlString = "https://api.example.com/items"
+        shown(try HTTPCycle.get(urlString) { cycle, error in print(cycle.response?.text ?? "") })
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:65
+    static func example65_() async throws {
+        let urlString = "https://api.example.com/items"
+        let response = try await HTTPCycle.get(urlString)
+        _ = response
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:66
+    static func example66() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        let cycle = HTTPCycle(requestURL: url)
+        shown(try await cycle.start())
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:69
+    static func example69() async throws {
+        let options = HTTPRequestOptions()
+        shown(options.requestProcessors)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:70
+    static func example70() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.headers["Content-Type"])
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:71
+    static func example71() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.object)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:71
+    static func example71_() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.json)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:71
+    static func example71__() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.xml)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:71
+    static func example71___() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.form)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:72
+    static func example72() async throws {
+        let urlString = "https://api.example.com/items"
+        let fileURL = URL(filePath: "photo.jpg")
+        shown(try await HTTPCycle.upload(urlString, source: .file(fileURL)))
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:75
+    static func example75() async throws {
+        var options = HTTPRequestOptions()
+        options.solicited = true
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:77
+    static func example77() async throws {
+        let session = HTTPSession()
+        shown(session.pause())
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:84
+    static func example84() async throws {
+        let response = HTTPResponse(statusCode: 200)
+        shown(response.json)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:103
+    static func example103() async throws {
+        let session = HTTPSession()
+        shown(session.pendingCalls)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:104
+    static func example104() async throws {
+        let session = HTTPSession()
+        shown(session.pause())
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:105
+    static func example105() async throws {
+        let configuration = HTTPSession.Configuration()
+        shown(configuration.transport.tls.pinning)
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:117
+    static func example117() async throws {
+        let session = HTTPSession()
+        shown(session.cancelCalls(method: .get, path: "/get"))
     }
 }

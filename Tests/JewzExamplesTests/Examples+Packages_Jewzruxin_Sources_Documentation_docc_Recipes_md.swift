@@ -9,11 +9,13 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:15
     static func example15() async throws {
         let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)
+        _ = people
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:23
     static func example23() async throws {
         let page = try await HTTPCycle.get("https://api.example.com/items", parameters: ["page": 2, "tag": ["new", "sale"]])
+        _ = page
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:31
@@ -21,6 +23,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         let created = try await HTTPCycle.post(
             "https://api.example.com/people", requestObject: Person(name: "Ada"),
             options: .init(requestProcessors: [HTTPJSONProcessor()]))
+        _ = created
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:41
@@ -28,6 +31,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         let form: FormFields = ["q": "swift", "tag": ["a", "b"]]
         let results = try await HTTPCycle.post("https://example.com/search", requestObject: form,
                                                options: .init(requestProcessors: [HTTPFormProcessor()]))
+        _ = form
+        _ = results
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:51
@@ -41,6 +46,9 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         var upload = HTTPRequest(url: uploadURL, method: .post)
         upload.setBody(form)
         let answer = try await session.send(upload)
+        _ = form
+        _ = upload
+        _ = answer
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:65
@@ -49,6 +57,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         let sent = try await HTTPCycle.upload("https://example.com/upload", source: .file(video)) { _, total, expected in
             print("\(total) of \(expected ?? 0) bytes")
         }
+        _ = sent
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:76
@@ -69,15 +78,16 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         let feedURL = URL(string: "https://example.com/feed")!
         let log = try await session.stream(HTTPRequest(url: feedURL))
         for try await line in log.body.lines(maximumLength: 64 << 10) { print(line) }
+        _ = log
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:97
     static func example97() async throws {
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
-        let token = "t0ken"
         let feed = try await session.stream(HTTPRequest(url: feedURL))
         for try await token in feed.body.jsonLines(as: Completion.self) { print(token.text, terminator: "") }
+        _ = feed
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:106
@@ -107,6 +117,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
             return TokenAuthenticator.Credential(token: issued.token, expiresAt: Date().addingTimeInterval(3_600 - 60))
         }
         try session.update { $0.authentications = [tokens] }
+        _ = tokens
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:143
@@ -119,6 +130,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
             client: client, grant: .deviceAuthorization { print("Open \($0.verificationURI) and enter \($0.userCode)") },
             store: OAuth2FileTokenStore(url: URL(fileURLWithPath: "/home/ada/.config/app/token.json")))
         try session.update { $0.authentications = [oauth] }
+        _ = client
+        _ = oauth
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:157
@@ -127,6 +140,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         guard let credentials = AWSCredentials.environment() else { return }   // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
         let signer = AWSSignatureV4(credentials: credentials, region: "eu-west-1", service: "s3")
         try session.update { $0.networkMiddleware.append(signer) }
+        _ = credentials
+        _ = signer
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:167
@@ -138,6 +153,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         retries.retryableStatusCodes = [408, 429, 503]
         try session.update { $0.retryPolicy = retries; $0.timeoutForResource = .seconds(30) }
         let quick = try await session.send(HTTPRequest(url: url), options: .init(timeoutForResource: .seconds(2), retryPolicy: .never))
+        _ = retries
+        _ = quick
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:179
@@ -147,6 +164,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         let cacheDirectory = URL(filePath: "Caches")
         try session.update { $0.cache = try HTTPCache(directory: cacheDirectory) }
         let offlineFirst = try await session.send(HTTPRequest(url: url), options: .init(caching: .init(policy: .returnCacheElseLoad)))
+        _ = offlineFirst
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:188
@@ -161,6 +179,9 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
         let mocked = HTTPSession(configuration: .init { $0.customTransport = mock })
         let user = try await HTTPCycle.get("https://api.example.com/users/42", decoding: User.self, session: mocked)
+        _ = mock
+        _ = mocked
+        _ = user
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:208
@@ -168,6 +189,9 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: "Fixtures/api.har"))
         let offline = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
         let replayed = try await HTTPCycle.get("https://api.example.com/users/42", session: offline)
+        _ = archive
+        _ = offline
+        _ = replayed
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:219
@@ -176,6 +200,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         let reportURL = URL(string: "https://example.com/report.csv")!
         try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
         let rows = try await HTTPSession(configuration: configuration).send(HTTPRequest(url: reportURL)).object as? [[String]]
+        _ = rows
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:228
@@ -187,6 +212,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
             return try await next(request)
         }
         try session.update { $0.middleware.append(stamp) }
+        _ = stamp
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:241
@@ -201,11 +227,14 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         let avatarURL = URL(string: "https://example.com/avatar.png")!
         let images = try ImageCache(configuration: .init())
         let avatar = try await images.image(for: avatarURL)
+        _ = images
+        _ = avatar
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:258
     static func example258() async throws {
         let repos = try URITemplate("https://api.example.com/users/{user}/repos{?sort}").expand(["user": "ada", "sort": "updated"])
+        _ = repos
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:266

@@ -12,17 +12,18 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Streaming_md {
         let feedURL = URL(string: "https://example.com/feed")!
         let feed = try await session.stream(HTTPRequest(url: feedURL))
         for try await line in feed.body.lines(maximumLength: 64 << 10) { print(line) }
+        _ = feed
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:27
     static func example27() async throws {
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
-        let token = "t0ken"
         struct Token: Decodable { let text: String }
 
         let completion = try await session.stream(HTTPRequest(url: feedURL))
         for try await token in completion.body.jsonLines(as: Token.self) { print(token.text, terminator: "") }
+        _ = completion
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:39
@@ -31,6 +32,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Streaming_md {
         let feedURL = URL(string: "https://example.com/feed")!
         let events = HTTPEventSource(url: feedURL, session: session)
         for try await event in events where event.type == "update" { print(event.data) }
+        _ = events
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:49

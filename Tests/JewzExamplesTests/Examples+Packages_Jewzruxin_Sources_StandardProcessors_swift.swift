@@ -14,5 +14,9 @@ private enum Packages_Jewzruxin_Sources_StandardProcessors_swift {
         var strict = ProcessorRegistry()                     // a session's own registry
         var codings = ContentCodingRegistry()
         StandardProcessors.install(in: &strict, codings: &codings)
+        _ = response
+        _ = first
+        _ = strict
+        _ = codings
     }
 }

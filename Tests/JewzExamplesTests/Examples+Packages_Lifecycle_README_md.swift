@@ -16,5 +16,7 @@ private enum Packages_Lifecycle_README_md {
         let session = HTTPSession()
         let group = ServiceGroup(services: [HTTPSessionService(session, gracePeriod: .seconds(20)), app], gracefulShutdownSignals: [.sigterm], logger: logger)
         try await group.run()
+        _ = session
+        _ = group
     }
 }

@@ -18,5 +18,7 @@ private enum Packages_Lifecycle_Sources_Documentation_docc_JewzLifecycle_md {
             services: [HTTPSessionService(session, gracePeriod: .seconds(20)), app],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
+        _ = session
+        _ = group
     }
 }

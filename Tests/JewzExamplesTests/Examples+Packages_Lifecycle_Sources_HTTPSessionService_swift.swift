@@ -16,5 +16,7 @@ private enum Packages_Lifecycle_Sources_HTTPSessionService_swift {
         let session = HTTPSession()
         let group = ServiceGroup(services: [HTTPSessionService(session), app], gracefulShutdownSignals: [.sigterm], logger: logger)
         try await group.run()
+        _ = session
+        _ = group
     }
 }

@@ -19,5 +19,8 @@ private enum Packages_Mocking_README_md {
         let session = HTTPSession(configuration: .init { $0.customTransport = mock })
         let user = try await session.send(HTTPRequest(url: URL(string: "https://api.example.com/users/42")!))
         #expect(mock.requests.count == 1)
+        _ = mock
+        _ = session
+        _ = user
     }
 }

@@ -13,5 +13,7 @@ private enum Packages_Mocking_Sources_Documentation_docc_JewzMocking_md {
         let mock = MockTransport()
         mock.stub(.post, path: "/orders", status: 503, headers: ["Retry-After": "1"])
         let session = HTTPSession(configuration: .init { $0.customTransport = mock })
+        _ = mock
+        _ = session
     }
 }

@@ -19,5 +19,8 @@ private enum Packages_Mocking_Sources_Documentation_docc_TestingYourCode_md {
         let user = try await session.send(HTTPRequest(url: URL(string: "https://api.example.com/users/42")!))
         #expect(user.statusCode == 200)
         #expect(mock.requests.count == 1)
+        _ = mock
+        _ = session
+        _ = user
     }
 }

@@ -12,5 +12,7 @@ private enum Packages_Mocking_Sources_MockTransport_swift {
         try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
         mock.stub(.post, path: "/orders", status: 503, headers: ["Retry-After": "1"])
         let session = HTTPSession(configuration: .init { $0.customTransport = mock })
+        _ = mock
+        _ = session
     }
 }

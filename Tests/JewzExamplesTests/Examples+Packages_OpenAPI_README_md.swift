@@ -17,5 +17,8 @@ private enum Packages_OpenAPI_README_md {
         })
         let client = Client(serverURL: try Servers.Server1.url(), transport: HTTPSessionTransport(session: session))
         let items = try await client.items(path: .init(count: 3)).ok.body.json
+        _ = session
+        _ = client
+        _ = items
     }
 }

@@ -18,5 +18,8 @@ private enum Packages_OpenAPI_Sources_Documentation_docc_GeneratedClients_md {
         let client = Client(serverURL: try Servers.Server1.url(), transport: HTTPSessionTransport(session: session))
         let items = try await client.items(path: .init(count: 3)).ok.body.json
         print(items)
+        _ = session
+        _ = client
+        _ = items
     }
 }

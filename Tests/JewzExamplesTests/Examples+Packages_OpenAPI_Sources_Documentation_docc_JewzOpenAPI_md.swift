@@ -13,5 +13,7 @@ private enum Packages_OpenAPI_Sources_Documentation_docc_JewzOpenAPI_md {
 
         let session = HTTPSession(configuration: .init { $0.retryPolicy.retryableStatusCodes.insert(429) })
         let transport = HTTPSessionTransport(session: session)
+        _ = session
+        _ = transport
     }
 }

@@ -16,5 +16,7 @@ private enum Packages_Processors_Brotli_README_md {
         // Tighter limits:
         configuration.contentCodings.register(HTTPBrotliDecoder(limits: DecompressionLimits(maximumDecodedSize: 64 << 20)), for: ["br"])
         let session = HTTPSession(configuration: configuration)
+        _ = configuration
+        _ = session
     }
 }

@@ -12,5 +12,6 @@ private enum Packages_Processors_Brotli_Sources_Documentation_docc_JewzBrotli_md
 
         var configuration = HTTPSession.Configuration()
         configuration.contentCodings.register(HTTPBrotliDecoder(), for: HTTPBrotliDecoder.codings)
+        _ = configuration
     }
 }

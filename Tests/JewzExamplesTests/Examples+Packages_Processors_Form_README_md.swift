@@ -11,10 +11,13 @@ private enum Packages_Processors_Form_README_md {
     static func example8() async throws {
 
         let form: FormFields = ["q": "swift nio", "tag": ["a", "b"], "user": ["name": "Ada"]]
-        form.encoded()            // q=swift+nio&tag=a&tag=b&user%5Bname%5D=Ada
+        print(form.encoded())     // q=swift+nio&tag=a&tag=b&user%5Bname%5D=Ada
         let results = try await HTTPCycle.post("https://example.com/search", requestObject: form,
                                                options: .init(requestProcessors: [HTTPFormProcessor(listStyle: .brackets)]))
         let fields = try FormFields(decoding: "a=1&a=2")   // values(for: "a") == ["1", "2"]
         // With HTTPCore alone: try configuration.processorRegistry.register(HTTPFormProcessor(), for: HTTPFormProcessor.mediaTypePatterns)
+        _ = form
+        _ = results
+        _ = fields
     }
 }

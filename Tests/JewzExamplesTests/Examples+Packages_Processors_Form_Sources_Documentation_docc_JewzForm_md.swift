@@ -13,5 +13,8 @@ private enum Packages_Processors_Form_Sources_Documentation_docc_JewzForm_md {
         let form: FormFields = ["q": "swift nio", "tag": ["a", "b"], "user": ["name": "Ada"]]
         let body = form.encoded()            // q=swift+nio&tag=a&tag=b&user%5Bname%5D=Ada
         let fields = try FormFields(decoding: "a=1&a=2")
+        _ = form
+        _ = body
+        _ = fields
     }
 }

@@ -10,7 +10,8 @@ private enum Packages_Processors_Form_Sources_FormFields_swift {
     static func example5() async throws {
         var form: FormFields = ["q": "swift nio", "tag": "a"]
         form.append("b", for: "tag")
-        form.encoded()            // "q=swift+nio&tag=a&tag=b"
-        try FormFields(decoding: "a=1&a=2").values(for: "a")   // ["1", "2"]
+        print(form.encoded())     // "q=swift+nio&tag=a&tag=b"
+        print(try FormFields(decoding: "a=1&a=2").values(for: "a"))  // ["1", "2"]
+        _ = form
     }
 }

@@ -21,5 +21,7 @@ private enum Packages_Processors_Gzip_README_md {
         // Plain functions:
         let packed = try Gzip.compress(data)
         let unpacked = try Gzip.decompress(packed, limits: GzipLimits(maximumDecodedSize: 64 << 20))
+        _ = packed
+        _ = unpacked
     }
 }

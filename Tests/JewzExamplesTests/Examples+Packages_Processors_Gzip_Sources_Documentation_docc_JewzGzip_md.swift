@@ -12,5 +12,7 @@ private enum Packages_Processors_Gzip_Sources_Documentation_docc_JewzGzip_md {
 
         let packed = try Gzip.compress(Data(repeating: 65, count: 10_000))
         let unpacked = try Gzip.decompress(packed)
+        _ = packed
+        _ = unpacked
     }
 }

@@ -10,5 +10,7 @@ private enum Packages_Processors_Gzip_Sources_Gzip_swift {
     static func example7() async throws {
         let packed = try Gzip.compress(Data(repeating: 65, count: 10_000))
         let unpacked = try Gzip.decompress(packed)      // gzip, zlib or raw deflate
+        _ = packed
+        _ = unpacked
     }
 }

@@ -22,5 +22,11 @@ private enum Packages_Processors_JSON_README_md {
         let feed = try await HTTPSession.default.stream(HTTPRequest(url: feedURL))
         for try await item in feed.body.jsonLines(as: Item.self) { print(item) }   // as each line arrives
         // With HTTPCore alone: try configuration.processorRegistry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
+        _ = created
+        _ = name
+        _ = person
+        _ = people
+        _ = value
+        _ = feed
     }
 }

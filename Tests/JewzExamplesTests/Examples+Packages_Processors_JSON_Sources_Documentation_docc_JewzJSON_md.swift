@@ -18,5 +18,9 @@ private enum Packages_Processors_JSON_Sources_Documentation_docc_JewzJSON_md {
         let person = try created.decode(Person.self)
         let value = try JSONValue(parsing: #"{"b": 1, "a": [true, null]}"#)
         print(value.formatted(pretty: true))
+        _ = created
+        _ = name
+        _ = person
+        _ = value
     }
 }

@@ -12,6 +12,8 @@ private enum Packages_Processors_JSON_Sources_HTTPCycle_Decoding_swift {
         let cycle = HTTPCycle(requestURL: url)
         let user = try await cycle.start(decoding: User.self)
         print(cycle.response?.statusCode ?? 0, user.name)
+        _ = cycle
+        _ = user
     }
 
     // Packages/Processors/JSON/Sources/HTTPCycle+Decoding.swift:38
@@ -20,5 +22,7 @@ private enum Packages_Processors_JSON_Sources_HTTPCycle_Decoding_swift {
         let draft = Person(name: "Ada")
         let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)
         let created = try await HTTPCycle.post(url, requestObject: draft, decoding: Person.self)
+        _ = people
+        _ = created
     }
 }

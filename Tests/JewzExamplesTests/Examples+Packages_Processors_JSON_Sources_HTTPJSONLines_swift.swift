@@ -10,8 +10,8 @@ private enum Packages_Processors_JSON_Sources_HTTPJSONLines_swift {
     static func example9() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
-        let token = "t0ken"
         let feed = try await session.stream(HTTPRequest(url: url))
         for try await token in feed.body.jsonLines(as: Completion.self) { print(token.text, terminator: "") }
+        _ = feed
     }
 }

@@ -12,5 +12,7 @@ private enum Packages_Processors_JSON_Sources_HTTPJSONProcessor_swift {
         let response = try await HTTPCycle.post(url, requestObject: ["name": "Ada"] as JSONValue,
                                                 options: .init(requestProcessors: [HTTPJSONProcessor()]))
         let name = (response.object as? JSONValue)?["name"].string
+        _ = response
+        _ = name
     }
 }

@@ -10,5 +10,6 @@ private enum Packages_Processors_JSON_Sources_JSONValue_Foundation_swift {
     static func example52() async throws {
         let url = "https://api.example.com/items"
         let user = try await HTTPCycle.get(url).jsonObject as? [String: Any]
+        _ = user
     }
 }

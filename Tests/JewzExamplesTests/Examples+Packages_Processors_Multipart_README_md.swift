@@ -21,5 +21,8 @@ private enum Packages_Processors_Multipart_README_md {
         cycle.options.didSendBodyData = { _, sent, total in print(sent, total ?? 0) }
         try await cycle.start()
         let ranges = try MultipartParser.parts(of: body, boundary: "XyZ")
+        _ = form
+        _ = cycle
+        _ = ranges
     }
 }

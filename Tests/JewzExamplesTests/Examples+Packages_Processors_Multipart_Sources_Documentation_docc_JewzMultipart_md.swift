@@ -17,5 +17,7 @@ private enum Packages_Processors_Multipart_Sources_Documentation_docc_JewzMultip
         try form.append(fileAt: reportURL, name: "report")
         var request = HTTPRequest(url: uploadURL, method: .post)
         request.setBody(form)
+        _ = form
+        _ = request
     }
 }

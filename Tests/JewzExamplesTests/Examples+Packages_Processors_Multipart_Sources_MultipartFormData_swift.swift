@@ -17,5 +17,6 @@ private enum Packages_Processors_Multipart_Sources_MultipartFormData_swift {
         try form.append(fileAt: reportURL, name: "report")        // type guessed from ".pdf"
         form.append(thumbnail, name: "thumb", filename: "thumb.png")
         cycle.request.setBody(form)                                 // Content-Type with boundary
+        _ = form
     }
 }

@@ -15,5 +15,6 @@ private enum Packages_Processors_Multipart_Sources_MultipartParser_swift {
             for event in try parser.feed(chunk) { handle(event) }
         }
         try parser.finish()
+        _ = parser
     }
 }

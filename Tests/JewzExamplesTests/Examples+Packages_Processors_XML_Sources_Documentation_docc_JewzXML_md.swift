@@ -14,5 +14,8 @@ private enum Packages_Processors_XML_Sources_Documentation_docc_JewzXML_md {
         let tree = try XMLTree(data: body)
         let id = tree.root.elements(named: "item").first?[attribute: "id"]
         let ids = try tree.nodes(forXPath: "//item/@id")
+        _ = tree
+        _ = id
+        _ = ids
     }
 }

@@ -9,7 +9,9 @@ private enum Packages_Processors_XML_Sources_XMLTree_swift {
     // Packages/Processors/XML/Sources/XMLTree.swift:11
     static func example11() async throws {
         let tree = try XMLTree(data: Data(#"<feed xmlns:a="urn:a"><a:item id="1">Hi</a:item></feed>"#.utf8))
-        tree.root.elements(named: "item").first?[attribute: "id"]      // "1"
-        try tree.nodes(forXPath: "//a:item/@id").map(\.text)            // ["1"]
+        let id = tree.root.elements(named: "item").first?[attribute: "id"]   // "1"
+        print(try tree.nodes(forXPath: "//a:item/@id").map(\.text))     // ["1"]
+        _ = tree
+        _ = id
     }
 }

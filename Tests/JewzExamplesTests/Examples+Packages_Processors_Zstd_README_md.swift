@@ -20,5 +20,7 @@ private enum Packages_Processors_Zstd_README_md {
         var output = Data()
         try compressed.withUnsafeBytes { try decoder.decode($0, into: &output) }
         try decoder.finish(into: &output)
+        _ = decoder
+        _ = output
     }
 }

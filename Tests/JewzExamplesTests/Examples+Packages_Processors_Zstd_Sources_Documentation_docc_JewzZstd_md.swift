@@ -12,5 +12,6 @@ private enum Packages_Processors_Zstd_Sources_Documentation_docc_JewzZstd_md {
 
         var configuration = HTTPSession.Configuration()
         configuration.contentCodings.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings)
+        _ = configuration
     }
 }

@@ -18,5 +18,6 @@ private enum Packages_Resilience_README_md {
                 RateLimiter(.init(limits: [RateLimit(requests: 100, per: .seconds(60))])),
             ]
         })
+        _ = session
     }
 }

@@ -10,5 +10,7 @@ private enum Packages_Resilience_Sources_Bulkhead_Bulkhead_swift {
     static func example13() async throws {
         let bulkhead = Bulkhead(maximumConcurrentCalls: 8, maximumWaitingCalls: 32)
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [bulkhead] })
+        _ = bulkhead
+        _ = session
     }
 }

@@ -10,5 +10,7 @@ private enum Packages_Resilience_Sources_CircuitBreaker_CircuitBreaker_swift {
     static func example15() async throws {
         let breaker = CircuitBreaker(.init(failureRatio: 0.5, minimumCalls: 20, window: .seconds(30), openDuration: .seconds(15)))
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [breaker] })
+        _ = breaker
+        _ = session
     }
 }

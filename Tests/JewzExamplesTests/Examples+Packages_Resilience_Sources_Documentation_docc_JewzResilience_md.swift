@@ -17,5 +17,6 @@ private enum Packages_Resilience_Sources_Documentation_docc_JewzResilience_md {
                 RateLimiter(.init(limits: [RateLimit(requests: 100, per: .seconds(60))])),
             ]
         })
+        _ = session
     }
 }

@@ -17,6 +17,8 @@ private enum Packages_Resilience_Sources_Documentation_docc_ResilientCalls_md {
             RateLimiter(),                                   // learns the limits the origin announces
         ]
         let session = HTTPSession(configuration: configuration)
+        _ = configuration
+        _ = session
     }
 
     // Packages/Resilience/Sources/Documentation.docc/ResilientCalls.md:45
@@ -32,6 +34,8 @@ private enum Packages_Resilience_Sources_Documentation_docc_ResilientCalls_md {
             }
         }
         print(breaker.state(of: "https://api.example.com"))  // .closed, .open(until:), .halfOpen
+        _ = breaker
+        _ = session
     }
 
     // Packages/Resilience/Sources/Documentation.docc/ResilientCalls.md:92
@@ -43,5 +47,7 @@ private enum Packages_Resilience_Sources_Documentation_docc_ResilientCalls_md {
         options.resilience.maximumRateLimitWait = .zero      // fail rather than wait for a turn
         options.resilience.hedging = .off
         let health = try await session.send(HTTPRequest(url: url), options: options)
+        _ = options
+        _ = health
     }
 }

@@ -10,5 +10,7 @@ private enum Packages_Resilience_Sources_Hedging_Hedging_swift {
     static func example20() async throws {
         let hedging = Hedging(.init(delay: .percentile(0.95, minimum: .milliseconds(20)), maximumAttempts: 2))
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [hedging, CircuitBreaker()] })
+        _ = hedging
+        _ = session
     }
 }

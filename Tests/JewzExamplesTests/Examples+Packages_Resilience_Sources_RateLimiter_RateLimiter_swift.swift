@@ -10,5 +10,7 @@ private enum Packages_Resilience_Sources_RateLimiter_RateLimiter_swift {
     static func example22() async throws {
         let limiter = RateLimiter(.init(limits: [RateLimit(requests: 100, per: .seconds(60))]))
         let session = HTTPSession(configuration: .init { $0.networkMiddleware = [limiter] })
+        _ = limiter
+        _ = session
     }
 }

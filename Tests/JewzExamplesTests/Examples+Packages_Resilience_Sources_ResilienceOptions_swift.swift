@@ -10,10 +10,12 @@ private enum Packages_Resilience_Sources_ResilienceOptions_swift {
     static func example5() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
-        var request = HTTPRequest(url: url)
+        let request = HTTPRequest(url: url)
         var options = HTTPRequestOptions()
         options.resilience.bypassesCircuitBreaker = true   // a health check must reach the origin
         options.resilience.hedging = .off
         let response = try await session.send(request, options: options)
+        _ = options
+        _ = response
     }
 }

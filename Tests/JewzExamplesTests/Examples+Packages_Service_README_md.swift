@@ -21,5 +21,10 @@ private enum Packages_Service_README_md {
 
         let petstore = HTTPService(profile: try await ServiceProfile.fetch(from: openAPIDocumentURL))
         let pets = try await petstore.request("listPets", values: ["limit": 20, "tags": ["cat", "dog"]])
+        _ = github
+        _ = search
+        _ = user
+        _ = petstore
+        _ = pets
     }
 }

@@ -17,6 +17,9 @@ private enum Packages_Service_Sources_Documentation_docc_DescribingAService_md {
         print(found.response?.json?["total_count"].int ?? 0)
         let repo = try await github.request("repo", values: ["owner": "swiftlang", "name": "swift"], identifier: "swift", option: .reuse)
         print(repo.response?.statusCode ?? 0)
+        _ = github
+        _ = found
+        _ = repo
     }
 
     // Packages/Service/Sources/Documentation.docc/DescribingAService.md:61
@@ -33,6 +36,7 @@ private enum Packages_Service_Sources_Documentation_docc_DescribingAService_md {
 
         let swift = try await github.send(Repo(owner: "swiftlang", name: "swift"))
         print(swift.full_name, swift.stargazers_count)
+        _ = swift
     }
 
     // Packages/Service/Sources/Documentation.docc/DescribingAService.md:82
@@ -40,5 +44,7 @@ private enum Packages_Service_Sources_Documentation_docc_DescribingAService_md {
         let petstore = HTTPService(profile: try await ServiceProfile.fetch(from: URL(string: "https://petstore.example/openapi.yaml")!))
         let pets = try await petstore.request("listPets", values: ["limit": 20, "tags": ["cat", "dog"]])
         print(pets.response?.statusCode ?? 0)
+        _ = petstore
+        _ = pets
     }
 }

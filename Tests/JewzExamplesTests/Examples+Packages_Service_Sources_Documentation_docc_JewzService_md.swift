@@ -13,5 +13,7 @@ private enum Packages_Service_Sources_Documentation_docc_JewzService_md {
 
         let github = HTTPService(profile: try ServiceProfile(named: "github", in: profilesDirectory))
         let search = try await github.request("search", values: ["q": "swift nio", "sort": "stars"])
+        _ = github
+        _ = search
     }
 }

@@ -8,8 +8,6 @@ import Synchronization
 private enum Packages_Service_Sources_Service_HTTPServiceDefinition_swift {
     // Packages/Service/Sources/Service/HTTPServiceDefinition.swift:7
     static func example7() async throws {
-        let url = URL(string: "https://api.example.com/items")!
-        let cycle = HTTPCycle(requestURL: url)
         let profiles = URL(filePath: "Profiles")
         struct GitHub: HTTPServiceDefinition {
             static let serviceName = "github"
@@ -19,5 +17,6 @@ private enum Packages_Service_Sources_Service_HTTPServiceDefinition_swift {
             }
         }
         let github = try HTTPService(GitHub(), profilesIn: profiles)
+        _ = github
     }
 }

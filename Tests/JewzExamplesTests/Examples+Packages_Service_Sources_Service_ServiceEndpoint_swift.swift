@@ -18,5 +18,6 @@ private enum Packages_Service_Sources_Service_ServiceEndpoint_swift {
             }
         }
         let results = try await github.send(GitHubAPI.search(query: "jewzruxin"))
+        _ = results
     }
 }

@@ -17,7 +17,10 @@ private enum Packages_URITemplate_README_md {
             "section": "top",
         ])   // https://api.example.com/repos/jewzruxin?sort=updated&page=2#top
 
-        try URITemplate("/users/{id}{?fields}").match("/users/42?fields=name,email")
+        let values = try URITemplate("/users/{id}{?fields}").match("/users/42?fields=name,email")
         // ["id": "42", "fields": ["name", "email"]]
+        _ = template
+        _ = url
+        _ = values
     }
 }

@@ -15,6 +15,7 @@ private enum Packages_URITemplate_Sources_Documentation_docc_ExpandingTemplates_
             let url = try search.expand(["q": "swift http", "page": .string(String(page)), "per_page": 50])
             print(url)   // https://api.example.com/search?q=swift%20http&page=1&per_page=50
         }
+        _ = search
     }
 
     // Packages/URITemplate/Sources/Documentation.docc/ExpandingTemplates.md:38
@@ -26,6 +27,9 @@ private enum Packages_URITemplate_Sources_Documentation_docc_ExpandingTemplates_
         ])
         let pairs = URITemplate.Value([("lang", "swift"), ("lang", "c")])   // a key may repeat
         print(url, try URITemplate("/search{?params*}").expand(["params": pairs]))
+        _ = repos
+        _ = url
+        _ = pairs
     }
 
     // Packages/URITemplate/Sources/Documentation.docc/ExpandingTemplates.md:57
@@ -34,5 +38,6 @@ private enum Packages_URITemplate_Sources_Documentation_docc_ExpandingTemplates_
         if let values = route.match("/users/42/repos?sort=updated&fields=name,stars") {
             print(values["id"] ?? "", values["fields"] ?? "")   // 42, ["name", "stars"]
         }
+        _ = route
     }
 }

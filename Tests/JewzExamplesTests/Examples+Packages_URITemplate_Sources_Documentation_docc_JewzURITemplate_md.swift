@@ -13,5 +13,8 @@ private enum Packages_URITemplate_Sources_Documentation_docc_JewzURITemplate_md 
         let template = try URITemplate("https://api.example.com{/path*}{?query*}")
         let url = try template.expand(["path": ["repos", "jewzruxin"], "query": ["sort": "updated", "page": 2]])
         let values = try URITemplate("/users/{id}{?fields}").match("/users/42?fields=name,email")
+        _ = template
+        _ = url
+        _ = values
     }
 }

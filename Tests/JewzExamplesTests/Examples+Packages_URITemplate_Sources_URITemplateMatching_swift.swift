@@ -8,7 +8,8 @@ import Synchronization
 private enum Packages_URITemplate_Sources_URITemplateMatching_swift {
     // Packages/URITemplate/Sources/URITemplateMatching.swift:13
     static func example13() async throws {
-        try URITemplate("/users/{id}{?fields}").match("/users/42?fields=name,email")
+        let values = try URITemplate("/users/{id}{?fields}").match("/users/42?fields=name,email")
         // ["id": "42", "fields": ["name", "email"]]
+        _ = values
     }
 }

@@ -15,5 +15,7 @@ private enum Packages_URITemplate_Sources_URITemplate_swift {
             "section": "top",
         ])
         // https://api.example.com/repos/jewzruxin?sort=updated&page=2#top
+        _ = template
+        _ = url
     }
 }

@@ -17,5 +17,8 @@ private enum Packages_URLSession_README_md {
         configuration.customTransport = try URLSessionTransport(configuration: configuration)
         let session = HTTPSession(configuration: configuration)
         let response = try await session.send(HTTPRequest(url: url))
+        _ = configuration
+        _ = session
+        _ = response
     }
 }

@@ -23,5 +23,9 @@ private enum Packages_URLSession_Sources_Documentation_docc_ChoosingATransport_m
         configuration.customTransport = transport
         let session = HTTPSession(configuration: configuration)
         let items = try await session.send(HTTPRequest(url: url))
+        _ = configuration
+        _ = transport
+        _ = session
+        _ = items
     }
 }

@@ -13,5 +13,7 @@ private enum Packages_URLSession_Sources_Documentation_docc_JewzURLSession_md {
         var configuration = HTTPSession.Configuration()
         configuration.customTransport = try URLSessionTransport(configuration: configuration)
         let session = HTTPSession(configuration: configuration)
+        _ = configuration
+        _ = session
     }
 }

@@ -11,7 +11,7 @@ private enum Packages_WebSocket_README_md {
     static func example32() async throws {
         let session = HTTPSession()
 
-        var options = WebSocketOptions(subprotocols: ["graphql-transport-ws"], pingInterval: .seconds(20))
+        let options = WebSocketOptions(subprotocols: ["graphql-transport-ws"], pingInterval: .seconds(20))
         try await session.withWebSocket(to: URL(string: "wss://api.example.com/graphql")!, options: options) { socket in
             try await socket.send(text: #"{"type":"connection_init"}"#)
             for try await message in socket.messages {
@@ -20,5 +20,6 @@ private enum Packages_WebSocket_README_md {
             }
             print(socket.closure?.code ?? "open")
         }
+        _ = options
     }
 }

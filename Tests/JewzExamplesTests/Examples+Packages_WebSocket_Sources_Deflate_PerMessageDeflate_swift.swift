@@ -10,5 +10,6 @@ private enum Packages_WebSocket_Sources_Deflate_PerMessageDeflate_swift {
     static func example6() async throws {
         var options = WebSocketOptions()
         options.compression = PerMessageDeflate(clientNoContextTakeover: true)  // or nil: offer nothing
+        _ = options
     }
 }

@@ -19,5 +19,6 @@ private enum Packages_WebSocket_Sources_Documentation_docc_JewzWebSocket_md {
                 print(text)
             }
         }
+        _ = options
     }
 }

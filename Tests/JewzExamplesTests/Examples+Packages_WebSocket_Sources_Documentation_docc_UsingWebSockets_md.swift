@@ -23,6 +23,7 @@ private enum Packages_WebSocket_Sources_Documentation_docc_UsingWebSockets_md {
             // The loop ends when the server closes: how, and why.
             print(socket.closure.map { "closed: \($0.code) \($0.reason)" } ?? "still open")
         }
+        _ = chat
     }
 
     // Packages/WebSocket/Sources/Documentation.docc/UsingWebSockets.md:48
@@ -36,6 +37,8 @@ private enum Packages_WebSocket_Sources_Documentation_docc_UsingWebSockets_md {
             return await socket.close(.normalClosure, reason: "done")
         }
         print(closure.wasClean)
+        _ = options
+        _ = closure
     }
 
     // Packages/WebSocket/Sources/Documentation.docc/UsingWebSockets.md:72
@@ -53,5 +56,8 @@ private enum Packages_WebSocket_Sources_Documentation_docc_UsingWebSockets_md {
             return nil
         }
         print("stopped:", stopped)
+        _ = prices
+        _ = lastSeen
+        _ = stopped
     }
 }

@@ -10,12 +10,13 @@ private enum Packages_WebSocket_Sources_HTTPSession_ReconnectingWebSocket_swift 
     static func example16() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
-        var request = HTTPRequest(url: url)
+        let request = HTTPRequest(url: url)
         let stopRequested = false
         let stopped = try await session.withReconnectingWebSocket(request) { socket, connection in
             try await socket.send(text: #"{"subscribe":"prices","resume":\(lastSequence)}"#)
             for try await message in socket.messages { handle(message) }
             return stopRequested ? true : nil
         }
+        _ = stopped
     }
 }

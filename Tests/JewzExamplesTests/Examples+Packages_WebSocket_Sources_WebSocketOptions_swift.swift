@@ -11,5 +11,6 @@ private enum Packages_WebSocket_Sources_WebSocketOptions_swift {
         var options = WebSocketOptions(subprotocols: ["graphql-transport-ws"])
         options.pingInterval = .seconds(20)
         options.maximumMessageSize = 64 << 20
+        _ = options
     }
 }

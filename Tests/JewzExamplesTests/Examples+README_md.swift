@@ -24,7 +24,7 @@ private enum README_md {
         var request = HTTPRequest(url: URL(string: "https://api.example.com/orders")!, method: .post, object: order)
         request.headers["Idempotency-Key"] = key
         let response = try await HTTPSession.default.send(request, options: .init(retryPolicy: .never))
-        response.statusCode               // 201
+        print(response.statusCode)        // 201
 
         // What a call returns is the call you make: send (the body in memory, processed), stream (the
         // head, then the body as it arrives) or download (into a file, resumable).
@@ -38,9 +38,9 @@ private enum README_md {
         let found = try await HTTPCycle.get("https://api.example.com/search",
                                             parameters: ["q": "swift", "tag": ["http", "linux"]],
                                             headers: ["Accept": "application/json"], timeout: .seconds(10))
-        found.statusCode                  // 200
-        found.text                        // decoded by the Content-Type charset
-        found.object                      // what the registered processor made of the body
+        print(found.statusCode)           // 200
+        let text = found.text             // decoded by the Content-Type charset
+        let object = found.object         // what the registered processor made of the body
 
         // A cycle: an object to hold — restart, cancel from elsewhere, retry count, completion
         // handlers; each start is one send. Two steps: create, configure, start.
@@ -96,7 +96,7 @@ private enum README_md {
             configuration.middleware.append(HTTPHeaderMiddleware("X-Request-ID") { _ in UUID().uuidString })
             configuration.networkMiddleware.append(HTTPLoggingMiddleware(logger: logger))   // every hop, credentials redacted
         }
-        api.stageNames   // ["headers", "retry", "cookies", "logging", "queue", "transport"]
+        print(api.stageNames)  // ["headers", "retry", "cookies", "logging", "queue", "transport"]
         // Every body passes a middleware as `response.body`, whole or still arriving: wrap it to look at
         // or rewrite the bytes (`map`), add fields at its end (`withTrailers`), never holding a stream.
         try api.update { $0.networkMiddleware.append(HTTPClosureMiddleware("count") { request, next in
@@ -143,5 +143,35 @@ private enum README_md {
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: ["name": "Ada"])
         let offline = HTTPSession(configuration: .init { $0.customTransport = mock })
+        _ = request
+        _ = response
+        _ = feed
+        _ = iso
+        _ = found
+        _ = text
+        _ = object
+        _ = upload
+        _ = title
+        _ = person
+        _ = legacy
+        _ = people
+        _ = path
+        _ = configuration
+        _ = api
+        _ = me
+        _ = images
+        _ = avatar
+        _ = github
+        _ = search
+        _ = client
+        _ = items
+        _ = mock
+        _ = offline
+    }
+
+    // README.md:214
+    static func example214() async throws {
+        let configuration = HTTPSession.Configuration()
+        shown(configuration.cookieJar)
     }
 }

@@ -24,6 +24,8 @@ extension HTTPSession {
     /// let config = ConfigReader(providers: [EnvironmentVariablesProvider(), file])
     /// let session = HTTPSession(configuration: try .init(config: config))
     /// async let following: Void = session.follow(config)   // beside the ServiceGroup running `file`
+    /// // … the service runs; when it stops:
+    /// try await following
     /// ```
     ///
     /// - Throws: `CancellationError` or what the providers throw while they are watched.

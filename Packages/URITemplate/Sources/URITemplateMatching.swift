@@ -11,7 +11,7 @@ extension URITemplate {
     /// (`%2F` for `/`) stays as written, since it must have been in the value.
     ///
     /// ```swift
-    /// try URITemplate("/users/{id}{?fields}").match("/users/42?fields=name,email")
+    /// let values = try URITemplate("/users/{id}{?fields}").match("/users/42?fields=name,email")
     /// // ["id": "42", "fields": ["name", "email"]]
     /// ```
     public func match(_ uri: String) -> [String: Value]? {

@@ -3,8 +3,8 @@
 ///
 /// ```swift
 /// let challenges = AuthenticationChallenge.parse(#"Digest realm="api", nonce="abc", qop="auth", Basic realm="api""#)
-/// challenges.map(\.scheme)          // ["digest", "basic"]
-/// challenges[0]["realm"]            // "api"
+/// print(challenges.map(\.scheme))   // ["digest", "basic"]
+/// let realm = challenges[0]["realm"]   // "api"
 /// ```
 public struct AuthenticationChallenge: Sendable, Hashable {
     /// The scheme, lowercased (`basic`, `digest`, `bearer`).

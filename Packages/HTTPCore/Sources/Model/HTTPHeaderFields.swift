@@ -6,7 +6,7 @@
 /// ```swift
 /// var headers: HTTPHeaderFields = ["Accept": "application/json"]
 /// headers.add("a=1", for: "Cookie")
-/// headers["accept"]            // "application/json"
+/// let accept = headers["accept"]   // "application/json"
 /// ```
 public struct HTTPHeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiteral,
     CustomStringConvertible

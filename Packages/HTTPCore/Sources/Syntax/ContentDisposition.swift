@@ -5,8 +5,8 @@ import Foundation
 ///
 /// ```swift
 /// let disposition = ContentDisposition(#"attachment; filename="report.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf"#)
-/// disposition?.filename          // "résumé.pdf" (filename* wins)
-/// disposition?.safeFilename      // "résumé.pdf"; "../../etc/passwd" would give "passwd"
+/// let name = disposition?.filename          // "résumé.pdf" (filename* wins)
+/// let safeName = disposition?.safeFilename  // "résumé.pdf"; "../../etc/passwd" would give "passwd"
 /// ```
 public struct ContentDisposition: Sendable, Hashable {
     /// The disposition type, lowercased: `attachment`, `inline`, `form-data`…

@@ -104,7 +104,7 @@ extension String {
     /// This URL string with `parameters` merged into its query, before any `#fragment`.
     ///
     /// ```swift
-    /// "/hello/?key2=value2".mergingQueryParameters(["key1": "value1"])
+    /// print("/hello/?key2=value2".mergingQueryParameters(["key1": "value1"]))
     /// // "/hello/?key2=value2&key1=value1"
     /// ```
     package func mergingQueryParameters(_ parameters: QueryParameters) -> String {

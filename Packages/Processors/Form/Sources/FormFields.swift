@@ -5,8 +5,8 @@ import JewzHTTPCore
 /// ```swift
 /// var form: FormFields = ["q": "swift nio", "tag": "a"]
 /// form.append("b", for: "tag")
-/// form.encoded()            // "q=swift+nio&tag=a&tag=b"
-/// try FormFields(decoding: "a=1&a=2").values(for: "a")   // ["1", "2"]
+/// print(form.encoded())     // "q=swift+nio&tag=a&tag=b"
+/// print(try FormFields(decoding: "a=1&a=2").values(for: "a"))  // ["1", "2"]
 /// ```
 public struct FormFields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One field: a name and its value, as written before encoding.

@@ -10,8 +10,8 @@ import JewzLocking
 ///
 /// ```swift
 /// let tree = try XMLTree(data: Data(#"<feed xmlns:a="urn:a"><a:item id="1">Hi</a:item></feed>"#.utf8))
-/// tree.root.elements(named: "item").first?[attribute: "id"]      // "1"
-/// try tree.nodes(forXPath: "//a:item/@id").map(\.text)            // ["1"]
+/// let id = tree.root.elements(named: "item").first?[attribute: "id"]   // "1"
+/// print(try tree.nodes(forXPath: "//a:item/@id").map(\.text))     // ["1"]
 /// ```
 public final class XMLTree: Sendable {
     /// The document element.
