@@ -24,6 +24,24 @@ import Testing
         }
     }
 
+    @Test func aStreamedGETHasAnExchangeOfItsOwnBesideSharedOnes() async throws {
+        try await withSandbox { sandbox, session in
+            try session.update { $0.coalescesIdenticalGETs = true }
+            #expect(session.stageNames.contains("coalescing"))
+            let url = try #require(URL(string: sandbox.url("/counter?key=shared&fail=0&hold=0.3")))
+            async let shared = withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<2 { group.addTask { try await session.send(HTTPRequest(url: url)).text } }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            async let streamed = session.stream(HTTPRequest(url: url)).body.collect(upTo: 1 << 20)
+            let (texts, streamedBody) = try await (shared, streamed)
+            // Three calls at once, two exchanges: the streamed body is read once, by its caller.
+            #expect(Set(texts.compactMap { $0 }).count == 1)
+            let answers = Set(texts.compactMap { $0 } + [String(decoding: streamedBody, as: UTF8.self)])
+            #expect(answers == ["attempt 1 succeeds", "attempt 2 succeeds"])
+        }
+    }
+
     @Test func differentHeadersOrCoalescingOffMeanSeparateExchanges() async throws {
         try await withSandbox { sandbox, session in
             try session.update { $0.coalescesIdenticalGETs = true }

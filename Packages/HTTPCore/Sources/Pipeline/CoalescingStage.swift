@@ -2,7 +2,7 @@
 /// kept in memory: the first sends it through the stages below, the others wait for its
 /// response (``SingleFlight``). A waiter that is cancelled leaves alone; the exchange stops
 /// when none is left. A request on a connection of its own (a handshake's) is never shared. In
-/// the pipeline when the session coalesces identical GETs.
+/// the pipeline when the session coalesces identical GETs, of the calls whose body ends in memory.
 struct CoalescingStage: HTTPMiddleware {
     /// What makes two requests identical: method, URL and headers.
     struct Key: Hashable, Sendable {
@@ -22,7 +22,7 @@ struct CoalescingStage: HTTPMiddleware {
     var name: String { "coalescing" }
 
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
-        guard request.method == .get, !next.call.streamsBody, request.dedicatedConnection == nil else { return try await next(request) }
+        guard request.method == .get, request.dedicatedConnection == nil else { return try await next(request) }
         let call = next.call
         let shared = next.shared()
         return try await flights.value(for: Key(request), waitingFor: call) {

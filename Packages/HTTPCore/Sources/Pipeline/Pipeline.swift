@@ -32,8 +32,13 @@ final class Pipeline: Sendable {
     /// - Parameters:
     ///   - authenticates: whether the call has authentications (the options', else the session's).
     ///   - download: the run's download, whose attempts continue what earlier ones wrote.
+    ///   - bodyInMemory: whether the run's body ends in memory, so that an identical GET's
+    ///     exchange may be shared with it (a stream is read once, a file written once).
     ///   - queues: whether requests may have to wait for a place (a maximum, or a pause).
-    init(_ configuration: HTTPSession.Configuration, parts: Parts, authenticates: Bool, download: DownloadTarget?, queues: Bool) {
+    init(
+        _ configuration: HTTPSession.Configuration, parts: Parts, authenticates: Bool, download: DownloadTarget?,
+        bodyInMemory: Bool, queues: Bool
+    ) {
         let order: [Step] = [
             configuration.tracer.map { .builtIn(TracingStage(tracer: $0)) } ?? .absent,  // a span per call
             .user(configuration.middleware),  // the caller's steps, once per call
@@ -44,7 +49,7 @@ final class Pipeline: Sendable {
             configuration.cache.map { .builtIn(CacheStage(cache: $0)) } ?? .absent,  // stored answers
             configuration.cookieJar.map { .builtIn(CookieStage(jar: $0)) } ?? .absent,  // Cookie, Set-Cookie
             .user(configuration.networkMiddleware),  // the caller's steps, per exchange on the wire
-            configuration.coalescesIdenticalGETs ? .builtIn(CoalescingStage(flights: parts.coalescer)) : .absent,
+            configuration.coalescesIdenticalGETs && bodyInMemory ? .builtIn(CoalescingStage(flights: parts.coalescer)) : .absent,
             queues ? .builtIn(QueueStage(queue: parts.queue)) : .absent,  // a place on the network
             configuration.tracer.map { .builtIn(ExchangeTracingStage(tracer: $0)) } ?? .absent,  // a span per exchange
             configuration.metricsFactory.map { .builtIn(MetricsStage(factory: $0)) } ?? .absent,  // its duration

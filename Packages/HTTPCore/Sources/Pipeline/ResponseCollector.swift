@@ -161,3 +161,14 @@ struct ResponseCollector: HTTPResponseReceiver {
         }
     }
 }
+
+extension HTTPSession.Configuration {
+    /// Whether `response`'s body stays in memory whatever the call asked for: a failing status's,
+    /// or a redirect's the session follows. The collector sets such a body aside as it arrives;
+    /// one that came up the path as a stream (a cache's file) is gathered at the call's top.
+    func keepsBodyInMemory(of response: HTTPResponse) -> Bool {
+        ResponseCollector.setsAside(
+            statusFailed: shouldTreatStatusCodeAsFailure(response.statusCode), followsRedirects: followsRedirects,
+            statusCode: response.statusCode, headers: response.headers)
+    }
+}

@@ -10,7 +10,7 @@ struct ResumeStage: HTTPMiddleware {
     nonisolated(nonsending) func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
         var response = try await next(target.prepare(request))
         // A body kept in memory (a failing status, a redirect to follow) is not the download's.
-        guard response.body.isStream, !next.call.keepsInMemory(response) else { return response }
+        guard response.body.isStream, !next.configuration.keepsBodyInMemory(of: response) else { return response }
         try target.accept(response)
         let body = ContinuedBody(response.body, request: request, next: next, target: target)
         response.body = HTTPResponseBody(reader: .init(body))

@@ -15,7 +15,7 @@ extension HTTPCall {
     nonisolated(nonsending) func land(_ response: HTTPResponse) async throws -> HTTPResponse {
         var landed = response
         let inMemory = destination.isInMemory
-        if inMemory || keepsInMemory(response) {
+        if inMemory || settings.configuration.keepsBodyInMemory(of: response) {
             let stream = response.body
             guard stream.isStream else { return response }
             let limit = settings.configuration.maximumResponseBodySize

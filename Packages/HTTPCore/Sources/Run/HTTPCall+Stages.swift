@@ -13,21 +13,13 @@ extension HTTPCall {
     }
 
     /// Whether the call's body goes up the path as a stream (for a file or a reader) rather
-    /// than whole: all a stage asks about where the body goes, which only the call's top
-    /// decides and does (`land`).
+    /// than whole: what the transport stage, which hands the body to its sink, asks; the call's
+    /// top then puts it where it goes (`land`).
     var streamsBody: Bool { !destination.isInMemory }
 
     /// Whether the session's status policy fails the call for `response`.
     func statusFails(_ response: HTTPResponse) -> Bool {
         settings.configuration.shouldTreatStatusCodeAsFailure(response.statusCode)
-    }
-
-    /// Whether a response's body stays in memory whatever the call's destination: a failing
-    /// status's, or a redirect's the session follows.
-    func keepsInMemory(_ response: HTTPResponse) -> Bool {
-        ResponseCollector.setsAside(
-            statusFailed: statusFails(response), followsRedirects: settings.configuration.followsRedirects,
-            statusCode: response.statusCode, headers: response.headers)
     }
 
     /// Reports an attempt going out.

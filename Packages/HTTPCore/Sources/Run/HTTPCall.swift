@@ -73,7 +73,7 @@ public final class HTTPCall: Sendable {
         monitors = settings.configuration.eventMonitors
         pipeline = settings.pipeline(
             authenticates: runSettings.options.authentications.map { !$0.isEmpty } ?? !settings.configuration.authentications.isEmpty,
-            download: destination.download)
+            download: destination.download, bodyInMemory: destination.isInMemory)
         do {
             var credentialFields: [String] = []
             try Self.prepare(

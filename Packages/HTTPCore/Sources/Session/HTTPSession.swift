@@ -46,8 +46,12 @@ public final class HTTPSession: Sendable {
     /// fields instead cost a retain and a release of each, on objects every concurrent run shares.
     package final class Settings: Sendable {
         package let configuration: Configuration
-        /// The request path for a run without authentications or a download of its own.
+        /// The request path for a run without authentications or a download of its own, whose
+        /// body ends in memory.
         let sessionPipeline: Pipeline
+        /// The same for a run whose body is streamed to its caller: without the stage that
+        /// shares identical GETs' exchanges, when the session has it.
+        private let streamingPipeline: Pipeline
         /// Boxed, so that a run takes it with one retain (see ``HTTPCall/retryPolicy``).
         let retryPolicy: Boxed<RetryPolicy>
         let parts: Pipeline.Parts
@@ -62,15 +66,24 @@ public final class HTTPSession: Sendable {
             completionQueue = configuration.completionQueue ?? ownCompletionQueue
             retryPolicy = Boxed(configuration.retryPolicy)
             queues = configuration.maximumActiveRequests != nil || parts.queue.isPaused
-            sessionPipeline = Pipeline(
-                configuration, parts: parts, authenticates: !configuration.authentications.isEmpty, download: nil, queues: queues)
+            let authenticates = !configuration.authentications.isEmpty
+            let sessionPipeline = Pipeline(
+                configuration, parts: parts, authenticates: authenticates, download: nil, bodyInMemory: true, queues: queues)
+            self.sessionPipeline = sessionPipeline
+            streamingPipeline =
+                configuration.coalescesIdenticalGETs
+                ? Pipeline(configuration, parts: parts, authenticates: authenticates, download: nil, bodyInMemory: false, queues: queues)
+                : sessionPipeline
         }
 
-        /// The request path of a run: the session's, unless the run's authentications or
-        /// download put stages in or take them out.
-        func pipeline(authenticates: Bool, download: DownloadTarget?) -> Pipeline {
-            guard download != nil || authenticates != !configuration.authentications.isEmpty else { return sessionPipeline }
-            return Pipeline(configuration, parts: parts, authenticates: authenticates, download: download, queues: queues)
+        /// The request path of a run: the session's, unless the run's authentications, download
+        /// or streamed body put stages in or take them out.
+        func pipeline(authenticates: Bool, download: DownloadTarget?, bodyInMemory: Bool) -> Pipeline {
+            guard download != nil || authenticates != !configuration.authentications.isEmpty else {
+                return bodyInMemory ? sessionPipeline : streamingPipeline
+            }
+            return Pipeline(
+                configuration, parts: parts, authenticates: authenticates, download: download, bodyInMemory: bodyInMemory, queues: queues)
         }
     }
 
