@@ -468,7 +468,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/JewzExamplesTests",
-            swiftSettings: [.unsafeFlags(["-warnings-as-errors", "-Wwarning", "no-usage"])]
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
         ),
         .testTarget(
             name: "JewzResilienceTests",

@@ -16,8 +16,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_swift {
         _ = cycle
     }
 
-    // Packages/HTTPCore/Sources/Session/HTTPSession.swift:110
-    static func example110() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPSession.swift:123
+    static func example123() async throws {
         let session = HTTPSession()
         try session.update { configuration in
             configuration.retryPolicy.retryableStatusCodes.insert(429)
@@ -25,8 +25,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_swift {
         }
     }
 
-    // Packages/HTTPCore/Sources/Session/HTTPSession.swift:212
-    static func example212() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPSession.swift:225
+    static func example225() async throws {
         let session = HTTPSession()
         try await session.shutdown(gracePeriod: .seconds(30))
     }

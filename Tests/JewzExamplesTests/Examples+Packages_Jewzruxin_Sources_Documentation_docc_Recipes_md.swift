@@ -255,15 +255,36 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         try session.update { $0.transport.proxies = try .environment() }   // HTTP_PROXY, HTTPS_PROXY, NO_PROXY
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:289
-    static func example289() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:290
+    static func example290() async throws {
+        let session = HTTPSession()
+        let primaryRootPin = "sha256/AAAA"
+        let backupRootPin = "sha256/BBBB"
+        try session.update {
+            $0.transport.tls.clientIdentity = try .init(certificateFile: "client.pem", privateKeyFile: "client-key.pem")
+            $0.transport.tls.pinning = try .init(["api.example.com": [primaryRootPin, backupRootPin]])
+        }
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:302
+    static func example302() async throws {
+        let profilesDirectory = URL(filePath: "Profiles")
+        let github = HTTPService(profile: try ServiceProfile(named: "github", in: profilesDirectory))
+        try github.use(environment: "staging")
+        let search = try await github.request("search", values: ["q": "swift nio", "sort": "stars"])
+        _ = github
+        _ = search
+    }
+
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:312
+    static func example312() async throws {
         let session = HTTPSession()
         let logger = Logger(label: "example")
         try session.update { $0.networkMiddleware.append(HTTPLoggingMiddleware(logger: logger, logsHeaders: true)) }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:298
-    static func example298() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:321
+    static func example321() async throws {
         let session = HTTPSession()
         try await session.shutdown(gracePeriod: .seconds(10))
     }

@@ -169,8 +169,8 @@ private enum README_md {
         _ = offline
     }
 
-    // README.md:214
-    static func example214() async throws {
+    // README.md:222
+    static func example222() async throws {
         let configuration = HTTPSession.Configuration()
         shown(configuration.cookieJar)
     }

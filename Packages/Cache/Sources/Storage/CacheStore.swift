@@ -40,7 +40,7 @@ extension CacheStore {
     }
 
     /// A writer that gathers the body in memory and stores it when finished, if it was at
-    /// most 8 MiB (``BoundedGathering/memoryLimit``): a store in memory keeps no streamed body
+    /// most 8 MiB (`BoundedGathering.memoryLimit`): a store in memory keeps no streamed body
     /// larger than that.
     public func bodyWriter(for response: CachedResponse) -> (any CacheBodyWriter)? {
         GatheringBodyWriter(response, limit: BoundedGathering.memoryLimit) { try? self.store($0) }
