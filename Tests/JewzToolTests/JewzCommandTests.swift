@@ -1,4 +1,5 @@
 import Foundation
+import JewzHTTPCore
 import JewzSandbox
 import JewzTestSupport
 import Synchronization
@@ -60,6 +61,14 @@ import Testing
             let examples = help.output.split(separator: "\n").filter { $0.hasPrefix("jewz ") }
             #expect(!examples.isEmpty, "jewz help \(command) shows no example")
         }
+    }
+
+    @Test func versionIsTheReleaseTheLibraryNames() async throws {
+        let run = try await runJewz(["--version"])
+        #expect(run.status == 0)
+        let agent = try #require(HTTPSession.Configuration().additionalHeaders["User-Agent"] as String?)
+        #expect(run.output.trimmingCharacters(in: .whitespacesAndNewlines) == agent.replacingOccurrences(of: "Jewzruxin/", with: ""))
+        #expect(run.output.first?.isNumber == true, "jewz --version printed \(run.output)")
     }
 
     @Test func exitStatusesFollowTheOutcome() async throws {

@@ -26,8 +26,16 @@ struct Jewz: AsyncParsableCommand {
             a reader that goes away (jewz URL | head) ends jewz as SIGPIPE ends any tool, quietly.
             JEWZ_LOG_LEVEL=debug shows the library's log (requests, retries, failures) on standard error.
             """,
+        version: release,
         subcommands: [RequestCommand.self, AuthCommand.self, ExpandCommand.self, ImageCommand.self, ServiceCommand.self, PinsCommand.self, BenchCommand.self, ServeCommand.self, ProxyCommand.self, WebSocketCommand.self, TourCommand.self],
         defaultSubcommand: RequestCommand.self)
+
+    /// The toolkit's release, as a session's default `User-Agent` names it (`Jewzruxin/0.9.0`):
+    /// one place says the version.
+    static var release: String {
+        let agent = HTTPSession.Configuration().additionalHeaders["User-Agent"] ?? ""
+        return agent.split(separator: "/").last.map(String.init) ?? agent
+    }
 
     /// Parses and runs, mapping every outcome to the documented exit status (ArgumentParser's
     /// own code for usage errors is 64; ours is 1).

@@ -141,8 +141,9 @@ extension HTTPSession {
         /// Where the string forms of ``HTTPCycle`` resolve a URL without a scheme: the session
         /// as an API client (`HTTPCycle.get("/users/42", session: api)`).
         public var baseURL: URL?
-        /// Headers added to every request that does not set them itself.
-        public var additionalHeaders: HTTPHeaderFields = ["User-Agent": "Jewzruxin/0.1"]
+        /// Headers added to every request that does not set them itself: by default a
+        /// `User-Agent` naming the toolkit's release.
+        public var additionalHeaders: HTTPHeaderFields = ["User-Agent": "Jewzruxin/0.9.0"]
 
         // MARK: Observing
 
