@@ -17,8 +17,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_Configuration_swift {
         _ = session
     }
 
-    // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:178
-    static func example178() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:179
+    static func example179() async throws {
         let basic = BasicAuthentication(username: "ada", password: "s3cret")
         let session = HTTPSession(configuration: .init { $0.authentications = [basic] })
         _ = session

@@ -8,8 +8,8 @@ import Logging
 import Synchronization
 
 private enum README_md {
-    // README.md:47
-    static func example47() async throws {
+    // README.md:48
+    static func example48() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let key = "3f2c"
         let order = ["item": "book"]
@@ -169,8 +169,8 @@ private enum README_md {
         _ = offline
     }
 
-    // README.md:222
-    static func example222() async throws {
+    // README.md:223
+    static func example223() async throws {
         let configuration = HTTPSession.Configuration()
         shown(configuration.cookieJar)
     }
