@@ -8,7 +8,7 @@ import Synchronization
 private enum Packages_Auth_Sources_Documentation_docc_Authenticating_md {
     // Packages/Auth/Sources/Documentation.docc/Authenticating.md:17
     static func example17() async throws {
-        let pw = "s3cret"
+        let pw = ProcessInfo.processInfo.environment["INTRANET_PASSWORD"] ?? ""
         let api = HTTPSession(configuration: .init {
             $0.baseURL = URL(string: "https://api.example.com")
             $0.authentications = [TokenAuthenticator { try await login() }]   // for api.example.com alone
@@ -17,13 +17,14 @@ private enum Packages_Auth_Sources_Documentation_docc_Authenticating_md {
         let intranet = BasicAuthentication(username: "CORP\\ada", password: pw).limited(to: ["https://intranet.example"])
         let report = try await api.send(HTTPRequest(url: URL(string: "https://intranet.example/report")!),
                                         options: .init(authentications: [intranet]))
+        _ = pw
         _ = api
         _ = intranet
         _ = report
     }
 
-    // Packages/Auth/Sources/Documentation.docc/Authenticating.md:43
-    static func example43() async throws {
+    // Packages/Auth/Sources/Documentation.docc/Authenticating.md:44
+    static func example44() async throws {
         let session = HTTPSession()
         let client = OAuth2Client(
             endpoints: try await .discover(issuer: URL(string: "https://auth.example.com")!, using: session),

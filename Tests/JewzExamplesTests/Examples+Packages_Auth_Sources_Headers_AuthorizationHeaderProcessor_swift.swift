@@ -10,9 +10,11 @@ private enum Packages_Auth_Sources_Headers_AuthorizationHeaderProcessor_swift {
     static func example11() async throws {
         let session = HTTPSession()
         let key = "3f2c"
-        let apiKey = "k3y"
+        let apiKey = ProcessInfo.processInfo.environment["API_KEY"] ?? ""
         try session.update { $0.requestProcessors = [AuthorizationHeaderProcessor(scheme: "Token", credentials: apiKey), HTTPJSONProcessor()] }
         let scoped = AuthorizationHeaderProcessor(scheme: "", credentials: key, field: "X-Api-Key", origins: ["https://api.example.com"])
+        _ = key
+        _ = apiKey
         _ = scoped
     }
 }

@@ -9,7 +9,8 @@ private enum Packages_Auth_Sources_Scoping_CredentialOrigins_swift {
     // Packages/Auth/Sources/Scoping/CredentialOrigins.swift:60
     static func example60() async throws {
         let session = HTTPSession()
-        let pw = "s3cret"
+        let pw = ProcessInfo.processInfo.environment["INTRANET_PASSWORD"] ?? ""
         try session.update { $0.authentications = [BasicAuthentication(username: "ada", password: pw).limited(to: ["https://intranet.example"])] }
+        _ = pw
     }
 }

@@ -9,8 +9,8 @@ import Synchronization
 private enum Packages_Cache_README_md {
     // Packages/Cache/README.md:9
     static func example9() async throws {
-        let itemsURL = URL(string: "https://api.example.com/items")!
 
+        let itemsURL = URL(string: "https://api.example.com/items")!
         var configuration = HTTPSession.Configuration()
         configuration.cache = try HTTPCache(directory: URL(fileURLWithPath: "Caches/api"), sizeLimit: 64 << 20)
         let session = HTTPSession(configuration: configuration)
@@ -20,6 +20,7 @@ private enum Packages_Cache_README_md {
         for try await response in session.responses(cachedThenFresh: HTTPRequest(url: itemsURL)) {
             show(response)                            // the stored copy at once, then the server's
         }
+        _ = itemsURL
         _ = configuration
         _ = session
         _ = items

@@ -14,5 +14,6 @@ private enum Packages_Cache_Sources_CachedThenFresh_swift {
         for try await response in session.responses(cachedThenFresh: request) {
             show(response)  // .cache or .stale first, then .network or .revalidated
         }
+        _ = request
     }
 }

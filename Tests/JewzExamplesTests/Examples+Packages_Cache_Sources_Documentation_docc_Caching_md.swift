@@ -16,6 +16,8 @@ private enum Packages_Cache_Sources_Documentation_docc_Caching_md {
         let offlineFirst = HTTPRequestOptions(caching: .init(policy: .returnCacheElseLoad))
         let items = try await session.send(HTTPRequest(url: itemsURL), options: offlineFirst)
         print(items.source)   // .network, .cache, .revalidated or .stale
+        _ = cacheDirectory
+        _ = itemsURL
         _ = store
         _ = session
         _ = offlineFirst

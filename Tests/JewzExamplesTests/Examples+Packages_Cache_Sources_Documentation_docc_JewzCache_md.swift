@@ -9,12 +9,13 @@ import Synchronization
 private enum Packages_Cache_Sources_Documentation_docc_JewzCache_md {
     // Packages/Cache/Sources/Documentation.docc/JewzCache.md:14
     static func example14() async throws {
-        let cacheDirectory = URL(filePath: "Caches")
 
+        let cacheDirectory = URL(filePath: "Caches")
         let store = try DiskCacheStore(directory: cacheDirectory, sizeLimit: 256 << 20)
         let session = HTTPSession(configuration: .init { $0.cache = HTTPCache(store: store) })
         let response = try await HTTPCycle.get("https://api.example.com/items", session: session)
         print(response.source)   // .network, then .cache while it is fresh
+        _ = cacheDirectory
         _ = store
         _ = session
         _ = response

@@ -12,6 +12,7 @@ private enum Packages_Cache_Sources_Storage_LRUList_swift {
         var list = LRUList<Data>()
         list.insert(data, forKey: "a", cost: data.count)
         let evicted = list.evict(toCost: 1 << 20, count: 100)
+        _ = data
         _ = list
         _ = evicted
     }

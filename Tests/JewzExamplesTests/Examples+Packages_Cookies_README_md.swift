@@ -10,17 +10,21 @@ import Synchronization
 private enum Packages_Cookies_README_md {
     // Packages/Cookies/README.md:14
     static func example14() async throws {
+
         let cookiesFile = URL(filePath: "cookies.json")
         let meURL = URL(string: "https://api.example.com/me")!
         let loginURL = URL(string: "https://example.com/login")!
-        let credentials = ["user": "ada", "password": "s3cret"]
-
+        let credentials = ["user": "ada", "password": ProcessInfo.processInfo.environment["PASSWORD"] ?? ""]
         var configuration = HTTPSession.Configuration()
         configuration.cookieJar = try HTTPCookieJar(persistingTo: cookiesFile)
         let session = HTTPSession(configuration: configuration)
         _ = try await session.send(HTTPRequest(url: loginURL, method: .post, object: credentials))
         let me = try await session.send(HTTPRequest(url: meURL))   // sends the session cookie
         let kept = (configuration.cookieJar as? HTTPCookieJar)?.all ?? []
+        _ = cookiesFile
+        _ = meURL
+        _ = loginURL
+        _ = credentials
         _ = configuration
         _ = session
         _ = me

@@ -9,11 +9,12 @@ import Synchronization
 private enum Packages_Cookies_Sources_Documentation_docc_JewzCookies_md {
     // Packages/Cookies/Sources/Documentation.docc/JewzCookies.md:10
     static func example10() async throws {
-        let cookiesFile = URL(filePath: "cookies.json")
 
+        let cookiesFile = URL(filePath: "cookies.json")
         var configuration = HTTPSession.Configuration()
         configuration.cookieJar = try HTTPCookieJar(persistingTo: cookiesFile)
         let session = HTTPSession(configuration: configuration)
+        _ = cookiesFile
         _ = configuration
         _ = session
     }

@@ -11,6 +11,7 @@ private enum Packages_Cookies_Sources_HTTPCookieJar_swift {
         let cookiesFile = URL(filePath: "cookies.json")
         var configuration = HTTPSession.Configuration()
         configuration.cookieJar = try HTTPCookieJar(persistingTo: cookiesFile)   // or HTTPCookieJar()
+        _ = cookiesFile
         _ = configuration
     }
 }

@@ -9,9 +9,9 @@ import Synchronization
 private enum Packages_HTTPCore_README_md {
     // Packages/HTTPCore/README.md:15
     static func example15() async throws {
+
         let reportURL = URL(string: "https://example.com/report.csv")!
         let feedURL = URL(string: "https://example.com/feed")!
-
         var configuration = HTTPSession.Configuration()
         try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
         let session = HTTPSession(configuration: configuration)
@@ -31,6 +31,8 @@ private enum Packages_HTTPCore_README_md {
                                           session: session)
         print(csv.statusCode, csv.object ?? "")
         try await session.shutdown()
+        _ = reportURL
+        _ = feedURL
         _ = configuration
         _ = session
         _ = report
@@ -38,14 +40,15 @@ private enum Packages_HTTPCore_README_md {
         _ = csv
     }
 
-    // Packages/HTTPCore/README.md:41
-    static func example41() async throws {
+    // Packages/HTTPCore/README.md:43
+    static func example43() async throws {
         let cookiesFile = URL(filePath: "cookies.json")
         var configuration = HTTPSession.Configuration()
         configuration.baseURL = URL(string: "https://api.example.com/v1")
         configuration.cookieJar = try HTTPCookieJar(persistingTo: cookiesFile)
         let api = HTTPSession(configuration: configuration)
         let user = try await HTTPCycle.get("/users/42", session: api)   // https://api.example.com/v1/users/42
+        _ = cookiesFile
         _ = configuration
         _ = api
         _ = user

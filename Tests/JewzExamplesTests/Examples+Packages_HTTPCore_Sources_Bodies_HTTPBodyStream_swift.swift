@@ -13,6 +13,7 @@ private enum Packages_HTTPCore_Sources_Bodies_HTTPBodyStream_swift {
         let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         cycle.request.body = .stream(HTTPBodyStream(length: 11, chunks))
         continuation.yield(Data("Hello World".utf8)); continuation.finish()
+        _ = cycle
         _ = chunks
         _ = continuation
     }

@@ -12,6 +12,7 @@ private enum Packages_HTTPCore_Sources_Bodies_HTTPResponseBody_swift {
         let reportURL = URL(string: "https://example.com/report.csv")!
         let report = try await session.stream(HTTPRequest(url: reportURL))
         let bytes = try await report.body.collect(upTo: 8 << 20)   // refuses a larger body
+        _ = reportURL
         _ = report
         _ = bytes
     }

@@ -47,6 +47,9 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_ConfiguringASession_md
         var options = HTTPRequestOptions(retryPolicy: .never)
         options.priority = .high
         let order = try await api.send(HTTPRequest(url: itemsURL, method: .post), options: options)
+        _ = api
+        _ = feedURL
+        _ = itemsURL
         _ = feed
         _ = options
         _ = order

@@ -13,23 +13,28 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_Connecting_md {
         configuration.transport.tls.clientIdentity = try .init(certificateFile: "me.pem", privateKeyFile: "me.key")
         configuration.transport.proxies = try .environment()          // HTTP_PROXY, HTTPS_PROXY, NO_PROXY
         configuration.transport.timeouts.idle = .seconds(30)          // a request's idleTimeout overrides it
+        _ = configuration
     }
 
-    // Packages/HTTPCore/Sources/Documentation.docc/Connecting.md:22
-    static func example22() async throws {
+    // Packages/HTTPCore/Sources/Documentation.docc/Connecting.md:23
+    static func example23() async throws {
         var configuration = HTTPSession.Configuration()
         let primaryRootPin = "sha256/AAAA"
         let backupRootPin = "sha256/BBBB"
         configuration.transport.tls.pinning = try .init(["api.example.com": [primaryRootPin, backupRootPin]],
                                                          anchors: [try .init(contentsOfFile: "company-ca.pem")])
+        _ = configuration
+        _ = primaryRootPin
+        _ = backupRootPin
     }
 
-    // Packages/HTTPCore/Sources/Documentation.docc/Connecting.md:48
-    static func example48() async throws {
+    // Packages/HTTPCore/Sources/Documentation.docc/Connecting.md:52
+    static func example52() async throws {
         var configuration = HTTPSession.Configuration()
         configuration.transport.unixSocketPath = "/var/run/docker.sock"        // every request, as curl --unix-socket
         let info = try await HTTPCycle.get("http://docker/v1.43/info", session: HTTPSession(configuration: configuration))
         let one = try await HTTPCycle.get("http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info")   // one request
+        _ = configuration
         _ = info
         _ = one
     }

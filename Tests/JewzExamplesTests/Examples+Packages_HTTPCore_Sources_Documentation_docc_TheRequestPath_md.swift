@@ -50,14 +50,18 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TheRequestPath_md {
         })
         let saved = try await session.download(HTTPRequest(url: isoURL), to: file)
         let digest = saved.headers["X-Body-SHA256"]
+        _ = configuration
+        _ = file
+        _ = isoURL
         _ = saved
         _ = digest
     }
 
-    // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:119
-    static func example119() async throws {
+    // Packages/HTTPCore/Sources/Documentation.docc/TheRequestPath.md:122
+    static func example122() async throws {
         let api = HTTPSession()
         api.cancelCalls(method: .get, path: "/users")                  // or api.cancelAllCalls(), at sign-out
         api.pendingCalls.first?.priority = .high                       // move a queued call up
+        _ = api
     }
 }

@@ -22,10 +22,12 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TransfersAndResuming_m
                 _ = try await session.download(HTTPRequest(url: isoURL), to: destination, resumingFrom: resumeData)
             }
         }
+        _ = destination
+        _ = isoURL
     }
 
-    // Packages/HTTPCore/Sources/Documentation.docc/TransfersAndResuming.md:45
-    static func example45() async throws {
+    // Packages/HTTPCore/Sources/Documentation.docc/TransfersAndResuming.md:47
+    static func example47() async throws {
         let session = HTTPSession()
         let video = URL(filePath: "video.mp4")
         let uploadURL = URL(string: "https://example.com/upload")!
@@ -33,6 +35,8 @@ private enum Packages_HTTPCore_Sources_Documentation_docc_TransfersAndResuming_m
         request.body = .file(video)
         let options = HTTPRequestOptions(didSendBodyData: { sent, total, expected in print(total, expected ?? 0) })
         _ = try await session.send(request, options: options)
+        _ = video
+        _ = uploadURL
         _ = request
         _ = options
     }

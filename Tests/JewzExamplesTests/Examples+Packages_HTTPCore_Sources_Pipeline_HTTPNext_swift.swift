@@ -15,5 +15,6 @@ private enum Packages_HTTPCore_Sources_Pipeline_HTTPNext_swift {
             signed.headers["X-Api-Key"] = key
             return try await next(signed)
         }
+        _ = key
     }
 }

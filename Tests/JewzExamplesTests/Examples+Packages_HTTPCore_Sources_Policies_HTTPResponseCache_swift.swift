@@ -12,6 +12,7 @@ private enum Packages_HTTPCore_Sources_Policies_HTTPResponseCache_swift {
         var configuration = HTTPSession.Configuration()
         configuration.cache = try HTTPCache(directory: cacheDirectory)
         let session = HTTPSession(configuration: configuration)
+        _ = cacheDirectory
         _ = configuration
         _ = session
     }

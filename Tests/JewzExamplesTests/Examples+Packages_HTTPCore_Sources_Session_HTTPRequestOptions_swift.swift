@@ -15,6 +15,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPRequestOptions_swift {
         let response = try await session.send(
             request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
         let saved = try await session.download(request, to: file, options: .init(priority: .high))
+        _ = request
+        _ = file
         _ = response
         _ = saved
     }

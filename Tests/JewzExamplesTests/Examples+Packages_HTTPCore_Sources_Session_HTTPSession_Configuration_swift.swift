@@ -19,8 +19,9 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_Configuration_swift {
 
     // Packages/HTTPCore/Sources/Session/HTTPSession+Configuration.swift:179
     static func example179() async throws {
-        let basic = BasicAuthentication(username: "ada", password: "s3cret")
+        let basic = BasicAuthentication(username: "ada", password: ProcessInfo.processInfo.environment["PASSWORD"] ?? "")
         let session = HTTPSession(configuration: .init { $0.authentications = [basic] })
+        _ = basic
         _ = session
     }
 }

@@ -17,5 +17,6 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_Download_swift {
         } catch let error as HTTPError where error.resumeData != nil {
             _ = try await session.download(HTTPRequest(url: url), to: file, resumingFrom: error.resumeData)
         }
+        _ = file
     }
 }

@@ -15,6 +15,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_Send_swift {
         var request = HTTPRequest(url: url, method: .post, object: order)
         request.headers["Idempotency-Key"] = key
         let response = try await session.send(request, options: .init(retryPolicy: .never))
+        _ = key
+        _ = order
         _ = request
         _ = response
     }

@@ -14,6 +14,8 @@ private enum Packages_HTTPCore_Sources_Session_HTTPSession_Stream_swift {
         var hasher = SHA256()
         let response = try await session.stream(HTTPRequest(url: feedURL))
         for try await chunk in response.body { hasher.update(data: chunk) }
+        _ = feedURL
+        _ = hasher
         _ = response
     }
 }

@@ -13,5 +13,6 @@ private enum Packages_HTTPCore_Sources_Transports_AsyncHTTPClient_Configuration_
             "api.example.com": ["sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=",  // the root
                                 "sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="], // its backup
         ])
+        _ = configuration
     }
 }

@@ -11,5 +11,6 @@ private enum Packages_HTTPCore_Sources_Transports_AsyncHTTPClient_Configuration_
         var configuration = HTTPSession.Configuration()
         configuration.transport.proxies = .all(try .init(url: "http://user:pw@proxy:3128"))
         configuration.transport.proxies = try .environment()   // HTTP_PROXY, HTTPS_PROXY, NO_PROXY
+        _ = configuration
     }
 }

@@ -9,9 +9,9 @@ import Synchronization
 private enum Packages_ImageCache_README_md {
     // Packages/ImageCache/README.md:33
     static func example33() async throws {
+
         let avatarURL = URL(string: "https://example.com/avatar.png")!
         let nextPageURLs = [URL(string: "https://example.com/a.png")!]
-
         var configuration = ImageCache.Configuration()
         configuration.directory = URL(fileURLWithPath: "Caches/images")
         let images = try ImageCache(configuration: configuration)
@@ -19,6 +19,8 @@ private enum Packages_ImageCache_README_md {
         let response = try await images.response(for: avatarURL)
         print(response.image.format, response.image.pixelSize ?? "no size", response.source)  // jpeg 256×256 network
         let prefetch = images.prefetch(nextPageURLs, maximumConcurrent: 4)   // prefetch.cancel() stops it
+        _ = avatarURL
+        _ = nextPageURLs
         _ = configuration
         _ = images
         _ = response

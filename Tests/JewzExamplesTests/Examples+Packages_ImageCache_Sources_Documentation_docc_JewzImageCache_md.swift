@@ -9,12 +9,13 @@ import Synchronization
 private enum Packages_ImageCache_Sources_Documentation_docc_JewzImageCache_md {
     // Packages/ImageCache/Sources/Documentation.docc/JewzImageCache.md:12
     static func example12() async throws {
-        let avatarURL = URL(string: "https://example.com/avatar.png")!
 
+        let avatarURL = URL(string: "https://example.com/avatar.png")!
         var configuration = ImageCache.Configuration()
         configuration.directory = URL(fileURLWithPath: "Caches/images")
         let images = try ImageCache(configuration: configuration)
         let response = try await images.response(for: avatarURL)
+        _ = avatarURL
         _ = configuration
         _ = images
         _ = response

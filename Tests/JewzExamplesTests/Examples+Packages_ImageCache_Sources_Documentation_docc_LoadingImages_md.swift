@@ -43,6 +43,7 @@ private enum Packages_ImageCache_Sources_Documentation_docc_LoadingImages_md {
         let avatar = URL(string: "https://cdn.example.com/avatars/ada.jpg")!
         let pixels = try await images.image(for: avatar, decoder: Thumbnail(side: 64))
         print(pixels.count)
+        _ = images
         _ = avatar
         _ = pixels
     }

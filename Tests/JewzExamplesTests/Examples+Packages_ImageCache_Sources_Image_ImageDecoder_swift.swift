@@ -14,6 +14,7 @@ private enum Packages_ImageCache_Sources_Image_ImageDecoder_swift {
             func decode(_ image: Image) throws -> Pixels { try Pixels(decoding: image.data) }
         }
         let pixels = try await images.image(for: url, decoder: PixelsDecoder())
+        _ = images
         _ = pixels
     }
 }

@@ -11,6 +11,7 @@ private enum Packages_ImageCache_Sources_Image_Image_swift {
         let bytes = Data()
         let image = try Image(data: bytes)
         if let size = image.pixelSize { print(image.format, size) }   // png 640×480
+        _ = bytes
         _ = image
     }
 }

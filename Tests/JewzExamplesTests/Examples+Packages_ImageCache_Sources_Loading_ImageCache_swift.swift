@@ -15,6 +15,7 @@ private enum Packages_ImageCache_Sources_Loading_ImageCache_swift {
         let images = try ImageCache(configuration: configuration)
         let image = try await images.image(for: avatarURL)
         if let size = image.pixelSize { print(image.format, size) }   // jpeg 256×256
+        _ = avatarURL
         _ = configuration
         _ = images
         _ = image

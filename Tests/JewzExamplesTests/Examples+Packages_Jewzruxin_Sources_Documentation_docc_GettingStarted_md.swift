@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Packages_Jewzruxin_Sources_Documentation_docc_GettingStarted_md {
-    // Packages/Jewzruxin/Sources/Documentation.docc/GettingStarted.md:32
-    static func example32() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/GettingStarted.md:35
+    static func example35() async throws {
 
         struct Person: Decodable { let name: String }
 

@@ -80,24 +80,24 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_ParsingResponses_md {
     // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:16
     static func example16() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.json)
+        shown(response.json)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:18
     static func example18() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.form)
+        shown(response.form)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:19
     static func example19() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.xml)
+        shown(response.xml)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/ParsingResponses.md:20
     static func example20() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.multipart)
+        shown(response.multipart)  // a table cell
     }
 }

@@ -34,7 +34,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:19
     static func example19() async throws {
         let url = URL(string: "https://api.example.com/items")!
-        shown(try await HTTPCycle.get(url.absoluteString, decoding: Person.self))
+        shown(try await HTTPCycle.get(url.absoluteString, decoding: Person.self))  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:23
@@ -42,7 +42,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let destination = URL(filePath: "big.iso")
-        shown(try await session.download(HTTPRequest(url: url), to: destination))
+        shown(try await session.download(HTTPRequest(url: url), to: destination))  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:24
@@ -50,13 +50,13 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
         let url = URL(string: "https://api.example.com/items")!
         var request = HTTPRequest(url: url)
         let fileURL = URL(filePath: "photo.jpg")
-        request.body = .file(fileURL)
+        request.body = .file(fileURL)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:24
     static func example24_() async throws {
         let options = HTTPRequestOptions()
-        shown(options.didSendBodyData)
+        shown(options.didSendBodyData)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:33
@@ -64,25 +64,25 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let request = HTTPRequest(url: url)
-        shown(try await session.send(request))
+        shown(try await session.send(request))  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:33
     static func example33_() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.data)
+        shown(response.data)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:33
     static func example33__() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.object)
+        shown(response.object)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:33
     static func example33___() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.json)
+        shown(response.json)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:34
@@ -90,7 +90,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let request = HTTPRequest(url: url)
-        shown(try await session.stream(request))
+        shown(try await session.stream(request))  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:35
@@ -99,19 +99,19 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
         let session = HTTPSession()
         let request = HTTPRequest(url: url)
         let file = URL(filePath: "big.iso")
-        shown(try await session.download(request, to: file))
+        shown(try await session.download(request, to: file))  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:38
     static func example38() async throws {
         let options = HTTPRequestOptions()
-        shown(options.idleTimeout)
+        shown(options.idleTimeout)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:38
     static func example38_() async throws {
         let options = HTTPRequestOptions()
-        shown(options.timeoutForResource)
+        shown(options.timeoutForResource)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:47
@@ -120,7 +120,7 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
         let session = HTTPSession()
         let request = HTTPRequest(url: url)
         let timeout = Duration.seconds(10)
-        shown(try await session.send(request, options: .init(timeoutForResource: timeout)))
+        shown(try await session.send(request, options: .init(timeoutForResource: timeout)))  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:48
@@ -128,31 +128,31 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let request = HTTPRequest(url: url)
-        shown(try await session.stream(request))
+        shown(try await session.stream(request))  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:49
     static func example49() async throws {
         let configuration = HTTPSession.Configuration()
-        shown(configuration.transport.timeouts)
+        shown(configuration.transport.timeouts)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:50
     static func example50() async throws {
         let session = HTTPSession()
-        shown(try await session.shutdown())
+        shown(try await session.shutdown())  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:65
     static func example65() async throws {
         let urlString = "https://api.example.com/items"
-        shown(try HTTPCycle.get(urlString) { cycle, error in print(cycle.response?.text ?? "") })
+        shown(try HTTPCycle.get(urlString) { cycle, error in print(cycle.response?.text ?? "") })  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:65
     static func example65_() async throws {
         let urlString = "https://api.example.com/items"
-        let response = try await HTTPCycle.get(urlString)
+        let response = try await HTTPCycle.get(urlString)  // a table cell
         _ = response
     }
 
@@ -160,91 +160,91 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Porting_md {
     static func example66() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let cycle = HTTPCycle(requestURL: url)
-        shown(try await cycle.start())
+        shown(try await cycle.start())  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:69
     static func example69() async throws {
         let options = HTTPRequestOptions()
-        shown(options.requestProcessors)
+        shown(options.requestProcessors)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:70
     static func example70() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.headers["Content-Type"])
+        shown(response.headers["Content-Type"])  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:71
     static func example71() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.object)
+        shown(response.object)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:71
     static func example71_() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.json)
+        shown(response.json)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:71
     static func example71__() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.xml)
+        shown(response.xml)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:71
     static func example71___() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.form)
+        shown(response.form)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:72
     static func example72() async throws {
         let urlString = "https://api.example.com/items"
         let fileURL = URL(filePath: "photo.jpg")
-        shown(try await HTTPCycle.upload(urlString, source: .file(fileURL)))
+        shown(try await HTTPCycle.upload(urlString, source: .file(fileURL)))  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:75
     static func example75() async throws {
         var options = HTTPRequestOptions()
-        options.solicited = true
+        options.solicited = true  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:77
     static func example77() async throws {
         let session = HTTPSession()
-        shown(session.pause())
+        shown(session.pause())  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:84
     static func example84() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(response.json)
+        shown(response.json)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:103
     static func example103() async throws {
         let session = HTTPSession()
-        shown(session.pendingCalls)
+        shown(session.pendingCalls)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:104
     static func example104() async throws {
         let session = HTTPSession()
-        shown(session.pause())
+        shown(session.pause())  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:105
     static func example105() async throws {
         let configuration = HTTPSession.Configuration()
-        shown(configuration.transport.tls.pinning)
+        shown(configuration.transport.tls.pinning)  // a table cell
     }
 
     // Packages/Jewzruxin/Sources/Documentation.docc/Porting.md:117
     static func example117() async throws {
         let session = HTTPSession()
-        shown(session.cancelCalls(method: .get, path: "/get"))
+        shown(session.cancelCalls(method: .get, path: "/get"))  // a table cell
     }
 }

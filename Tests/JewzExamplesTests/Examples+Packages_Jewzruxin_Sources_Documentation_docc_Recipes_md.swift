@@ -6,28 +6,28 @@ import Logging
 import Synchronization
 
 private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:15
-    static func example15() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:16
+    static func example16() async throws {
         let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)
         _ = people
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:23
-    static func example23() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:24
+    static func example24() async throws {
         let page = try await HTTPCycle.get("https://api.example.com/items", parameters: ["page": 2, "tag": ["new", "sale"]])
         _ = page
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:31
-    static func example31() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:32
+    static func example32() async throws {
         let created = try await HTTPCycle.post(
             "https://api.example.com/people", requestObject: Person(name: "Ada"),
             options: .init(requestProcessors: [HTTPJSONProcessor()]))
         _ = created
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:41
-    static func example41() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:42
+    static func example42() async throws {
         let form: FormFields = ["q": "swift", "tag": ["a", "b"]]
         let results = try await HTTPCycle.post("https://example.com/search", requestObject: form,
                                                options: .init(requestProcessors: [HTTPFormProcessor()]))
@@ -35,8 +35,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         _ = results
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:51
-    static func example51() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:52
+    static func example52() async throws {
         let session = HTTPSession()
         let reportURL = URL(string: "https://example.com/report.csv")!
         let uploadURL = URL(string: "https://example.com/upload")!
@@ -46,22 +46,25 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         var upload = HTTPRequest(url: uploadURL, method: .post)
         upload.setBody(form)
         let answer = try await session.send(upload)
+        _ = reportURL
+        _ = uploadURL
         _ = form
         _ = upload
         _ = answer
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:65
-    static func example65() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:68
+    static func example68() async throws {
         let video = URL(filePath: "video.mp4")
         let sent = try await HTTPCycle.upload("https://example.com/upload", source: .file(video)) { _, total, expected in
             print("\(total) of \(expected ?? 0) bytes")
         }
+        _ = video
         _ = sent
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:76
-    static func example76() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:80
+    static func example80() async throws {
         let session = HTTPSession()
         let destination = URL(filePath: "big.iso")
         let isoURL = URL(string: "https://example.com/big.iso")!
@@ -70,37 +73,42 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         } catch let error as HTTPError where error.resumeData != nil {
             _ = try await session.download(HTTPRequest(url: isoURL), to: destination, resumingFrom: error.resumeData)
         }
+        _ = destination
+        _ = isoURL
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:88
-    static func example88() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:94
+    static func example94() async throws {
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         let log = try await session.stream(HTTPRequest(url: feedURL))
         for try await line in log.body.lines(maximumLength: 64 << 10) { print(line) }
+        _ = feedURL
         _ = log
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:97
-    static func example97() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:104
+    static func example104() async throws {
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         let feed = try await session.stream(HTTPRequest(url: feedURL))
         for try await token in feed.body.jsonLines(as: Completion.self) { print(token.text, terminator: "") }
+        _ = feedURL
         _ = feed
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:106
-    static func example106() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:114
+    static func example114() async throws {
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         for try await event in HTTPEventSource(url: feedURL, session: session) where event.type == "update" {
             print(event.id, event.data)
         }
+        _ = feedURL
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:117
-    static func example117() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:126
+    static func example126() async throws {
         let session = HTTPSession()
         try await session.withWebSocket(to: URL(string: "wss://echo.example.com")!) { socket in
             try await socket.send(text: "hello")
@@ -108,8 +116,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:130
-    static func example130() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:139
+    static func example139() async throws {
         let session = HTTPSession()
         let tokens = TokenAuthenticator {
             let issued = try await login()
@@ -120,8 +128,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         _ = tokens
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:143
-    static func example143() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:152
+    static func example152() async throws {
         let session = HTTPSession()
         let client = OAuth2Client(
             endpoints: try await .discover(issuer: URL(string: "https://auth.example.com")!, using: session),
@@ -134,8 +142,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         _ = oauth
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:157
-    static func example157() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:166
+    static func example166() async throws {
         let session = HTTPSession()
         guard let credentials = AWSCredentials.environment() else { return }   // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
         let signer = AWSSignatureV4(credentials: credentials, region: "eu-west-1", service: "s3")
@@ -144,8 +152,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         _ = signer
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:167
-    static func example167() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:176
+    static func example176() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         var retries = RetryPolicy()
@@ -157,24 +165,25 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         _ = quick
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:179
-    static func example179() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:188
+    static func example188() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
         let cacheDirectory = URL(filePath: "Caches")
         try session.update { $0.cache = try HTTPCache(directory: cacheDirectory) }
         let offlineFirst = try await session.send(HTTPRequest(url: url), options: .init(caching: .init(policy: .returnCacheElseLoad)))
+        _ = cacheDirectory
         _ = offlineFirst
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:188
-    static func example188() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:198
+    static func example198() async throws {
         let session = HTTPSession()
         session.cancelAllCalls()
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:197
-    static func example197() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:207
+    static func example207() async throws {
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: User(id: 42, name: "Ada"))
         let mocked = HTTPSession(configuration: .init { $0.customTransport = mock })
@@ -184,8 +193,8 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         _ = user
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:208
-    static func example208() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:218
+    static func example218() async throws {
         let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: "Fixtures/api.har"))
         let offline = HTTPSession(configuration: .init { $0.customTransport = HARReplayTransport(archive: archive) })
         let replayed = try await HTTPCycle.get("https://api.example.com/users/42", session: offline)
@@ -194,17 +203,19 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         _ = replayed
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:219
-    static func example219() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:229
+    static func example229() async throws {
         var configuration = HTTPSession.Configuration()
         let reportURL = URL(string: "https://example.com/report.csv")!
         try configuration.processorRegistry.register(CSVProcessor(), for: "text/csv")
         let rows = try await HTTPSession(configuration: configuration).send(HTTPRequest(url: reportURL)).object as? [[String]]
+        _ = configuration
+        _ = reportURL
         _ = rows
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:228
-    static func example228() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:240
+    static func example240() async throws {
         let session = HTTPSession()
         let stamp = HTTPClosureMiddleware("request-id") { request, next in
             var request = request
@@ -215,30 +226,32 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         _ = stamp
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:241
-    static func example241() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:253
+    static func example253() async throws {
         let session = HTTPSession()
         let cookiesFile = URL(filePath: "cookies.json")
         try session.update { $0.cookieJar = try HTTPCookieJar(persistingTo: cookiesFile) }
+        _ = cookiesFile
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:249
-    static func example249() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:262
+    static func example262() async throws {
         let avatarURL = URL(string: "https://example.com/avatar.png")!
         let images = try ImageCache(configuration: .init())
         let avatar = try await images.image(for: avatarURL)
+        _ = avatarURL
         _ = images
         _ = avatar
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:258
-    static func example258() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:272
+    static func example272() async throws {
         let repos = try URITemplate("https://api.example.com/users/{user}/repos{?sort}").expand(["user": "ada", "sort": "updated"])
         _ = repos
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:266
-    static func example266() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:280
+    static func example280() async throws {
         let session = HTTPSession()
         try session.update {
             $0.networkMiddleware += [
@@ -248,15 +261,15 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
         }
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:280
-    static func example280() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:294
+    static func example294() async throws {
         let session = HTTPSession()
         try session.update { $0.transport.proxies = .all(try .init(url: "socks5://127.0.0.1:1080")) }
         try session.update { $0.transport.proxies = try .environment() }   // HTTP_PROXY, HTTPS_PROXY, NO_PROXY
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:290
-    static func example290() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:304
+    static func example304() async throws {
         let session = HTTPSession()
         let primaryRootPin = "sha256/AAAA"
         let backupRootPin = "sha256/BBBB"
@@ -264,27 +277,31 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Recipes_md {
             $0.transport.tls.clientIdentity = try .init(certificateFile: "client.pem", privateKeyFile: "client-key.pem")
             $0.transport.tls.pinning = try .init(["api.example.com": [primaryRootPin, backupRootPin]])
         }
+        _ = primaryRootPin
+        _ = backupRootPin
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:302
-    static func example302() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:318
+    static func example318() async throws {
         let profilesDirectory = URL(filePath: "Profiles")
         let github = HTTPService(profile: try ServiceProfile(named: "github", in: profilesDirectory))
         try github.use(environment: "staging")
         let search = try await github.request("search", values: ["q": "swift nio", "sort": "stars"])
+        _ = profilesDirectory
         _ = github
         _ = search
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:312
-    static func example312() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:329
+    static func example329() async throws {
         let session = HTTPSession()
         let logger = Logger(label: "example")
         try session.update { $0.networkMiddleware.append(HTTPLoggingMiddleware(logger: logger, logsHeaders: true)) }
+        _ = logger
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:321
-    static func example321() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Recipes.md:339
+    static func example339() async throws {
         let session = HTTPSession()
         try await session.shutdown(gracePeriod: .seconds(10))
     }

@@ -12,31 +12,34 @@ private enum Packages_Jewzruxin_Sources_Documentation_docc_Streaming_md {
         let feedURL = URL(string: "https://example.com/feed")!
         let feed = try await session.stream(HTTPRequest(url: feedURL))
         for try await line in feed.body.lines(maximumLength: 64 << 10) { print(line) }
+        _ = feedURL
         _ = feed
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:27
-    static func example27() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:28
+    static func example28() async throws {
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         struct Token: Decodable { let text: String }
 
         let completion = try await session.stream(HTTPRequest(url: feedURL))
         for try await token in completion.body.jsonLines(as: Token.self) { print(token.text, terminator: "") }
+        _ = feedURL
         _ = completion
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:39
-    static func example39() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:41
+    static func example41() async throws {
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         let events = HTTPEventSource(url: feedURL, session: session)
         for try await event in events where event.type == "update" { print(event.data) }
+        _ = feedURL
         _ = events
     }
 
-    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:49
-    static func example49() async throws {
+    // Packages/Jewzruxin/Sources/Documentation.docc/Streaming.md:52
+    static func example52() async throws {
         let session = HTTPSession()
         try await session.withWebSocket(to: URL(string: "wss://api.example.com/live")!) { socket in
             try await socket.send(text: "subscribe")

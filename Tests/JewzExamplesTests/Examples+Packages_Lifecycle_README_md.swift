@@ -10,12 +10,14 @@ import Synchronization
 private enum Packages_Lifecycle_README_md {
     // Packages/Lifecycle/README.md:8
     static func example8() async throws {
-        let logger = Logger(label: "example")
-        let app = ExampleApp()
 
+        let logger = Logger(label: "example")
+        let app = ExampleApp()   // your own service: a server, a worker
         let session = HTTPSession()
         let group = ServiceGroup(services: [HTTPSessionService(session, gracePeriod: .seconds(20)), app], gracefulShutdownSignals: [.sigterm], logger: logger)
         try await group.run()
+        _ = logger
+        _ = app
         _ = session
         _ = group
     }

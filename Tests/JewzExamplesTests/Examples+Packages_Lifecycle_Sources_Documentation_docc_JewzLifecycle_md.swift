@@ -10,14 +10,16 @@ import Synchronization
 private enum Packages_Lifecycle_Sources_Documentation_docc_JewzLifecycle_md {
     // Packages/Lifecycle/Sources/Documentation.docc/JewzLifecycle.md:14
     static func example14() async throws {
-        let logger = Logger(label: "example")
-        let app = ExampleApp()
 
+        let logger = Logger(label: "example")
+        let app = ExampleApp()   // your own service: a server, a worker
         let session = HTTPSession()
         let group = ServiceGroup(
             services: [HTTPSessionService(session, gracePeriod: .seconds(20)), app],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
+        _ = logger
+        _ = app
         _ = session
         _ = group
     }

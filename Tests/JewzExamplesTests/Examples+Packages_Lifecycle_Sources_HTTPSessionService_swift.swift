@@ -10,12 +10,14 @@ import Synchronization
 private enum Packages_Lifecycle_Sources_HTTPSessionService_swift {
     // Packages/Lifecycle/Sources/HTTPSessionService.swift:13
     static func example13() async throws {
-        let logger = Logger(label: "example")
-        let app = ExampleApp()
 
+        let logger = Logger(label: "example")
+        let app = ExampleApp()   // your own service: a server, a worker
         let session = HTTPSession()
         let group = ServiceGroup(services: [HTTPSessionService(session), app], gracefulShutdownSignals: [.sigterm], logger: logger)
         try await group.run()
+        _ = logger
+        _ = app
         _ = session
         _ = group
     }

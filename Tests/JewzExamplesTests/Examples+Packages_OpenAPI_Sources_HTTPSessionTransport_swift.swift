@@ -14,6 +14,7 @@ private enum Packages_OpenAPI_Sources_HTTPSessionTransport_swift {
         let session = HTTPSession(configuration: .init { $0.authentications = [bearer] })
         let client = Client(serverURL: try Servers.Server1.url(), transport: HTTPSessionTransport(session: session))
         let items = try await client.items(path: .init(count: 3)).ok.body.json
+        _ = bearer
         _ = session
         _ = client
         _ = items

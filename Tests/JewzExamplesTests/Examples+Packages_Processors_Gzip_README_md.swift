@@ -11,9 +11,9 @@ private enum Packages_Processors_Gzip_README_md {
     static func example10() async throws {
         let url = URL(string: "https://api.example.com/items")!
         let session = HTTPSession()
+
         let cycle = HTTPCycle(requestURL: url)
         let data = Data("hello".utf8)
-
         // With HTTPCore alone (a program that links the umbrella Jewzruxin has it registered, no call):
         try session.update { $0.contentCodings.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings) }
         // Opt-in request compression: after the processor that makes the body.
@@ -21,6 +21,8 @@ private enum Packages_Processors_Gzip_README_md {
         // Plain functions:
         let packed = try Gzip.compress(data)
         let unpacked = try Gzip.decompress(packed, limits: GzipLimits(maximumDecodedSize: 64 << 20))
+        _ = cycle
+        _ = data
         _ = packed
         _ = unpacked
     }

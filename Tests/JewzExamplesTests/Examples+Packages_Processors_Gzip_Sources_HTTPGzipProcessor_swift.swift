@@ -13,5 +13,6 @@ private enum Packages_Processors_Gzip_Sources_HTTPGzipProcessor_swift {
         let cycle = HTTPCycle(requestURL: url)
         try session.update { $0.contentCodings.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings) }
         cycle.options.requestProcessors = [HTTPJSONProcessor(), HTTPGzipProcessor()]   // compress this upload
+        _ = cycle
     }
 }

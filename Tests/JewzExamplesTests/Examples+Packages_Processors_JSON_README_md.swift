@@ -9,8 +9,8 @@ import Synchronization
 private enum Packages_Processors_JSON_README_md {
     // Packages/Processors/JSON/README.md:10
     static func example10() async throws {
-        let feedURL = URL(string: "https://example.com/feed")!
 
+        let feedURL = URL(string: "https://example.com/feed")!
         let created = try await HTTPCycle.post("https://api.example.com/people",
                                                requestObject: Person(name: "Ada"),   // any Encodable, or a JSONValue
                                                options: .init(requestProcessors: [HTTPJSONProcessor()]))
@@ -22,6 +22,7 @@ private enum Packages_Processors_JSON_README_md {
         let feed = try await HTTPSession.default.stream(HTTPRequest(url: feedURL))
         for try await item in feed.body.jsonLines(as: Item.self) { print(item) }   // as each line arrives
         // With HTTPCore alone: try configuration.processorRegistry.register(HTTPJSONProcessor(), for: HTTPJSONProcessor.mediaTypePatterns)
+        _ = feedURL
         _ = created
         _ = name
         _ = person

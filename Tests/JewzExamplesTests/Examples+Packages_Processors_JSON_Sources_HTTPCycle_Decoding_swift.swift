@@ -22,6 +22,7 @@ private enum Packages_Processors_JSON_Sources_HTTPCycle_Decoding_swift {
         let draft = Person(name: "Ada")
         let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)
         let created = try await HTTPCycle.post(url, requestObject: draft, decoding: Person.self)
+        _ = draft
         _ = people
         _ = created
     }

@@ -9,10 +9,10 @@ import Synchronization
 private enum Packages_Processors_Multipart_README_md {
     // Packages/Processors/Multipart/README.md:9
     static func example9() async throws {
+
         let body = Data("<items/>".utf8)
         let reportURL = URL(string: "https://example.com/report.csv")!
         let uploadURL = URL(string: "https://example.com/upload")!
-
         var form = MultipartFormData()
         form.append("Ada", name: "author")
         try form.append(fileAt: reportURL, name: "report")          // application/pdf, from ".pdf"
@@ -21,6 +21,9 @@ private enum Packages_Processors_Multipart_README_md {
         cycle.options.didSendBodyData = { _, sent, total in print(sent, total ?? 0) }
         try await cycle.start()
         let ranges = try MultipartParser.parts(of: body, boundary: "XyZ")
+        _ = body
+        _ = reportURL
+        _ = uploadURL
         _ = form
         _ = cycle
         _ = ranges

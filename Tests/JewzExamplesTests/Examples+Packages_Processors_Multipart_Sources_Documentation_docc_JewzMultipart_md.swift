@@ -9,14 +9,16 @@ import Synchronization
 private enum Packages_Processors_Multipart_Sources_Documentation_docc_JewzMultipart_md {
     // Packages/Processors/Multipart/Sources/Documentation.docc/JewzMultipart.md:13
     static func example13() async throws {
+
         let reportURL = URL(string: "https://example.com/report.csv")!
         let uploadURL = URL(string: "https://example.com/upload")!
-
         var form = MultipartFormData()
         form.append("Ada", name: "author")
         try form.append(fileAt: reportURL, name: "report")
         var request = HTTPRequest(url: uploadURL, method: .post)
         request.setBody(form)
+        _ = reportURL
+        _ = uploadURL
         _ = form
         _ = request
     }

@@ -17,6 +17,9 @@ private enum Packages_Processors_Multipart_Sources_MultipartFormData_swift {
         try form.append(fileAt: reportURL, name: "report")        // type guessed from ".pdf"
         form.append(thumbnail, name: "thumb", filename: "thumb.png")
         cycle.request.setBody(form)                                 // Content-Type with boundary
+        _ = cycle
+        _ = thumbnail
+        _ = reportURL
         _ = form
     }
 }

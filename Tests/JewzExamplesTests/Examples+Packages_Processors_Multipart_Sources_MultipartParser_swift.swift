@@ -8,13 +8,17 @@ import Synchronization
 private enum Packages_Processors_Multipart_Sources_MultipartParser_swift {
     // Packages/Processors/Multipart/Sources/MultipartParser.swift:14
     static func example14() async throws {
+        let url = URL(string: "https://api.example.com/items")!
+        let session = HTTPSession()
         let chunks = [Data]()
-        let response = HTTPResponse(statusCode: 200)
+        let response = try await session.send(HTTPRequest(url: url))
         var parser = try MultipartParser(contentType: response.headers["Content-Type"] ?? "")
         for chunk in chunks {
             for event in try parser.feed(chunk) { handle(event) }
         }
         try parser.finish()
+        _ = chunks
+        _ = response
         _ = parser
     }
 }

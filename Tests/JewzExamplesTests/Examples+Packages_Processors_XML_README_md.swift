@@ -10,14 +10,15 @@ private enum Packages_Processors_XML_README_md {
     // Packages/Processors/XML/README.md:13
     static func example13() async throws {
         let url = "https://api.example.com/items"
-        let body = Data("<items/>".utf8)
 
+        let body = Data("<items/>".utf8)
         let tree = try XMLTree(data: body)                       // or response.xml, via the registry
         let id = tree.root.elements(named: "item").first?[attribute: "id"]
         print(try tree.nodes(forXPath: "//j:item/@id"))           // prefixes declared on the root work as is
         print(try tree.nodes(forXPath: "//a:entry", namespaces: ["a": "http://www.w3.org/2005/Atom"]))
         let order = XMLTree.Element(name: "order", attributes: [.init(name: "id", value: "7")], children: [.text("…")])
         try await HTTPCycle.post(url, requestObject: order, options: .init(requestProcessors: [HTTPXMLProcessor()]))
+        _ = body
         _ = tree
         _ = id
         _ = order

@@ -9,11 +9,12 @@ import Synchronization
 private enum Packages_Processors_XML_Sources_Documentation_docc_JewzXML_md {
     // Packages/Processors/XML/Sources/Documentation.docc/JewzXML.md:12
     static func example12() async throws {
-        let body = Data("<items/>".utf8)
 
+        let body = Data("<items/>".utf8)
         let tree = try XMLTree(data: body)
         let id = tree.root.elements(named: "item").first?[attribute: "id"]
         let ids = try tree.nodes(forXPath: "//item/@id")
+        _ = body
         _ = tree
         _ = id
         _ = ids

@@ -10,8 +10,8 @@ private enum Packages_Processors_Zstd_README_md {
     // Packages/Processors/Zstd/README.md:17
     static func example17() async throws {
         let session = HTTPSession()
-        let compressed = Data()
 
+        let compressed = Data()
         // With HTTPCore alone (a program that links the umbrella Jewzruxin has it registered, no call):
         try session.update { $0.contentCodings.register(HTTPZstdDecoder(), for: HTTPZstdDecoder.codings) }
         // A libzstd elsewhere: HTTPZstdDecoder(libraryName: "/opt/zstd/lib/libzstd.so.1")
@@ -20,6 +20,7 @@ private enum Packages_Processors_Zstd_README_md {
         var output = Data()
         try compressed.withUnsafeBytes { try decoder.decode($0, into: &output) }
         try decoder.finish(into: &output)
+        _ = compressed
         _ = decoder
         _ = output
     }

@@ -13,6 +13,7 @@ private enum Packages_Processors_Zstd_Sources_ZstdDecompressor_swift {
         var output = Data()
         try chunk.withUnsafeBytes { try decompressor.decode($0, into: &output) }
         try decompressor.finish(into: &output)
+        _ = chunk
         _ = decompressor
         _ = output
     }

@@ -15,6 +15,7 @@ private enum Packages_Resilience_Sources_ResilienceOptions_swift {
         options.resilience.bypassesCircuitBreaker = true   // a health check must reach the origin
         options.resilience.hedging = .off
         let response = try await session.send(request, options: options)
+        _ = request
         _ = options
         _ = response
     }

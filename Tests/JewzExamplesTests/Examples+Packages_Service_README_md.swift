@@ -9,10 +9,10 @@ import Synchronization
 private enum Packages_Service_README_md {
     // Packages/Service/README.md:30
     static func example30() async throws {
+
         let profilesDirectory = URL(filePath: "Profiles")
         let openAPIDocumentURL = URL(string: "https://api.example.com/openapi.yaml")!
-        let token = "t0ken"
-
+        let token = ProcessInfo.processInfo.environment["API_TOKEN"] ?? ""
         let github = HTTPService(profile: try ServiceProfile(named: "github", in: profilesDirectory))
         try github.use(environment: "staging")
         github.setAuthentications([BasicAuthentication(username: "ci", password: token)], for: "staging")
@@ -21,6 +21,9 @@ private enum Packages_Service_README_md {
 
         let petstore = HTTPService(profile: try await ServiceProfile.fetch(from: openAPIDocumentURL))
         let pets = try await petstore.request("listPets", values: ["limit": 20, "tags": ["cat", "dog"]])
+        _ = profilesDirectory
+        _ = openAPIDocumentURL
+        _ = token
         _ = github
         _ = search
         _ = user

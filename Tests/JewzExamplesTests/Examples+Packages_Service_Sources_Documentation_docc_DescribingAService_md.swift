@@ -24,7 +24,7 @@ private enum Packages_Service_Sources_Documentation_docc_DescribingAService_md {
 
     // Packages/Service/Sources/Documentation.docc/DescribingAService.md:61
     static func example61() async throws {
-        let github = HTTPService(profile: try ServiceProfile(data: Data()))
+        let github = HTTPService(profile: try ServiceProfile(named: "github", in: URL(filePath: "Profiles")))
         struct Repository: Decodable, Sendable { let full_name: String; let stargazers_count: Int }
 
         struct Repo: ServiceEndpoint {
@@ -36,11 +36,12 @@ private enum Packages_Service_Sources_Documentation_docc_DescribingAService_md {
 
         let swift = try await github.send(Repo(owner: "swiftlang", name: "swift"))
         print(swift.full_name, swift.stargazers_count)
+        _ = github
         _ = swift
     }
 
-    // Packages/Service/Sources/Documentation.docc/DescribingAService.md:82
-    static func example82() async throws {
+    // Packages/Service/Sources/Documentation.docc/DescribingAService.md:83
+    static func example83() async throws {
         let petstore = HTTPService(profile: try await ServiceProfile.fetch(from: URL(string: "https://petstore.example/openapi.yaml")!))
         let pets = try await petstore.request("listPets", values: ["limit": 20, "tags": ["cat", "dog"]])
         print(pets.response?.statusCode ?? 0)

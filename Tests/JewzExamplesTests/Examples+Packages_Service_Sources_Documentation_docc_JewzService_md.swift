@@ -9,10 +9,11 @@ import Synchronization
 private enum Packages_Service_Sources_Documentation_docc_JewzService_md {
     // Packages/Service/Sources/Documentation.docc/JewzService.md:14
     static func example14() async throws {
-        let profilesDirectory = URL(filePath: "Profiles")
 
+        let profilesDirectory = URL(filePath: "Profiles")
         let github = HTTPService(profile: try ServiceProfile(named: "github", in: profilesDirectory))
         let search = try await github.request("search", values: ["q": "swift nio", "sort": "stars"])
+        _ = profilesDirectory
         _ = github
         _ = search
     }

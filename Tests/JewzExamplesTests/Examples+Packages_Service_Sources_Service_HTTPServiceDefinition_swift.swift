@@ -17,6 +17,7 @@ private enum Packages_Service_Sources_Service_HTTPServiceDefinition_swift {
             }
         }
         let github = try HTTPService(GitHub(), profilesIn: profiles)
+        _ = profiles
         _ = github
     }
 }

@@ -13,6 +13,7 @@ private enum Packages_Service_Sources_Service_HTTPService_swift {
         try github.use(environment: "staging")
         let cycle = try await github.request("search", values: ["q": "jewzruxin", "sort": "updated"])
         print(cycle.response?.json?["total_count"].number?.int ?? 0)
+        _ = profiles
         _ = github
         _ = cycle
     }

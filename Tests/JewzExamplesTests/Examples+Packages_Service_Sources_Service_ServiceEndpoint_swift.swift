@@ -8,7 +8,7 @@ import Synchronization
 private enum Packages_Service_Sources_Service_ServiceEndpoint_swift {
     // Packages/Service/Sources/Service/ServiceEndpoint.swift:9
     static func example9() async throws {
-        let github = HTTPService(profile: try ServiceProfile(data: Data()))
+        let github = HTTPService(profile: try ServiceProfile(named: "github", in: URL(filePath: "Profiles")))
         enum GitHubAPI: ServiceEndpoint {
             typealias Response = SearchResults
             case search(query: String)
@@ -18,6 +18,7 @@ private enum Packages_Service_Sources_Service_ServiceEndpoint_swift {
             }
         }
         let results = try await github.send(GitHubAPI.search(query: "jewzruxin"))
+        _ = github
         _ = results
     }
 }

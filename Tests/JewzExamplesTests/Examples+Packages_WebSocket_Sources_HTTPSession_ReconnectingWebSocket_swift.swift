@@ -17,6 +17,8 @@ private enum Packages_WebSocket_Sources_HTTPSession_ReconnectingWebSocket_swift 
             for try await message in socket.messages { handle(message) }
             return stopRequested ? true : nil
         }
+        _ = request
+        _ = stopRequested
         _ = stopped
     }
 }

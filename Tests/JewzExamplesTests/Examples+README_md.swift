@@ -8,9 +8,10 @@ import Logging
 import Synchronization
 
 private enum README_md {
-    // README.md:48
-    static func example48() async throws {
+    // README.md:51
+    static func example51() async throws {
         let url = URL(string: "https://api.example.com/items")!
+
         let key = "3f2c"
         let order = ["item": "book"]
         let logger = Logger(label: "example")
@@ -19,7 +20,6 @@ private enum README_md {
         let avatarURL = URL(string: "https://example.com/avatar.png")!
         let isoURL = URL(string: "https://example.com/big.iso")!
         let isoFile = URL(filePath: "big.iso")
-
         // The core: a request in, the processed response out. Nothing to hold; cancel its task to stop it.
         var request = HTTPRequest(url: URL(string: "https://api.example.com/orders")!, method: .post, object: order)
         request.headers["Idempotency-Key"] = key
@@ -143,6 +143,14 @@ private enum README_md {
         let mock = MockTransport()
         try mock.fakeGET("/users/42", json: ["name": "Ada"])
         let offline = HTTPSession(configuration: .init { $0.customTransport = mock })
+        _ = key
+        _ = order
+        _ = logger
+        _ = profiles
+        _ = feedURL
+        _ = avatarURL
+        _ = isoURL
+        _ = isoFile
         _ = request
         _ = response
         _ = feed
@@ -169,9 +177,9 @@ private enum README_md {
         _ = offline
     }
 
-    // README.md:223
-    static func example223() async throws {
+    // README.md:234
+    static func example234() async throws {
         let configuration = HTTPSession.Configuration()
-        shown(configuration.cookieJar)
+        shown(configuration.cookieJar)  // a table cell
     }
 }

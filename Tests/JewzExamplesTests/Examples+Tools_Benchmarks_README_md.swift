@@ -9,6 +9,6 @@ private enum Tools_Benchmarks_README_md {
     // Tools/Benchmarks/README.md:263
     static func example263() async throws {
         let response = HTTPResponse(statusCode: 200)
-        shown(try response.decode([Item].self))
+        shown(try response.decode([Item].self))  // a table cell
     }
 }

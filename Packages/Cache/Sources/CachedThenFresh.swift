@@ -7,6 +7,7 @@ extension HTTPSession {
     /// one has validators). Without a stored response only the network's comes.
     ///
     /// ```swift
+    /// let request = HTTPRequest(url: url)
     /// for try await response in session.responses(cachedThenFresh: request) {
     ///     show(response)  // .cache or .stale first, then .network or .revalidated
     /// }

@@ -7,6 +7,7 @@ import JewzLocking
 ///
 /// Off by default; on with one setting:
 /// ```swift
+/// let cookiesFile = URL(filePath: "cookies.json")
 /// var configuration = HTTPSession.Configuration()
 /// configuration.cookieJar = try HTTPCookieJar(persistingTo: cookiesFile)   // or HTTPCookieJar()
 /// ```

@@ -14,6 +14,8 @@ import ServiceLifecycle
 /// import JewzLifecycle
 /// import ServiceLifecycle
 ///
+/// let logger = Logger(label: "example")
+/// let app = ExampleApp()   // your own service: a server, a worker
 /// let session = HTTPSession()
 /// let group = ServiceGroup(services: [HTTPSessionService(session), app], gracefulShutdownSignals: [.sigterm], logger: logger)
 /// try await group.run()

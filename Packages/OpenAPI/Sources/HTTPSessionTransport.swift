@@ -9,6 +9,7 @@ import OpenAPIRuntime
 /// refresh included), cookies, cache, redirects and middleware.
 ///
 /// ```swift
+/// let bearer = TokenAuthenticator { try await login() }
 /// let session = HTTPSession(configuration: .init { $0.authentications = [bearer] })
 /// let client = Client(serverURL: try Servers.Server1.url(), transport: HTTPSessionTransport(session: session))
 /// let items = try await client.items(path: .init(count: 3)).ok.body.json

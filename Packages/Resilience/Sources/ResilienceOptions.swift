@@ -3,6 +3,7 @@ import JewzHTTPCore
 /// What one call changes of its session's resilience stages, set on the call's options:
 ///
 /// ```swift
+/// let request = HTTPRequest(url: url)
 /// var options = HTTPRequestOptions()
 /// options.resilience.bypassesCircuitBreaker = true   // a health check must reach the origin
 /// options.resilience.hedging = .off

@@ -14,6 +14,8 @@ extension HTTPSession {
     /// is thrown at once.
     ///
     /// ```swift
+    /// let request = HTTPRequest(url: url)
+    /// let stopRequested = false
     /// let stopped = try await session.withReconnectingWebSocket(request) { socket, connection in
     ///     try await socket.send(text: #"{"subscribe":"prices","resume":\(lastSequence)}"#)
     ///     for try await message in socket.messages { handle(message) }

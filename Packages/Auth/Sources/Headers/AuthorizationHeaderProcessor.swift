@@ -9,6 +9,8 @@ import JewzHTTPCore
 /// it is used.
 ///
 /// ```swift
+/// let key = "3f2c"
+/// let apiKey = ProcessInfo.processInfo.environment["API_KEY"] ?? ""
 /// try session.update { $0.requestProcessors = [AuthorizationHeaderProcessor(scheme: "Token", credentials: apiKey), HTTPJSONProcessor()] }
 /// let scoped = AuthorizationHeaderProcessor(scheme: "", credentials: key, field: "X-Api-Key", origins: ["https://api.example.com"])
 /// ```

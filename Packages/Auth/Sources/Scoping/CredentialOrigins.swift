@@ -58,6 +58,7 @@ extension HTTPAuthentication {
     /// URLs, let it serve no origin at all.
     ///
     /// ```swift
+    /// let pw = ProcessInfo.processInfo.environment["INTRANET_PASSWORD"] ?? ""
     /// try session.update { $0.authentications = [BasicAuthentication(username: "ada", password: pw).limited(to: ["https://intranet.example"])] }
     /// ```
     public func limited(to origins: [String]) -> OriginLimitedAuthentication {

@@ -4,6 +4,7 @@
 /// memory cache: the project's one LRU.
 ///
 /// ```swift
+/// let data = Data("hello".utf8)
 /// var list = LRUList<Data>()
 /// list.insert(data, forKey: "a", cost: data.count)
 /// let evicted = list.evict(toCost: 1 << 20, count: 100)

@@ -4,6 +4,7 @@ import JewzLocking
 /// A body produced as it is sent, such as a pipe or a generator: it can be sent once.
 ///
 /// ```swift
+/// let cycle = HTTPCycle(requestURL: url)
 /// let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
 /// cycle.request.body = .stream(HTTPBodyStream(length: 11, chunks))
 /// continuation.yield(Data("Hello World".utf8)); continuation.finish()

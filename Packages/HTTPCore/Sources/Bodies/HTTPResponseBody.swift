@@ -15,6 +15,7 @@ import struct Synchronization.Atomic
 /// memory, the file or the reader through what it made.
 ///
 /// ```swift
+/// let reportURL = URL(string: "https://example.com/report.csv")!
 /// let report = try await session.stream(HTTPRequest(url: reportURL))
 /// let bytes = try await report.body.collect(upTo: 8 << 20)   // refuses a larger body
 /// ```

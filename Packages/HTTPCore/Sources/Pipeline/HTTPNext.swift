@@ -46,6 +46,7 @@ public struct HTTPNext: Sendable {
     /// the built-in authentications never do:
     ///
     /// ```swift
+    /// let key = "3f2c"
     /// func intercept(_ request: HTTPRequest, next: HTTPNext) async throws -> HTTPResponse {
     ///     guard next.mayCarryCredentials(to: request.url) else { return try await next(request) }
     ///     var signed = request

@@ -12,6 +12,7 @@ import Foundation
 /// A `Range` request of a download or a stream (a resumed download's) goes around the cache.
 ///
 /// ```swift
+/// let cacheDirectory = URL(filePath: "Caches")
 /// var configuration = HTTPSession.Configuration()
 /// configuration.cache = try HTTPCache(directory: cacheDirectory)
 /// let session = HTTPSession(configuration: configuration)

@@ -5,6 +5,8 @@
 /// ``HTTPSession/stream(_:options:)``, ``HTTPSession/download(_:to:resumingFrom:options:didWriteData:)``).
 ///
 /// ```swift
+/// let request = HTTPRequest(url: url)
+/// let file = URL(filePath: "big.iso")
 /// let response = try await session.send(
 ///     request, options: .init(requestProcessors: [HTTPJSONProcessor()], retryPolicy: .never))
 /// let saved = try await session.download(request, to: file, options: .init(priority: .high))

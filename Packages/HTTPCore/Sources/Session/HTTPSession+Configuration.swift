@@ -177,6 +177,7 @@ extension HTTPSession {
         /// The default configuration as `change` leaves it, for a session made in one expression.
         ///
         /// ```swift
+        /// let basic = BasicAuthentication(username: "ada", password: ProcessInfo.processInfo.environment["PASSWORD"] ?? "")
         /// let session = HTTPSession(configuration: .init { $0.authentications = [basic] })
         /// ```
         public init(_ change: (inout Configuration) throws -> Void) rethrows {

@@ -12,6 +12,7 @@ extension HTTPSession {
     /// for without a content coding, unless the request names its own `Accept-Encoding`.
     ///
     /// ```swift
+    /// let file = URL(filePath: "big.iso")
     /// do {
     ///     let saved = try await session.download(HTTPRequest(url: url), to: file)
     ///     print(saved.statusCode, saved.fileURL.path)

@@ -12,6 +12,8 @@ extension HTTPSession {
     /// ``cancelCalls(where:)`` and ``cancelAllCalls()``.
     ///
     /// ```swift
+    /// let key = "3f2c"
+    /// let order = ["item": "book"]
     /// var request = HTTPRequest(url: url, method: .post, object: order)
     /// request.headers["Idempotency-Key"] = key
     /// let response = try await session.send(request, options: .init(retryPolicy: .never))

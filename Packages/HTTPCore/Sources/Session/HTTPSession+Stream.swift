@@ -12,6 +12,8 @@ extension HTTPSession {
     /// A failing status's body is not streamed: it is in the error's response, as for `send`.
     ///
     /// ```swift
+    /// let feedURL = URL(string: "https://example.com/feed")!
+    /// var hasher = SHA256()
     /// let response = try await session.stream(HTTPRequest(url: feedURL))
     /// for try await chunk in response.body { hasher.update(data: chunk) }
     /// ```

@@ -5,6 +5,7 @@ import Foundation
 /// there is no `UIImage`, and costs one header read.
 ///
 /// ```swift
+/// let bytes = Data()
 /// let image = try Image(data: bytes)
 /// if let size = image.pixelSize { print(image.format, size) }   // png 640×480
 /// ```

@@ -4,6 +4,7 @@
 /// decoder's ``identifier``, so that a hit runs no decoder.
 ///
 /// ```swift
+/// let images = try ImageCache(configuration: .init())
 /// struct PixelsDecoder: ImageDecoder {
 ///     func decode(_ image: Image) throws -> Pixels { try Pixels(decoding: image.data) }
 /// }

@@ -21,6 +21,7 @@ import JewzHTTPCore
 /// connection pool.
 ///
 /// ```swift
+/// let avatarURL = URL(string: "https://example.com/avatar.png")!
 /// var configuration = ImageCache.Configuration()
 /// configuration.directory = URL(fileURLWithPath: "Caches/images")
 /// configuration.key = { url in url.absoluteString.components(separatedBy: "?").first ?? "" }

@@ -6,6 +6,7 @@ import JewzHTTPCore
 /// ``/JewzHTTPCore/DecompressionLimits``.
 ///
 /// ```swift
+/// let chunk = Data()
 /// let decompressor = BrotliDecompressor()
 /// var output = Data()
 /// try chunk.withUnsafeBytes { try decompressor.decode($0, into: &output) }

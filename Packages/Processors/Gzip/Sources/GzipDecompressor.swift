@@ -9,6 +9,7 @@ import JewzHTTPCore
 /// decoded in turn (RFC 1952 §2.2); CRC and length are checked by zlib.
 ///
 /// ```swift
+/// let chunk = Data()
 /// let decompressor = GzipDecompressor()
 /// var output = Data()
 /// try chunk.withUnsafeBytes { try decompressor.decode($0, into: &output) }

@@ -10,6 +10,7 @@ import JewzHTTPCore
 /// `Content-Encoding: gzip`.
 ///
 /// ```swift
+/// let cycle = HTTPCycle(requestURL: url)
 /// try session.update { $0.contentCodings.register(HTTPGzipProcessor(), for: HTTPGzipProcessor.codings) }
 /// cycle.options.requestProcessors = [HTTPJSONProcessor(), HTTPGzipProcessor()]   // compress this upload
 /// ```

@@ -36,6 +36,7 @@ extension HTTPCycle.Sender {
     /// need the response's status or headers.
     ///
     /// ```swift
+    /// let draft = Person(name: "Ada")
     /// let people = try await HTTPCycle.get("https://api.example.com/people", decoding: [Person].self)
     /// let created = try await HTTPCycle.post(url, requestObject: draft, decoding: Person.self)
     /// ```

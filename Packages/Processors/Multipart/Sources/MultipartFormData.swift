@@ -6,6 +6,9 @@ import JewzHTTPCore
 /// buffer, and the whole length is known up front, so `Content-Length` is sent.
 ///
 /// ```swift
+/// let cycle = HTTPCycle(requestURL: url)
+/// let thumbnail = Data()
+/// let reportURL = URL(string: "https://example.com/report.csv")!
 /// var form = MultipartFormData()
 /// form.append("Ada", name: "author")
 /// try form.append(fileAt: reportURL, name: "report")        // type guessed from ".pdf"

@@ -12,6 +12,8 @@ import Darwin
 /// boundary's length of body; everything else is handed on at once as events.
 ///
 /// ```swift
+/// let chunks = [Data]()
+/// let response = try await session.send(HTTPRequest(url: url))
 /// var parser = try MultipartParser(contentType: response.headers["Content-Type"] ?? "")
 /// for chunk in chunks {
 ///     for event in try parser.feed(chunk) { handle(event) }

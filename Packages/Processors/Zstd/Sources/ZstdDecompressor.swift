@@ -9,6 +9,7 @@ import JewzZstdLibrary
 /// cannot make the decoder hold more. libzstd is loaded when the process first needs it.
 ///
 /// ```swift
+/// let chunk = Data()
 /// let decompressor = ZstdDecompressor()
 /// var output = Data()
 /// try chunk.withUnsafeBytes { try decompressor.decode($0, into: &output) }

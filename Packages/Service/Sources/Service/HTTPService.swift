@@ -12,6 +12,7 @@ import JewzURITemplate
 /// reused while in flight, or replaced (``CycleOption``).
 ///
 /// ```swift
+/// let profiles = URL(filePath: "Profiles")
 /// let github = try HTTPService(profile: ServiceProfile(named: "github", in: profiles))
 /// try github.use(environment: "staging")
 /// let cycle = try await github.request("search", values: ["q": "jewzruxin", "sort": "updated"])

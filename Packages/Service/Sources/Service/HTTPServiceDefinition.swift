@@ -5,6 +5,7 @@ import JewzHTTPCore
 /// adjust the cycle of a resource that differs from the rest.
 ///
 /// ```swift
+/// let profiles = URL(filePath: "Profiles")
 /// struct GitHub: HTTPServiceDefinition {
 ///     static let serviceName = "github"
 ///     func makeSession() -> HTTPSession { HTTPSession(configuration: .init()) }

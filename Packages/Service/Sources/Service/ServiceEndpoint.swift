@@ -7,6 +7,7 @@ import JewzURITemplate
 /// decodes to. An enum of cases is the usual shape; the profile still holds the routes.
 ///
 /// ```swift
+/// let github = HTTPService(profile: try ServiceProfile(named: "github", in: URL(filePath: "Profiles")))
 /// enum GitHubAPI: ServiceEndpoint {
 ///     typealias Response = SearchResults
 ///     case search(query: String)

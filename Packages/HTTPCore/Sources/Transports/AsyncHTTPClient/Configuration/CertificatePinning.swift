@@ -9,6 +9,7 @@ extension AsyncHTTPClientTransport.Configuration {
     /// `**.example.com` (any number more, or none).
     ///
     /// ```swift
+    /// var configuration = HTTPSession.Configuration()
     /// configuration.transport.tls.pinning = try .init([
     ///     "api.example.com": ["sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=",  // the root
     ///                         "sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="], // its backup

@@ -85,6 +85,7 @@ extension AsyncHTTPClientTransport.Configuration {
     /// Which proxy each request goes through.
     ///
     /// ```swift
+    /// var configuration = HTTPSession.Configuration()
     /// configuration.transport.proxies = .all(try .init(url: "http://user:pw@proxy:3128"))
     /// configuration.transport.proxies = try .environment()   // HTTP_PROXY, HTTPS_PROXY, NO_PROXY
     /// ```
