@@ -316,7 +316,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                "JewzOpenAPI", "JewzSandboxClient", "JewzLifecycle", "JewzConfiguration",
+                "JewzOpenAPI", "JewzSandboxClient", "JewzLifecycle", "JewzConfiguration", "JewzHAR", "JewzJSON",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -325,6 +325,11 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Tools/jewz/Sources",
+            // The traffic view's page (`jewz proxy --web`), served from the binary.
+            resources: [
+                .embedInCode("Proxy/Traffic/Page/index.html"), .embedInCode("Proxy/Traffic/Page/traffic.js"),
+                .embedInCode("Proxy/Traffic/Page/bodies.js"), .embedInCode("Proxy/Traffic/Page/traffic.css"),
+            ],
             // Released, the Swift runtime and Foundation are linked in: a short run spends much of
             // its time looking up their symbols otherwise. Debug builds, sanitized ones among
             // them, link them dynamically: ThreadSanitizer's runtime fails with them static. Nothing

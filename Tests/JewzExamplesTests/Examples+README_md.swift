@@ -177,8 +177,8 @@ private enum README_md {
         _ = offline
     }
 
-    // README.md:234
-    static func example234() async throws {
+    // README.md:235
+    static func example235() async throws {
         let configuration = HTTPSession.Configuration()
         shown(configuration.cookieJar)  // a table cell
     }

@@ -102,35 +102,43 @@ final class ServingJewz: Sendable {
     private let process: ChildProcess
     /// The URL its first line announced (`https://127.0.0.1:PORT`).
     let baseURL: String
+    /// The URLs of the lines announced after the first (`jewz proxy --web`'s page).
+    let laterURLs: [String]
     /// What it wrote on standard error, so far.
     private let errors = Mutex(Data())
     /// Left once standard error has reached its end.
     private let errorsDrained = DispatchGroup()
 
-    /// Starts `jewz COMMAND` with `arguments` and waits for the line that says where it
-    /// listens (the first URL on it).
+    /// Starts `jewz COMMAND` with `arguments` and waits for the `lines` lines that say where it
+    /// listens (the first URL on each).
     ///
     /// - Throws: when the process cannot start or ends before announcing itself.
-    static func start(_ arguments: [String], command: String = "serve", environment: [String: String] = [:]) async throws -> ServingJewz {
+    static func start(
+        _ arguments: [String], command: String = "serve", environment: [String: String] = [:], lines: Int = 1
+    ) async throws -> ServingJewz {
         try await runBlocking {
             let process = try ChildProcess.spawn(
                 jewzExecutable.path, arguments: [command] + arguments, environment: childEnvironment.merging(environment) { $1 })
             try process.standardInput?.close()
             let output = process.standardOutput
-            // The announcement is one unbuffered line: "Sandbox listening on URL (try …)",
+            // Each announcement is one unbuffered line: "Sandbox listening on URL (try …)",
             // "jewz proxy listening on URL, …".
-            var line = Data()
-            while let byte = try output.read(upToCount: 1), let first = byte.first, first != 0x0A {
-                line.append(first)
-            }
-            let words = String(decoding: line, as: UTF8.self).split(separator: " ")
-            guard let url = words.first(where: { $0.contains("://") }) else {
-                process.send(SIGTERM)
-                _ = process.waitForExit()
-                throw CocoaError(.fileReadCorruptFile)
+            var urls: [String] = []
+            for _ in 0..<lines {
+                var line = Data()
+                while let byte = try output.read(upToCount: 1), let first = byte.first, first != 0x0A {
+                    line.append(first)
+                }
+                let words = String(decoding: line, as: UTF8.self).split(separator: " ")
+                guard let url = words.first(where: { $0.contains("://") }) else {
+                    process.send(SIGTERM)
+                    _ = process.waitForExit()
+                    throw CocoaError(.fileReadCorruptFile)
+                }
+                urls.append(String(url.trimmingCharacters(in: CharacterSet(charactersIn: ",/"))))
             }
             onOwnThread { _ = output.readDataToEndOfFile() }
-            let serving = ServingJewz(process: process, baseURL: String(url.trimmingCharacters(in: CharacterSet(charactersIn: ","))))
+            let serving = ServingJewz(process: process, urls: urls)
             // Whatever the server writes is read and kept as it comes, so a full pipe never
             // stalls it.
             onOwnThread(joining: serving.errorsDrained) {
@@ -142,9 +150,10 @@ final class ServingJewz: Sendable {
         }
     }
 
-    private init(process: ChildProcess, baseURL: String) {
+    private init(process: ChildProcess, urls: [String]) {
         self.process = process
-        self.baseURL = baseURL
+        baseURL = urls.first ?? ""
+        laterURLs = Array(urls.dropFirst())
     }
 
     /// The lines it wrote on standard error so far.

@@ -144,7 +144,7 @@ extension TourStep {
                 return Outcome("status \(response.statusCode ), no error", expected: "status 503, no error")
             },
         ] + sessionSteps(sandbox) + middlewareSteps(sandbox) + transportSteps(sandbox) + authSteps(sandbox) + oauthSteps(sandbox) + cacheSteps(sandbox) + imageSteps(sandbox)
-            + serviceSteps(sandbox) + ecosystemSteps(sandbox) + processorSteps(sandbox) + streamingSteps(sandbox) + lifecycleSteps(sandbox) + resilienceSteps(sandbox) + [
+            + serviceSteps(sandbox) + ecosystemSteps(sandbox) + processorSteps(sandbox) + streamingSteps(sandbox) + lifecycleSteps(sandbox) + resilienceSteps(sandbox) + proxySteps(sandbox) + [
             TourStep(
                 title: "Register your own processor by content type; responses use it automatically",
                 code: """

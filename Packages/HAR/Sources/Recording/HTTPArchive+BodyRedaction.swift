@@ -13,7 +13,7 @@ extension HTTPArchive {
 
     /// `text` with the values of ``credentialParameters`` redacted, when `mimeType` is a form or
     /// JSON; any other text as it is.
-    static func redactingCredentials(in text: String, mimeType: String) -> String {
+    package static func redactingCredentials(in text: String, mimeType: String) -> String {
         let type = MediaType(mimeType)
         if type?.essence == "application/x-www-form-urlencoded" {
             return text.split(separator: "&", omittingEmptySubsequences: false).map { pair in

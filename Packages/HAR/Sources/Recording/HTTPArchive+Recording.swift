@@ -12,7 +12,7 @@ extension HTTPArchive {
 
     /// `body` as a HAR text: UTF-8 as it is, anything else in base64; `nil` past `limit` bytes
     /// (`count` is the whole body's length), with the note that says so.
-    static func text(of body: Data, count: Int, limit: Int) -> (text: String?, encoding: String?, comment: String?) {
+    package static func text(of body: Data, count: Int, limit: Int) -> (text: String?, encoding: String?, comment: String?) {
         guard count <= limit, body.count == count else {
             return (nil, nil, "\(count) bytes, past the recorder's limit of \(limit): not recorded")
         }
@@ -21,14 +21,14 @@ extension HTTPArchive {
     }
 
     /// `headers` as name-value pairs, credential values redacted when asked.
-    static func fields(_ headers: HTTPHeaderFields, redacting: Bool) -> [NameValue] {
+    package static func fields(_ headers: HTTPHeaderFields, redacting: Bool) -> [NameValue] {
         headers.fields.map { field in
             NameValue(name: field.name, value: redacting && credentialFields.contains(field.name.lowercased()) ? redacted : field.value)
         }
     }
 
     /// The cookies a `Cookie` field sends.
-    static func requestCookies(_ headers: HTTPHeaderFields, redacting: Bool) -> [Cookie] {
+    package static func requestCookies(_ headers: HTTPHeaderFields, redacting: Bool) -> [Cookie] {
         headers.values(for: "Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard let name = parts.first, !name.isEmpty else { return nil }
@@ -37,7 +37,7 @@ extension HTTPArchive {
     }
 
     /// The cookies `Set-Cookie` fields set, with their attributes.
-    static func responseCookies(_ headers: HTTPHeaderFields, redacting: Bool) -> [Cookie] {
+    package static func responseCookies(_ headers: HTTPHeaderFields, redacting: Bool) -> [Cookie] {
         headers.values(for: "Set-Cookie").compactMap { field in
             let parts = field.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             let pair = parts.first?.split(separator: "=", maxSplits: 1).map(String.init) ?? []
@@ -59,7 +59,9 @@ extension HTTPArchive {
     }
 
     /// `url` without user info or fragment, as recorded.
-    static func recordedURL(_ url: URL) -> String {
+    package static func recordedURL(_ url: URL) -> String {
+        // Most URLs have neither: they are recorded as they are, without being taken apart.
+        guard url.user != nil || url.password != nil || url.fragment != nil else { return url.absoluteString }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         components.user = nil
         components.password = nil
@@ -68,12 +70,12 @@ extension HTTPArchive {
     }
 
     /// The query's parameters, percent-decoded.
-    static func query(of url: URL) -> [NameValue] {
+    package static func query(of url: URL) -> [NameValue] {
         (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { NameValue(name: $0.name, value: $0.value ?? "") }
     }
 
     /// `date` as HAR writes it: ISO 8601 with milliseconds, in UTC.
-    static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)

@@ -14,6 +14,7 @@ struct ProxyCommand: AsyncParsableCommand {
             jewz proxy --port 8080 --replay api.har                  answers from the archive, the origin not needed
             jewz proxy --port 8080 --upstream URL --cache ~/.cache/jewz-proxy   a shared cache (RFC 9111)
             jewz proxy --port 3128                                   then: curl -x http://127.0.0.1:3128 http://example.com/
+            jewz proxy --port 8080 --upstream URL --web              watch the traffic at http://127.0.0.1:8081/
             HTTPS through a forward proxy goes in CONNECT tunnels, passed on untouched.
             """)
 
@@ -44,11 +45,29 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "Retry a failed upstream request up to N times (idempotent requests; default 3).")
     var retries: Int?
 
+    @Flag(help: "Show every exchange live in a browser page: the list, each opened (headers, bodies, timings), a waterfall, HAR export, send again.")
+    var web = false
+
+    @Option(help: "With --web: the page's port; 0 picks a free one (printed on start).")
+    var webPort: Int = 8081
+
+    @Option(help: "With --web: the address the page listens on (only this machine by default).")
+    var webBind: String = "127.0.0.1"
+
+    @Option(help: "With --web: how many of the last exchanges the page keeps.")
+    var webKeep: Int = 500
+
+    @Option(help: "With --web: how many KiB of each body the page keeps (the rest is counted).")
+    var webBodyLimit: Int = 1024
+
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
         if fallback, replay == nil { throw ValidationError("--fallback goes with --replay.") }
+        guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be 0...65535.") }
+        guard webKeep > 0, webBodyLimit >= 0 else { throw ValidationError("--web-keep takes 1 or more, --web-body-limit 0 or more.") }
+        let traffic = web ? TrafficLog(capacity: webKeep, bodyLimit: webBodyLimit << 10) : nil
         let archive = try replay.map(Self.readArchive)
         let origins = archive.map(Self.origins(in:)) ?? []
         let mode: ProxyForwarder.Mode
@@ -75,10 +94,11 @@ struct ProxyCommand: AsyncParsableCommand {
                 target += "; for paths, \(advice)"
             }
         }
-        let session = try makeSession(replaying: archive)
+        let session = try makeSession(replaying: archive, watched: traffic != nil)
         let server: ProxyServer
         do {
-            let forwarder = ProxyForwarder(session: session, mode: mode, replaying: replay != nil, pathAdvice: pathAdvice)
+            var forwarder = ProxyForwarder(session: session, mode: mode, replaying: replay != nil, pathAdvice: pathAdvice)
+            forwarder.traffic = traffic
             server = try await ProxyServer.start(host: bind, port: port, forwarder: forwarder)
         } catch {
             printError("cannot listen on \(bind):\(port): \(error)")
@@ -86,22 +106,52 @@ struct ProxyCommand: AsyncParsableCommand {
         }
         // Scripts read the port from this line, often through a pipe: write it unbuffered.
         printLine("jewz proxy listening on http://\(bind):\(server.port), \(target)")
+        var page: (server: TrafficServer, task: Task<Void, Never>)?
+        if let traffic { page = try await startPage(traffic, proxyPort: server.port, mode: mode) }
         let signals = Self.stopping(server)
         try await server.waitUntilClosed()
         signals.forEach { $0.cancel() }
+        traffic?.close()
+        if let page {
+            // A page left open keeps its connection: the server's task ends those with it.
+            await page.server.close()
+            page.task.cancel()
+            await page.task.value
+        }
         try? await session.shutdown()
+    }
+
+    /// Starts the traffic view's page beside the proxy on `proxyPort`, and says where it is.
+    private func startPage(_ log: TrafficLog, proxyPort: Int, mode: ProxyForwarder.Mode) async throws -> (server: TrafficServer, task: Task<Void, Never>) {
+        let server: TrafficServer
+        do {
+            server = try await TrafficServer.start(host: webBind, port: webPort)
+        } catch {
+            printError("cannot listen on \(webBind):\(webPort) for the traffic view: \(error)")
+            throw JewzExit.network.code
+        }
+        var upstream: URL?
+        if case .reverse(let origin) = mode { upstream = origin }
+        let wildcards = ["0.0.0.0": "127.0.0.1", "::": "::1"]
+        let replay = TrafficReplay(host: wildcards[bind] ?? bind, port: proxyPort, upstream: upstream)
+        let routes = TrafficRoutes(log: log, replay: replay, bind: webBind, port: server.port)
+        let task = Task { await server.run(routes) }
+        let host = webBind.contains(":") ? "[\(webBind)]" : webBind
+        printLine("jewz proxy: the traffic view is at http://\(host):\(server.port)/")
+        return (server, task)
     }
 
     /// The session requests go out through: every status passed on as it is, redirects and
     /// bodies untouched (no content decoding, no cookie jar), the cache shared, the recorder and
     /// the archive as asked, the connection options as for a request.
-    private func makeSession(replaying archive: HTTPArchive?) throws -> HTTPSession {
+    private func makeSession(replaying archive: HTTPArchive?, watched: Bool) throws -> HTTPSession {
         var configuration = HTTPSession.Configuration()
         configuration.followsRedirects = false
         configuration.shouldTreatStatusCodeAsFailure = { _ in false }
         configuration.contentCodings = ContentCodingRegistry()
         configuration.processorRegistry = ProcessorRegistry()
         configuration.cookieJar = nil
+        if watched { configuration.eventMonitors.append(TrafficMonitor()) }
         if let retries {
             guard retries >= 0 else { throw ValidationError("--retries takes 0 or more.") }
             configuration.retryPolicy.maximumRetryCount = retries

@@ -26,6 +26,10 @@ struct ProxyForwarder: Sendable {
     /// What to add so that paths are answered, when a forward proxy replays an archive of
     /// several origins.
     var pathAdvice: String?
+    /// Where the traffic view keeps exchanges (`--web`); `nil` costs nothing.
+    var traffic: TrafficLog?
+    /// Whether each exchange gets its line on standard error (not in the tour, which shows the page instead).
+    var logsExchanges = true
 
     /// Forwards `head` (with `body`, if it has one) and writes the answer to `channel`: a 502
     /// saying why when the upstream fails before its head, a cut connection when it fails
@@ -43,8 +47,9 @@ struct ProxyForwarder: Sendable {
             return head.isKeepAlive
         }
         var request = HTTPRequest(url: url, method: HTTPMethod(rawValue: ProxyHeaders.methodName(head.method)), headers: ProxyHeaders.outgoing(head.headers))
+        let length = head.headers["Content-Length"].first.flatMap(Int.init)
+        var streamed: BodyRelay?
         if let body {
-            let length = head.headers["Content-Length"].first.flatMap(Int.init)
             if let length, length <= Self.heldBodyLimit {
                 // A small body is read first: it can then be sent again (a retry, a challenge)
                 // and recorded whole.
@@ -57,14 +62,25 @@ struct ProxyForwarder: Sendable {
                 }
                 request.body = .data(data)
             } else {
-                request.body = .stream(HTTPBodyStream(length: length, AsyncThrowingStream { try await body.next() }))
+                streamed = body
             }
+        }
+        let recording = traffic.map {
+            TrafficRecording(log: $0, method: request.method.rawValue, url: url, headers: request.headers, body: request.data, streamsBody: streamed != nil)
+        }
+        if let streamed {
+            request.body = .stream(HTTPBodyStream(length: length, AsyncThrowingStream {
+                let chunk = try await streamed.next()
+                if let chunk { recording?.requestChunk(chunk) }
+                return chunk
+            }))
         }
         let cycle = HTTPCycle(requestURL: url, session: session)
         cycle.request = request
         var wroteHead = false
         do {
-            let response = try await cycle.startStreaming()
+            let response = try await TrafficRecording.$current.withValue(recording) { try await cycle.startStreaming() }
+            recording?.head(response.head, source: source(of: response.head, forView: true))
             let stream = response.body
             var headers = ProxyHeaders.incoming(response.headers)
             let hasBody = head.method != .HEAD && ![204, 304].contains(response.statusCode) && response.statusCode >= 200
@@ -77,6 +93,7 @@ struct ProxyForwarder: Sendable {
             var written = 0
             var last: Data?
             for try await chunk in stream {
+                recording?.responseChunk(chunk)
                 written += chunk.count
                 // The bytes that complete a known length wait for the upstream exchange to end:
                 // a client that has them sends its next request at once, and that request must
@@ -96,17 +113,20 @@ struct ProxyForwarder: Sendable {
             }
             // The body is out: a client that closes at once (its last byte read) is no failure.
             let ended = (try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()) != nil
+            recording?.end()
             return head.isKeepAlive && ended
         } catch {
             let reason = (error as? HTTPError)?.description ?? "\(error)"
             if wroteHead {
                 // The head is gone: only a cut connection tells the client the body is not whole.
                 log(head, url: url.absoluteString, outcome: "cut (\(reason))", since: started)
+                recording?.end(failure: "cut: \(reason)")
                 channel.close(promise: nil)
                 return false
             }
             let cancelled = (error as? HTTPError)?.code == .cancelled || error is CancellationError
             log(head, url: url.absoluteString, outcome: cancelled ? "client gone" : "502 (\(reason))", since: started)
+            recording?.end(failure: cancelled ? "client gone" : reason, status: cancelled ? nil : 502)
             if !cancelled { await Self.answer(502, "jewz proxy: the upstream failed: \(reason)", to: channel) }
             return head.isKeepAlive && !cancelled
         }
@@ -125,9 +145,10 @@ struct ProxyForwarder: Sendable {
         }
     }
 
-    private func source(of response: HTTPResponse.Head) -> String {
+    /// Where the answer came from: `network` in the log line, `origin` in the traffic view.
+    private func source(of response: HTTPResponse.Head, forView: Bool = false) -> String {
         switch response.source {
-        case .network: replaying ? "replay" : "network"
+        case .network: replaying ? "replay" : forView ? "origin" : "network"
         case .cache: "cache"
         case .revalidated: "cache, revalidated"
         case .stale: "cache, stale"
@@ -136,6 +157,7 @@ struct ProxyForwarder: Sendable {
 
     /// One line on standard error: the request, what came of it, how long it took.
     private func log(_ head: HTTPRequestHead, url: String, outcome: String, since started: ContinuousClock.Instant) {
+        guard logsExchanges else { return }
         let milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
         printError("proxy \(ProxyHeaders.methodName(head.method)) \(url) → \(outcome) \(milliseconds) ms")
     }
