@@ -67,8 +67,10 @@ extension TrafficExchange {
     }
 
     /// The exchange as a HAR 1.2 entry: bodies decoded from their content coding, credentials
-    /// redacted when `redacting` (the HAR recorder's rule).
-    func entry(redacting: Bool, bodyLimit: Int) -> HTTPArchive.Entry {
+    /// redacted when `redacting` (the HAR recorder's rule). A body longer than the view keeps is
+    /// left out, as the HAR recorder leaves one out, unless `keptParts` (for the page, which shows
+    /// what it has).
+    func entry(redacting: Bool, bodyLimit: Int, keptParts: Bool = false) -> HTTPArchive.Entry {
         var request = HTTPArchive.Request(
             method: method, url: HTTPArchive.recordedURL(url), httpVersion: version ?? "HTTP/1.1",
             cookies: HTTPArchive.requestCookies(requestHeaders, redacting: redacting),
@@ -76,10 +78,10 @@ extension TrafficExchange {
             bodySize: requestBody?.size ?? 0)
         if let requestBody {
             let type = requestHeaders["Content-Type"] ?? ""
-            let shown = Self.text(of: requestBody, headers: requestHeaders, limit: bodyLimit, redacting: redacting)
+            let shown = Self.text(of: requestBody, headers: requestHeaders, limit: bodyLimit, redacting: redacting, keptPart: keptParts)
             request.postData = HTTPArchive.PostData(mimeType: type, text: shown.text, encoding: shown.encoding, comment: shown.comment)
         }
-        let shown = Self.text(of: responseBody, headers: responseHeaders, limit: bodyLimit, redacting: redacting)
+        let shown = Self.text(of: responseBody, headers: responseHeaders, limit: bodyLimit, redacting: redacting, keptPart: keptParts)
         let response = HTTPArchive.Response(
             status: status ?? 0, statusText: status.map(HTTPResponse.reasonPhrase(for:)) ?? "", httpVersion: version ?? "HTTP/1.1",
             cookies: HTTPArchive.responseCookies(responseHeaders, redacting: redacting),
@@ -95,19 +97,20 @@ extension TrafficExchange {
     }
 
     /// A body as HAR text, decoded from its `Content-Encoding` when a decoder is registered
-    /// (left as it came, with a note, when decoding fails), and its decoded size.
+    /// (left as it came, with a note, when decoding fails), and its decoded size. Past the
+    /// view's limit, nothing, or with `keptPart` the part kept.
     private static func text(
-        of body: Body, headers: HTTPHeaderFields, limit: Int, redacting: Bool
+        of body: Body, headers: HTTPHeaderFields, limit: Int, redacting: Bool, keptPart: Bool
     ) -> (text: String?, encoding: String?, comment: String?, size: Int) {
-        guard body.isComplete else {
-            return (nil, nil, "\(body.size) bytes, past the traffic view's limit of \(limit): not kept", body.size)
-        }
-        let (bytes, note) = TrafficDecoding.decoded(body.kept, contentEncoding: headers["Content-Encoding"])
+        let past = "\(body.size) bytes, past the traffic view's limit of \(limit)"
+        guard body.isComplete || keptPart else { return (nil, nil, past + ": not kept", body.size) }
+        var (bytes, note) = TrafficDecoding.decoded(body.kept, contentEncoding: headers["Content-Encoding"])
+        if !body.isComplete { note = past + ": the first \(body.kept.count) kept" + (note.map { "; \($0)" } ?? "") }
         var (text, encoding, comment) = HTTPArchive.text(of: bytes, count: bytes.count, limit: .max)
         if redacting, encoding == nil, let shown = text {
             text = HTTPArchive.redactingCredentials(in: shown, mimeType: headers["Content-Type"] ?? "")
         }
         comment = note ?? comment
-        return (text, encoding, comment, bytes.count)
+        return (text, encoding, comment, body.isComplete ? bytes.count : body.size)
     }
 }

@@ -90,10 +90,16 @@ struct TrafficRoutes: Sendable {
     /// to what the page shows, and its phases.
     private func detail(_ id: String, reveal: Bool) -> TrafficReply {
         guard let exchange = Int(id).flatMap(log.exchange) else { return .text(404, "No exchange \(id) is kept.") }
-        var entry = exchange.entry(redacting: !reveal, bodyLimit: log.bodyLimit)
-        let request = entry.request.postData.map { TrafficBodyShown(text: $0.text, encoding: $0.encoding, mimeType: $0.mimeType, size: exchange.requestBody?.size ?? 0, note: $0.comment) }
+        var entry = exchange.entry(redacting: !reveal, bodyLimit: log.bodyLimit, keptParts: true)
+        let request = entry.request.postData.map {
+            TrafficBodyShown(
+                text: $0.text, encoding: $0.encoding, mimeType: $0.mimeType, size: exchange.requestBody?.size ?? 0, note: $0.comment,
+                partial: exchange.requestBody?.isComplete == false)
+        }
         let content = entry.response.content
-        let response = TrafficBodyShown(text: content.text, encoding: content.encoding, mimeType: content.mimeType, size: content.size, note: content.comment)
+        let response = TrafficBodyShown(
+            text: content.text, encoding: content.encoding, mimeType: content.mimeType, size: content.size, note: content.comment,
+            partial: !exchange.responseBody.isComplete)
         entry.request.postData?.text = nil
         entry.response.content.text = nil
         return .json(TrafficDetail(
@@ -138,7 +144,7 @@ struct TrafficRoutes: Sendable {
 }
 
 /// A body as the page shows it: decoded, as HAR text (UTF-8, else base64), cut at
-/// ``TrafficRoutes/shownLimit`` characters.
+/// ``TrafficRoutes/shownLimit`` characters; `truncated` when it is not all of it.
 struct TrafficBodyShown: Encodable {
     var text: String?
     var encoding: String?
@@ -147,11 +153,13 @@ struct TrafficBodyShown: Encodable {
     var note: String?
     var truncated = false
 
-    init(text: String?, encoding: String?, mimeType: String, size: Int, note: String?) {
+    /// `partial`: the text is the part of the body the view kept.
+    init(text: String?, encoding: String?, mimeType: String, size: Int, note: String?, partial: Bool) {
         self.encoding = encoding
         self.mimeType = mimeType
         self.size = size
         self.note = note
+        truncated = partial
         guard let text, text.utf8.count > TrafficRoutes.shownLimit else {
             self.text = text
             return
