@@ -166,4 +166,27 @@ import Testing
         try await proxy.stopAndWait()
         try await sandbox.shutdown()
     }
+
+    @Test func eachRowSaysWhereItsAnswerCameFromTheOriginTheCacheOrTheArchive() async throws {
+        let directory = try makeScratchDirectory(prefix: "jewz-traffic-sources")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let archive = directory.appendingPathComponent("api.har").path
+        let sandbox = try await Sandbox.start()
+        let caching = try await ServingJewz.start(
+            ["--port", "0", "--upstream", sandbox.baseURL, "--web", "--web-port", "0", "--cache", directory.appendingPathComponent("cache").path,
+             "--record", archive],
+            command: "proxy", lines: 2)
+        for _ in 0..<2 { _ = try await runCurl([caching.baseURL + "/cached/sources?cc=max-age=600"]) }
+        let cached = try JSONDecoder().decode([Row].self, from: Data(try await runCurl([try #require(caching.laterURLs.first) + "/api/exchanges"]).output.utf8))
+        #expect(cached.map(\.source) == ["origin", "cache"])
+        try await caching.stopAndWait()
+        try await sandbox.shutdown()
+
+        let replaying = try await ServingJewz.start(["--port", "0", "--replay", archive, "--web", "--web-port", "0"], command: "proxy", lines: 2)
+        _ = try await runCurl([replaying.baseURL + "/cached/sources?cc=max-age=600"])
+        let replayed = try JSONDecoder().decode([Row].self, from: Data(try await runCurl([try #require(replaying.laterURLs.first) + "/api/exchanges"]).output.utf8))
+        #expect(replayed.map(\.source) == ["replay"])
+        #expect(replayed.map(\.status) == [200])
+        try await replaying.stopAndWait()
+    }
 }
