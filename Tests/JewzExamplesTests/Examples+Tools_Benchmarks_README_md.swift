@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 private enum Tools_Benchmarks_README_md {
-    // Tools/Benchmarks/README.md:263
-    static func example263() async throws {
+    // Tools/Benchmarks/README.md:264
+    static func example264() async throws {
         let response = HTTPResponse(statusCode: 200)
         shown(try response.decode([Item].self))  // a table cell
     }
