@@ -24,8 +24,8 @@ final class TrafficLog: Sendable {
 
     private struct State {
         /// In the order they started: ids only grow, so the first is the oldest. Past
-        /// `capacity` the oldest are only dropped in batches (at twice it), so that a new
-        /// exchange does not move every kept one; the ones before the last `capacity` are gone.
+        /// `capacity` the oldest are dropped ``trimBatch`` at a time, so that a new exchange
+        /// does not move every kept one; the ones before the last `capacity` are gone already.
         var exchanges: [TrafficExchange] = []
         var nextID = 1
         var watchers: [Int: Watcher] = [:]
@@ -40,6 +40,9 @@ final class TrafficLog: Sendable {
     }
 
     private let state = Mutex(State())
+    /// How many exchanges past ``capacity`` wait to be dropped together: memory holds at most
+    /// this many more than the page shows.
+    private static let trimBatch = 64
 
     init(capacity: Int, bodyLimit: Int) {
         self.capacity = capacity
@@ -52,7 +55,7 @@ final class TrafficLog: Sendable {
             let exchange = make(state.nextID)
             state.nextID += 1
             state.exchanges.append(exchange)
-            if state.exchanges.count >= 2 * capacity { state.exchanges.removeFirst(state.exchanges.count - capacity) }
+            if state.exchanges.count >= capacity + Self.trimBatch { state.exchanges.removeFirst(state.exchanges.count - capacity) }
             return (exchange.id, state.changed(exchange.id))
         }
         for wake in wakes { wake.yield() }
