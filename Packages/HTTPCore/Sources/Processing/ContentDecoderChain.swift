@@ -2,7 +2,7 @@ import Foundation
 
 /// The decoders for one response's `Content-Encoding`, applied outermost coding first (the
 /// reverse of the header's order), fed chunk by chunk.
-struct ContentDecoderChain {
+package struct ContentDecoderChain {
     private let decoders: [(token: String, decoding: any HTTPContentDecoding)]
 
     /// The most codings a response may stack (curl stops at 5 too): each costs a decoder, and
@@ -13,7 +13,7 @@ struct ContentDecoderChain {
     /// half-decoded bytes help no one, so such a body is kept as it came.
     ///
     /// - Throws: ``HTTPError/Code/contentDecoding`` for more than ``maximumCodings`` codings.
-    init?(headers: HTTPHeaderFields, codings: ContentCodingRegistry) throws {
+    package init?(headers: HTTPHeaderFields, codings: ContentCodingRegistry) throws {
         // Most responses have none: nothing to split.
         guard headers.contains("Content-Encoding") else { return nil }
         let tokens = headers.tokens(for: "Content-Encoding").filter { $0 != "identity" }
@@ -40,7 +40,7 @@ struct ContentDecoderChain {
     ///
     /// - Throws: ``HTTPError/contentDecoding(coding:underlying:)``, or the decoder's
     ///   ``HTTPError`` (a decompression limit) unchanged.
-    func decode(_ input: UnsafeRawBufferPointer, finishing: Bool) throws -> Data {
+    package func decode(_ input: UnsafeRawBufferPointer, finishing: Bool) throws -> Data {
         var pending = Data(input)
         for decoder in decoders {
             var output = Data()

@@ -79,8 +79,14 @@ struct ProxyForwarder: Sendable {
         cycle.request = request
         var wroteHead = false
         do {
-            let response = try await TrafficRecording.$current.withValue(recording) { try await cycle.startStreaming() }
-            recording?.head(response.head, source: source(of: response.head, forView: true))
+            // The task-local binding only with a traffic view: without one, nothing on the way.
+            let response: HTTPStreamedResponse
+            if let recording {
+                response = try await TrafficRecording.$current.withValue(recording) { try await cycle.startStreaming() }
+                recording.head(response.head, source: source(of: response.head, forView: true))
+            } else {
+                response = try await cycle.startStreaming()
+            }
             let stream = response.body
             var headers = ProxyHeaders.incoming(response.headers)
             let hasBody = head.method != .HEAD && ![204, 304].contains(response.statusCode) && response.statusCode >= 200

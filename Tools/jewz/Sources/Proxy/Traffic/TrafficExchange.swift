@@ -7,7 +7,7 @@ import JewzJSON
 /// as they went by (credentials unredacted: the view redacts what it shows), bodies up to the
 /// view's limit, where the answer came from and when each phase ended.
 struct TrafficExchange: Sendable {
-    enum State: String, Sendable, Codable {
+    enum State: String, Sendable {
         /// Sent on, no answer yet.
         case waiting
         /// The answer's head is back; its body is on its way.
@@ -104,7 +104,7 @@ extension TrafficExchange {
     ) -> (text: String?, encoding: String?, comment: String?, size: Int) {
         let past = "\(body.size) bytes, past the traffic view's limit of \(limit)"
         guard body.isComplete || keptPart else { return (nil, nil, past + ": not kept", body.size) }
-        var (bytes, note) = TrafficDecoding.decoded(body.kept, contentEncoding: headers["Content-Encoding"])
+        var (bytes, note) = TrafficDecoding.decoded(body.kept, headers: headers)
         if !body.isComplete { note = past + ": the first \(body.kept.count) kept" + (note.map { "; \($0)" } ?? "") }
         var (text, encoding, comment) = HTTPArchive.text(of: bytes, count: bytes.count, limit: .max)
         if redacting, encoding == nil, let shown = text {

@@ -113,7 +113,7 @@ struct TrafficRoutes: Sendable {
         guard let exchange = Int(id).flatMap(log.exchange) else { return .text(404, "No exchange \(id) is kept.") }
         let (body, headers) = side == "request" ? (exchange.requestBody, exchange.requestHeaders) : (exchange.responseBody, exchange.responseHeaders)
         guard let body, ["request", "response"].contains(side) else { return .text(404, "Exchange \(id) has no \(side) body.") }
-        let (bytes, _) = TrafficDecoding.decoded(body.kept, contentEncoding: headers["Content-Encoding"])
+        let (bytes, _) = TrafficDecoding.decoded(body.kept, headers: headers)
         return .content(status: 200, headers: [
             ("Content-Type", headers["Content-Type"] ?? "application/octet-stream"),
             ("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'"),

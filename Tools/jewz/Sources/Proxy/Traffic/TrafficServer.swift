@@ -110,10 +110,10 @@ enum TrafficReply: Sendable {
         .content(status: 200, headers: [("Content-Type", "application/json")], body: value.encoded())
     }
 
-    static func json(_ value: some Encodable, status: Int = 200, headers: [(String, String)] = []) -> TrafficReply {
+    static func json(_ value: some Encodable, headers: [(String, String)] = []) -> TrafficReply {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return text(500, "The answer could not be encoded as JSON.") }
-        return .content(status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(data))
+        return .content(status: 200, headers: [("Content-Type", "application/json")] + headers, body: Array(data))
     }
 }
