@@ -38,14 +38,16 @@ func withCachedSandbox(
 
 /// Runs `body` with a scripted server answering with the status line and fields `answer`
 /// gives (and a one-byte body, the request's index), and a session whose cache has
-/// `configuration` and runs on `clock`; the server's count tells what reached it.
+/// `configuration` and runs on `clock`, and whose transport has `transport`'s settings; the
+/// server's count tells what reached it.
 func withScriptedCache(
     clock: TestClock = TestClock(), store: any CacheStore = MemoryCacheStore(), configuration cacheConfiguration: HTTPCache.Configuration = .init(),
-    _ answer: @escaping @Sendable (ScriptedServer.Request) -> [String], _ body: (ScriptedServer, HTTPSession) async throws -> Void
+    transport: AsyncHTTPClientTransport.Configuration = .init(), _ answer: @escaping @Sendable (ScriptedServer.Request) -> [String], _ body: (ScriptedServer, HTTPSession) async throws -> Void
 ) async throws {
     var configuration = HTTPSession.Configuration()
     configuration.cache = HTTPCache(store: store, configuration: cacheConfiguration, now: clock.now)
     configuration.retryPolicy = .never
+    configuration.transport = transport
     try await withScriptedServer(configuration: configuration, { request in
         let lines = answer(request)
         let status = lines.first ?? "HTTP/1.1 200 OK"

@@ -86,10 +86,10 @@ import Testing
     @Test func aReaderSlowerThanTheIdleTimeoutIsNotIdle() async throws {
         // The connection pauses because the reader does not read, not because the server is
         // silent: that must not count as idle. The timeout leaves the server, in this process
-        // on a loaded machine, room to be slow while the reader reads (one second, then two,
-        // were seen to run out while the whole suite ran on two slow cores).
+        // on a loaded machine, room to be slow while the reader reads (one, two, then five
+        // seconds were seen to run out while the whole suite ran on two slow cores).
         var configuration = HTTPSession.Configuration()
-        configuration.transport.timeouts.idle = .seconds(5)
+        configuration.transport.timeouts.idle = .seconds(10)
         let size: Int64 = 8 << 20
         try await withSandbox(configuration: configuration) { sandbox, session in
             let body = try await HTTPCycle(sandbox.url("/download/\(size)"), method: .get, session: session).startStreaming().body
@@ -97,7 +97,7 @@ import Testing
             var received = Int64(try await iterator.next()?.count ?? 0)
             // Slowness is what is tested: the reader sleeps through several idle timeouts
             // while the buffers fill and the connection waits for it.
-            try await Task.sleep(for: .seconds(12))
+            try await Task.sleep(for: .seconds(25))
             while let chunk = try await iterator.next() { received += Int64(chunk.count) }
             #expect(received == size)
         }
