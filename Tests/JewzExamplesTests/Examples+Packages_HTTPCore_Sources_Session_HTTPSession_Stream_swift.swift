@@ -7,8 +7,8 @@ import Logging
 import Synchronization
 
 private enum Packages_HTTPCore_Sources_Session_HTTPSession_Stream_swift {
-    // Packages/HTTPCore/Sources/Session/HTTPSession+Stream.swift:14
-    static func example14() async throws {
+    // Packages/HTTPCore/Sources/Session/HTTPSession+Stream.swift:19
+    static func example19() async throws {
         let session = HTTPSession()
         let feedURL = URL(string: "https://example.com/feed")!
         var hasher = SHA256()

@@ -11,6 +11,11 @@ extension HTTPSession {
     /// end or dropped; dropping it, or cancelling the task that reads it, stops the transfer.
     /// A failing status's body is not streamed: it is in the error's response, as for `send`.
     ///
+    /// The call is full duplex: a request body given as a stream goes on being written while
+    /// the response's body is read, so a server that answers each part before the next is sent
+    /// is served, over HTTP/1.1 and HTTP/2. A request body cannot end with trailer fields: the
+    /// default transport's AsyncHTTPClient sends them only through an API it marks unstable.
+    ///
     /// ```swift
     /// let feedURL = URL(string: "https://example.com/feed")!
     /// var hasher = SHA256()
