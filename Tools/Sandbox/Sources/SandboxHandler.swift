@@ -27,6 +27,15 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let connection = SandboxHandler.connections.add(1, ordering: .relaxed).newValue
     private static let connections = Atomic(0)
 
+    /// Where routes run: a pool of the Sandbox's own. The clients a test runs beside it block
+    /// threads of NIO's shared pool (a disk cache waiting on another process's lock, a file
+    /// body being read), and no route should wait for them to answer.
+    private static let routes: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
+        pool.start()
+        return pool
+    }()
+
     init(router: SandboxRouter) {
         self.router = router
     }
@@ -96,7 +105,7 @@ final class SandboxHandler: ChannelInboundHandler, RemovableChannelHandler {
             // Routes may compute (a gzip bomb, large bodies): run them off the event loop so
             // that other connections keep being served meanwhile.
             let router = self.router
-            NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop) { router.respond(to: request) }
+            Self.routes.runIfActive(eventLoop: context.eventLoop) { router.respond(to: request) }
                 .assumeIsolated()
                 .whenComplete { result in
                     let response = (try? result.get()) ?? SandboxResponse(status: 500)
