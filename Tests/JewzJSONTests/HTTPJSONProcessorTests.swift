@@ -136,12 +136,10 @@ struct Person: Codable, Equatable {
                 Issue.record("a broken body parsed")
             } catch let error as HTTPError where error.code == .processor {
                 #expect(error.description.hasPrefix("HTTPJSONProcessor failed"))
-                guard case JSONError.syntax(_, let line, let column, _, let excerpt)? = error.underlying as? JSONError else {
-                    Issue.record("got \(error)")
-                    return
-                }
-                #expect((line, column) == (2, 4))
-                #expect(excerpt.contains("2,,]"))
+                let underlying = try #require(error.underlying as? JSONError, "got \(error)")
+                #expect(underlying.code == .syntax)
+                #expect(underlying.line == 2 && underlying.column == 4)
+                #expect(underlying.excerpt?.contains("2,,]") == true)
             }
             #expect(cycle.response?.statusCode == 200)
         }

@@ -54,10 +54,7 @@ import Testing
         }
         var broken = HTTPResponse(statusCode: 200, body: HTTPResponseBody(Data("{\"a\":1}\n\n{\"b\":\n".utf8)))
         let error = #expect(throws: JSONError.self) { try HTTPJSONLinesProcessor().process(&broken) }
-        guard case .syntax(_, let line, let column, _, _) = error else {
-            Issue.record("\(String(describing: error)) is no syntax error")
-            return
-        }
-        #expect((line, column) == (3, 6))
+        #expect(error?.code == .syntax)
+        #expect(error?.line == 3 && error?.column == 6)
     }
 }

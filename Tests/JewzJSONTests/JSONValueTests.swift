@@ -45,16 +45,11 @@ import Testing
         ("{} []", 1, 4, "after the JSON value"),
     ])
     func syntaxErrorsSayWhere(_ text: String, _ line: Int, _ column: Int, _ reason: String) {
-        do {
-            _ = try JSONValue(parsing: text)
-            Issue.record("parsed \(text.debugDescription)")
-        } catch .syntax(let actualReason, let actualLine, let actualColumn, _, let excerpt) {
-            #expect(actualReason.contains(reason))
-            #expect((actualLine, actualColumn) == (line, column))
-            #expect(excerpt.count <= 42)
-        } catch {
-            Issue.record("unexpected \(error)")
-        }
+        let error = #expect(throws: JSONError.self) { try JSONValue(parsing: text) }
+        #expect(error?.code == .syntax)
+        #expect(error?.reason.contains(reason) == true)
+        #expect(error?.line == line && error?.column == column)
+        #expect((error?.excerpt?.count ?? .max) <= 42)
     }
 
     @Test func repeatedKeysResolveToTheLastValueAndRoundTrip() throws {

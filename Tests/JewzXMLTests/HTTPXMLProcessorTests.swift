@@ -42,12 +42,11 @@ func withXMLSandbox(_ body: (Sandbox, HTTPSession) async throws -> Void) async t
                     sandbox.url("/echo/"), parameters: ["content": "<a>\n  <b></a>", "header": "Content-Type: application/xml"],
                     session: session)
             }
-            guard let error, error.code == .processor, case .syntax(_, let line, _)? = error.underlying as? XMLError else {
-                Issue.record("got \(String(describing: error))")
-                return
-            }
-            #expect(error.description.hasPrefix("HTTPXMLProcessor failed"))
-            #expect(line == 2)
+            let underlying = try #require(error?.underlying as? XMLError, "got \(String(describing: error))")
+            #expect(error?.code == .processor)
+            #expect(error?.description.hasPrefix("HTTPXMLProcessor failed") == true)
+            #expect(underlying.code == .syntax)
+            #expect(underlying.line == 2)
         }
     }
 

@@ -50,16 +50,11 @@ let catalog = """
         ("\u{FEFF}<a>&undefined;</a>", 1),
     ])
     func malformedDocumentsReportWhere(_ text: String, _ line: Int) {
-        do {
-            _ = try XMLTree(string: text)
-            Issue.record("parsed \(text.debugDescription)")
-        } catch .syntax(let message, let actualLine, let column) {
-            #expect(!message.isEmpty)
-            #expect(actualLine == line)
-            #expect(column >= 0)
-        } catch {
-            Issue.record("unexpected \(error)")
-        }
+        let error = #expect(throws: XMLError.self) { try XMLTree(string: text) }
+        #expect(error?.code == .syntax)
+        #expect(error?.message.isEmpty == false)
+        #expect(error?.line == line)
+        #expect((error?.column ?? -1) >= 0)
     }
 
     @Test func anExternalEntityNamingALocalFileIsNotRead() throws {

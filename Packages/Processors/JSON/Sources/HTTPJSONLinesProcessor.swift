@@ -57,21 +57,9 @@ public struct HTTPJSONLinesProcessor: HTTPProcessor {
             do {
                 values.append(try JSONValue(parsing: Data(line), maximumDepth: json.maximumDepth))
             } catch {
-                throw Self.locating(error, onLine: lineNumber)
+                throw error.placed(onLine: lineNumber)
             }
         }
         response.object = values
-    }
-
-    /// `error` with its line counted in the whole body rather than in its own line.
-    private static func locating(_ error: JSONError, onLine line: Int) -> JSONError {
-        switch error {
-        case .syntax(let reason, _, let column, let offset, let excerpt):
-            .syntax(reason: reason, line: line, column: column, offset: offset, excerpt: excerpt)
-        case .tooDeep(let limit, _, let column):
-            .tooDeep(limit: limit, line: line, column: column)
-        default:
-            error
-        }
     }
 }

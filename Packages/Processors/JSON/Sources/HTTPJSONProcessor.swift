@@ -49,8 +49,8 @@ public struct HTTPJSONProcessor: HTTPProcessor {
         default:
             do {
                 data = Data(try JSONValue(converting: object).encoded())
-            } catch .unsupportedValue(let type) {
-                throw HTTPError.unsupportedRequestObject(type: type, processor: "HTTPJSONProcessor")
+            } catch where error.code == .unsupportedValue {
+                throw HTTPError.unsupportedRequestObject(type: error.reason, processor: "HTTPJSONProcessor")
             }
         }
         request.data = data

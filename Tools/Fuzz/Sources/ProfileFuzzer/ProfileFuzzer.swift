@@ -15,7 +15,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         let profile = try ServiceProfile(data: bytes)
         for resource in profile.resources {
             do { _ = try resource.template.expand { _ in "x" } } catch {
-                if case .prefixOnCompositeValue = error { continue }
+                if error.code == .prefixOnCompositeValue { continue }
                 fatalError("\(resource.template) does not expand: \(error)")
             }
         }
