@@ -9,9 +9,10 @@ import Testing
 import Glibc
 #endif
 
-/// The disk store waits on files on NIO's thread pool, never on the few threads tasks share.
+/// The disk store waits on files on the cache's own threads: never on the few threads tasks
+/// share, nor on NIO's shared pool, which every file body of the process is read on.
 @Suite struct DiskStoreThreadTests {
-    @Test func requestsWaitingOnTheDirectorysLockLeaveTheTasksThreadsFree() async throws {
+    @Test func requestsWaitingOnTheDirectorysLockHoldNeitherTheTasksThreadsNorTheSharedPool() async throws {
         let directory = try makeScratchDirectory(prefix: "jewz-disk-threads")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try DiskCacheStore(directory: directory)
@@ -34,6 +35,8 @@ import Glibc
             await holder.waitUntil(filesIn: directory.appendingPathComponent("tmp"), reach: 2, within: .seconds(60), thenGiveUpAfter: .seconds(10))
             #expect(holder.sawTheFiles, "no entry waited to be renamed into place")
             #expect(!holder.hasGivenUp, "the tasks' threads were all waiting on the store's lock")
+            let sharedPoolRanMeanwhile = await BlockingIO.run { holder.holds }
+            #expect(sharedPoolRanMeanwhile, "NIO's shared pool ran nothing until the store's lock was let go")
             holder.release()
             let statuses = try await requests.value
             #expect(statuses == Array(repeating: 200, count: 8))
@@ -60,6 +63,7 @@ private final class DirectoryLockHolder: Sendable {
 
     var hasGivenUp: Bool { gaveUp.withLock { $0 } }
     var sawTheFiles: Bool { sawFiles.withLock { $0 } }
+    var holds: Bool { !released.withLock { $0 } }
 
     /// Returns once `directory` holds `count` files (or `wait` has passed); then, unless
     /// ``release()`` comes first, gives the lock up after `limit`, so that a pool that was

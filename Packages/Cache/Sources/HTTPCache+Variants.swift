@@ -15,7 +15,7 @@ extension HTTPCache {
     }
 
     /// The lookup for `request` under `key`, without waiting on the disk when a disk store's
-    /// files are in memory (the common hit, read here); on NIO's thread pool otherwise.
+    /// files are in memory (the common hit, read here); on the cache's threads otherwise.
     func lookupOnStore(_ key: String, for request: HTTPRequest) async -> CachedResponse? {
         if let diskStore {
             do {

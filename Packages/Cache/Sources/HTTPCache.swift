@@ -73,6 +73,9 @@ public final class HTTPCache: HTTPResponseCache {
     let now: @Sendable () -> Date
     /// Whether the store waits on files (``CacheStore/performsBlockingIO``), read once.
     let storeBlocks: Bool
+    /// Where the store's work waits, when it waits on files: threads of the cache's own, since a
+    /// disk store may wait as long as another process holds its directory's lock.
+    let storeThreads: BlockingThreads?
     /// The store, when it is this module's disk store, whose reads can avoid the thread pool.
     let diskStore: DiskCacheStore?
 
@@ -85,6 +88,7 @@ public final class HTTPCache: HTTPResponseCache {
     public init(store: any CacheStore = MemoryCacheStore(), configuration: Configuration = .init(), now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         storeBlocks = store.performsBlockingIO
+        storeThreads = storeBlocks ? BlockingThreads(count: max(2, ProcessInfo.processInfo.activeProcessorCount)) : nil
         diskStore = store as? DiskCacheStore
         self.configuration = configuration
         self.now = now
@@ -128,18 +132,18 @@ public final class HTTPCache: HTTPResponseCache {
 
     // MARK: The store's thread
 
-    /// `work` on the store: on NIO's thread pool when the store waits on files, at once when
+    /// `work` on the store: on the cache's threads when the store waits on files, at once when
     /// it works in memory.
     @inline(__always)
-    func onStore<Value: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> Value) async throws(Failure) -> Value {
-        guard storeBlocks else { return try work() }
-        return try await BlockingIO.run(work)
+    package func onStore<Value: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> Value) async throws(Failure) -> Value {
+        guard let storeThreads else { return try work() }
+        return try await BlockingIO.run(on: storeThreads, work)
     }
 
     /// Starts `work` on the store without waiting for it, where nothing can wait (a body that
-    /// failed or was dropped): on NIO's thread pool, or at once for a store in memory.
+    /// failed or was dropped): on the cache's threads, or at once for a store in memory.
     func onStoreLater(_ work: @escaping @Sendable () -> Void) {
-        if storeBlocks { BlockingIO.start(work) } else { work() }
+        if let storeThreads { BlockingIO.start(on: storeThreads, work) } else { work() }
     }
 }
 

@@ -25,7 +25,7 @@ public protocol CacheStore: Sendable {
     /// store cannot take a body now.
     func bodyWriter(for response: CachedResponse) -> (any CacheBodyWriter)?
     /// Whether the store's methods, and its writers', wait on files or another resource that
-    /// blocks a thread: ``HTTPCache`` then calls them on NIO's thread pool, so that a task's
+    /// blocks a thread: ``HTTPCache`` then calls them on threads of its own, so that a task's
     /// thread, one of the few every task shares, never waits on them.
     var performsBlockingIO: Bool { get }
 }

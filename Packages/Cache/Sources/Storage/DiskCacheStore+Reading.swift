@@ -9,7 +9,7 @@ import Darwin
 
 // Reading an entry, waiting on the disk or not: a hit whose file is in the page cache is read
 // where it is asked for, with no hop to a thread that may wait; one that would wait is read
-// again on NIO's thread pool.
+// again on the cache's threads.
 extension DiskCacheStore {
     /// What a read that may not wait on the disk found.
     enum ReadWithoutWaiting {

@@ -20,7 +20,7 @@ import Darwin
 /// - Changes to the directory take an `flock` on `lock`, so two processes on one directory do
 ///   not corrupt it; each evicts by what it knows, and a new store counts every file present.
 ///
-/// Its methods wait on the file system, so ``HTTPCache`` calls them on NIO's thread pool
+/// Its methods wait on the file system, so ``HTTPCache`` calls them on threads of its own
 /// (``performsBlockingIO``); call them there too, not from a task. No lock is held across a
 /// file operation but the `flock` that orders changes to the directory. A response kept in
 /// memory is read whole; a download's or a stream's body goes in and out of its file in pieces

@@ -164,12 +164,12 @@ public final class ImageCache: Sendable {
     }
 
     /// The image at `url` if memory or the disk holds it — fresh or not — without the network.
-    /// The disk is read on a thread of its own, never the caller's or the cooperative pool's.
+    /// The disk is read on the cache's threads, never the caller's or the cooperative pool's.
     public func cachedImage(for url: URL) async -> Image? {
         let key = configuration.key(url)
         if let image = memory.image(forKey: key) { return image }
         guard let diskCache else { return nil }
-        let stored = await BlockingIO.run { diskCache.storedResponse(forKey: "GET " + key) }
+        let stored = await diskCache.onStore { diskCache.storedResponse(forKey: "GET " + key) }
         guard let stored, (200..<300).contains(stored.statusCode), let image = try? Image(data: stored.body) else { return nil }
         memory.insert(image, forKey: key)
         return image
