@@ -29,7 +29,7 @@ extension HTTPCache {
         if caching.policy == .reloadIgnoringCache || control.noStore {
             return try await fetch(request, key: key, stored: nil, control: control, network: network)
         }
-        let stored = storeBlocks ? await lookupOnStore(key, for: request) : lookup(key, for: request)
+        let stored = storeThreads != nil ? await lookupOnStore(key, for: request) : lookup(key, for: request)
         let now = now()
         if caching.policy == .onlyIfCached || control.onlyIfCached {
             guard let stored else {

@@ -71,10 +71,9 @@ public final class HTTPCache: HTTPResponseCache {
     /// The variant keys stored for each URL's key, oldest first (``noteVariant(_:of:)``).
     let variants = Mutex<[String: [String]]>([:])
     let now: @Sendable () -> Date
-    /// Whether the store waits on files (``CacheStore/performsBlockingIO``), read once.
-    let storeBlocks: Bool
-    /// Where the store's work waits, when it waits on files: threads of the cache's own, since a
-    /// disk store may wait as long as another process holds its directory's lock.
+    /// Where the store's work waits when the store waits on files (``CacheStore/performsBlockingIO``,
+    /// read once): threads of the cache's own, since a disk store may wait as long as another
+    /// process holds its directory's lock. `nil` for a store in memory.
     let storeThreads: BlockingThreads?
     /// The store, when it is this module's disk store, whose reads can avoid the thread pool.
     let diskStore: DiskCacheStore?
@@ -87,8 +86,7 @@ public final class HTTPCache: HTTPResponseCache {
     ///   - now: the clock freshness is measured by (tests move it on).
     public init(store: any CacheStore = MemoryCacheStore(), configuration: Configuration = .init(), now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
-        storeBlocks = store.performsBlockingIO
-        storeThreads = storeBlocks ? BlockingThreads(count: max(2, ProcessInfo.processInfo.activeProcessorCount)) : nil
+        storeThreads = store.performsBlockingIO ? BlockingThreads(count: max(2, ProcessInfo.processInfo.activeProcessorCount)) : nil
         diskStore = store as? DiskCacheStore
         self.configuration = configuration
         self.now = now
